@@ -1,0 +1,56 @@
+// Registers the addon's exports; each capability lives in its own file.
+#include <napi.h>
+
+#include <cstring>
+
+#include "common/socket_probe.h"
+
+namespace nettools {
+
+namespace {
+
+Napi::Value ErrnoOrTrue(Napi::Env env, int err) {
+  if (err == 0) return Napi::Boolean::New(env, true);
+  return Napi::String::New(env, std::strerror(err));
+}
+
+Napi::Object SocketKinds(Napi::Env env, int dgram, int raw) {
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("dgram", ErrnoOrTrue(env, dgram));
+  o.Set("raw", ErrnoOrTrue(env, raw));
+  return o;
+}
+
+}  // namespace
+
+class Addon : public Napi::Addon<Addon> {
+ public:
+  Addon(Napi::Env env, Napi::Object exports) {
+    DefineAddon(exports, {
+                             InstanceMethod("version", &Addon::Version),
+                             InstanceMethod("capabilities", &Addon::Capabilities),
+                         });
+  }
+
+ private:
+  Napi::Value Version(const Napi::CallbackInfo& info) {
+    return Napi::String::New(info.Env(), NETTOOLS_ADDON_VERSION);
+  }
+
+  // Probed on every call: ping_group_range and capabilities can change while we run.
+  Napi::Value Capabilities(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    SocketSupport s = ProbeIcmpSockets();
+    Napi::Object icmp = Napi::Object::New(env);
+    icmp.Set("v4", SocketKinds(env, s.dgram_v4, s.raw_v4));
+    icmp.Set("v6", SocketKinds(env, s.dgram_v6, s.raw_v6));
+    Napi::Object out = Napi::Object::New(env);
+    out.Set("icmp", icmp);
+    return out;
+  }
+};
+
+}  // namespace nettools
+
+using NettoolsAddon = nettools::Addon;
+NODE_API_ADDON(NettoolsAddon)

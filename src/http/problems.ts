@@ -1,0 +1,41 @@
+// Every problem the API can answer with: one table, one place (RFC 9457 bodies are built from it).
+export const PROBLEMS = {
+  'invalid-json': { status: 400, title: 'Request body is not a JSON object' },
+  'validation-failed': { status: 400, title: 'Request does not match the schema' },
+  'not-found': { status: 404, title: 'No such resource' },
+  'method-not-allowed': { status: 405, title: 'Method not allowed on this resource' },
+  'payload-too-large': { status: 413, title: 'Request body is too large' },
+  'unsupported-media-type': { status: 415, title: 'Content type must be application/json' },
+  'host-not-found': { status: 422, title: 'Host has no address of the wanted family' },
+  'target-forbidden': { status: 422, title: 'Target address is in a refused range' },
+  'rate-limited': { status: 429, title: 'Rate limit exceeded' },
+  'too-many-concurrent': { status: 429, title: 'Too many requests in flight for this client' },
+  'overloaded': { status: 503, title: 'Server is at its in-flight capacity' },
+  'engine-unavailable': { status: 503, title: 'The measurement engine is not available on this server' },
+  'upstream-timeout': { status: 504, title: 'No resolver answered' },
+  'internal-error': { status: 500, title: 'Internal server error' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ProblemCode = keyof typeof PROBLEMS;
+
+export interface FieldError {
+  pointer: string;
+  message: string;
+}
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ProblemCode;
+  errors?: FieldError[];
+  [extension: string]: unknown;
+}
+
+export const PROBLEM_TYPE_BASE = 'https://nettools.dev/problems/';
+
+export function problem(code: ProblemCode, detail: string, extensions: Record<string, unknown> = {}): Problem {
+  const { status, title } = PROBLEMS[code];
+  return { type: PROBLEM_TYPE_BASE + code, title, status, detail, code, ...extensions };
+}

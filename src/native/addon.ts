@@ -1,0 +1,27 @@
+import path from 'node:path';
+
+export type SocketOutcome = true | string; // true: it opened; string: why it was refused
+
+export interface Capabilities {
+  icmp: {
+    v4: { dgram: SocketOutcome; raw: SocketOutcome };
+    v6: { dgram: SocketOutcome; raw: SocketOutcome };
+  };
+}
+
+export interface NativeAddon {
+  version(): string;
+  capabilities(): Capabilities;
+  // Engines register further exports; their typed wrappers live beside the engine code.
+  [engine: string]: unknown;
+}
+
+// Compiled to dist/src/native/addon.js; node-gyp writes build/ at the package root.
+const ADDON_PATH = path.resolve(__dirname, '..', '..', '..', 'build', 'Release', 'nettools.node');
+
+let loaded: NativeAddon | undefined;
+
+export function addon(): NativeAddon {
+  loaded ??= require(ADDON_PATH) as NativeAddon;
+  return loaded;
+}

@@ -1,0 +1,27 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { addon } from '../../src/native/addon';
+import pkg from '../../package.json';
+
+test('addon reports the package version it was built from', () => {
+  assert.is(addon().version(), pkg.version);
+});
+
+test('addon reports for each ICMP socket kind whether it opens', () => {
+  const caps = addon().capabilities();
+  for (const family of ['v4', 'v6'] as const) {
+    for (const kind of ['dgram', 'raw'] as const) {
+      const outcome = caps.icmp[family][kind];
+      assert.ok(outcome === true || (typeof outcome === 'string' && outcome.length > 0), `${family}.${kind}`);
+    }
+  }
+});
+
+test('as root, raw ICMP sockets open', () => {
+  if (process.getuid?.() !== 0) return;
+  const caps = addon().capabilities();
+  assert.is(caps.icmp.v4.raw, true);
+  assert.is(caps.icmp.v6.raw, true);
+});
+
+test.run();

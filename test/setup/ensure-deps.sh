@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The tests run against real Knot DNS servers, real network namespaces and real iptables rules.
+# On a fresh Debian machine (as root) install what is missing instead of skipping tests.
+set -euo pipefail
+
+declare -A wanted=(
+  [knotd]=knot
+  [kdig]=knot-dnsutils
+  [ip]=iproute2
+  [iptables]=iptables
+  [wrk]=wrk
+)
+
+missing=()
+for cmd in "${!wanted[@]}"; do
+  command -v "$cmd" >/dev/null 2>&1 || missing+=("${wanted[$cmd]}")
+done
+
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "test setup: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi

@@ -1,0 +1,35 @@
+import type { Config } from '../config/types';
+import type { DnsRequest, PingRequest } from '../schemas/requests';
+import type { ToolHandler } from './tool';
+
+// A tool either runs, or says plainly why this server cannot run it (answered as 503 engine-unavailable).
+export type ToolSlot<Request> =
+  | { handler: ToolHandler<Request>; info: Record<string, unknown>; close(): void }
+  | { unavailable: string };
+
+export interface ToolSet {
+  ping: ToolSlot<PingRequest>;
+  dns: ToolSlot<DnsRequest>;
+  close(): void;
+}
+
+// Checks a resolved ping target against the operator's target policy; returns the refused range's name.
+export type TargetCheck = (address: string) => string | null;
+
+export interface ToolDeps {
+  config: Config;
+  checkTarget: TargetCheck;
+}
+
+export function createTools(deps: ToolDeps): ToolSet {
+  void deps;
+  const ping: ToolSlot<PingRequest> = { unavailable: 'the ICMP engine is not built into this server yet' };
+  const dns: ToolSlot<DnsRequest> = { unavailable: 'the DNS engine is not built into this server yet' };
+  return {
+    ping,
+    dns,
+    close() {
+      for (const slot of [ping, dns] as ToolSlot<unknown>[]) if ('close' in slot) slot.close();
+    },
+  };
+}

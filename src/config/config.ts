@@ -1,0 +1,167 @@
+import { isIP } from 'node:net';
+import { ConfigError } from './errors';
+import { parseResolvers } from './resolvers';
+import type { Config } from './types';
+
+export { ConfigError } from './errors';
+
+// Why a value is refused; a distinct type so string-valued settings cannot be mistaken for refusals.
+export class Refusal {
+  constructor(readonly reason: string) {}
+}
+
+type Parser<T> = (text: string) => T | Refusal;
+const refuse = (reason: string) => new Refusal(reason);
+
+interface Setting<K extends keyof Config> {
+  key: K;
+  variable: string;
+  fallback: string;
+  parse: Parser<Config[K]>;
+  help: string;
+}
+
+const integer =
+  (min: number, max: number): Parser<number> =>
+  (text) =>
+    /^\d+$/.test(text) && Number(text) >= min && Number(text) <= max ? Number(text) : refuse(`expected an integer ${min}..${max}`);
+
+const boolean: Parser<boolean> = (text) => {
+  const t = text.toLowerCase();
+  if (t === 'true' || t === '1' || t === 'yes') return true;
+  if (t === 'false' || t === '0' || t === 'no') return false;
+  return refuse('expected true or false');
+};
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+const rateLimit: Parser<Config['rateLimit']> = (text) => {
+  const m = /^(\d+)\/(\d+)(ms|s|m|h)$/.exec(text.trim());
+  if (!m) return refuse('expected <requests>/<window> such as 30/60s (units ms, s, m, h)');
+  const capacity = Number(m[1]);
+  const windowMs = Number(m[2]) * (UNITS[m[3] as string] as number);
+  if (capacity < 1 || capacity > 1_000_000) return refuse('requests must be 1..1000000');
+  if (windowMs < 1 || windowMs > 86_400_000) return refuse('window must be 1 ms..24 h');
+  return { capacity, windowMs };
+};
+
+const cidrList: Parser<string[]> = (text) => {
+  if (text.trim() === '') return [];
+  const out: string[] = [];
+  for (const raw of text.split(',')) {
+    const cidr = raw.trim();
+    const [addr, bits, extra] = cidr.split('/');
+    const family = isIP(addr ?? '');
+    const max = family === 6 ? 128 : 32;
+    if (family === 0 || extra !== undefined || (bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= max))) {
+      return refuse(`"${cidr}" is not an IP address or CIDR`);
+    }
+    out.push(bits === undefined ? `${addr}/${max}` : cidr);
+  }
+  return out;
+};
+
+const listenHost: Parser<string> = (text) => (isIP(text) ? text : refuse('expected an IP address literal'));
+const origin: Parser<string> = (text) => (/^[\x21-\x7e]+$/.test(text) ? text : refuse('expected * or an origin'));
+const logLevel: Parser<Config['logLevel']> = (text) =>
+  (['debug', 'info', 'warn', 'error', 'silent'] as const).find((l) => l === text) ?? refuse('expected debug, info, warn, error or silent');
+
+const SETTINGS: { [K in keyof Config]: Setting<K> } = {
+  port: { key: 'port', variable: 'PORT', fallback: '8080', parse: integer(0, 65535), help: 'listen port (0 picks a free one)' },
+  host: { key: 'host', variable: 'HOST', fallback: '0.0.0.0', parse: listenHost, help: 'listen address' },
+  resolvers: {
+    key: 'resolvers',
+    variable: 'NETTOOLS_RESOLVERS',
+    fallback: 'google=8.8.8.8,cloudflare=1.1.1.1,quad9=9.9.9.9',
+    parse: (text) => {
+      const parsed = parseResolvers(text);
+      return typeof parsed === 'string' ? refuse(parsed) : parsed;
+    },
+    help: 'id=address[:port] list; IPv6 as id=[addr]:port',
+  },
+  rateLimit: { key: 'rateLimit', variable: 'NETTOOLS_RATE_LIMIT', fallback: '30/60s', parse: rateLimit, help: 'bucket size / refill window per client' },
+  allowPrivateTargets: {
+    key: 'allowPrivateTargets',
+    variable: 'NETTOOLS_ALLOW_PRIVATE_TARGETS',
+    fallback: 'false',
+    parse: boolean,
+    help: 'allow pings to loopback, private and other special ranges',
+  },
+  trustProxy: { key: 'trustProxy', variable: 'NETTOOLS_TRUST_PROXY', fallback: '', parse: cidrList, help: 'CIDRs whose X-Forwarded-For is believed' },
+  corsOrigin: { key: 'corsOrigin', variable: 'NETTOOLS_CORS_ORIGIN', fallback: '*', parse: origin, help: 'Access-Control-Allow-Origin of tool responses' },
+  metrics: { key: 'metrics', variable: 'NETTOOLS_METRICS', fallback: 'true', parse: boolean, help: 'serve GET /metrics' },
+  logLevel: { key: 'logLevel', variable: 'NETTOOLS_LOG_LEVEL', fallback: 'info', parse: logLevel, help: 'debug, info, warn, error or silent' },
+  maxInFlightPerClient: {
+    key: 'maxInFlightPerClient',
+    variable: 'NETTOOLS_MAX_IN_FLIGHT_PER_CLIENT',
+    fallback: '4',
+    parse: integer(1, 10_000),
+    help: 'tool requests one client may have in flight',
+  },
+  maxInFlight: { key: 'maxInFlight', variable: 'NETTOOLS_MAX_IN_FLIGHT', fallback: '1024', parse: integer(1, 1_000_000), help: 'tool requests in flight server-wide' },
+  targetEchoesPerSecond: {
+    key: 'targetEchoesPerSecond',
+    variable: 'NETTOOLS_TARGET_ECHOES_PER_SECOND',
+    fallback: '20',
+    parse: integer(1, 100_000),
+    help: 'echo requests per second the whole server sends to one address',
+  },
+  rateLimitCacheMax: {
+    key: 'rateLimitCacheMax',
+    variable: 'NETTOOLS_RATE_LIMIT_CACHE_MAX',
+    fallback: '100000',
+    parse: integer(1, 10_000_000),
+    help: 'client buckets kept in memory',
+  },
+  shutdownGraceMs: {
+    key: 'shutdownGraceMs',
+    variable: 'NETTOOLS_SHUTDOWN_GRACE_MS',
+    fallback: '10000',
+    parse: integer(0, 600_000),
+    help: 'how long in-flight requests may finish after SIGTERM',
+  },
+};
+
+export const CONFIG_SETTINGS: ReadonlyArray<Setting<keyof Config>> = Object.values(SETTINGS);
+
+// `NETTOOLS_RATE_LIMIT` -> `--rate-limit`, `PORT` -> `--port`.
+export function flagName(variable: string): string {
+  return '--' + variable.replace(/^NETTOOLS_/, '').toLowerCase().replace(/_/g, '-');
+}
+
+// Flags win over the environment; anything unknown or malformed throws a ConfigError.
+export function loadConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Config {
+  const fromFlags = parseFlags(argv);
+  for (const name of Object.keys(env)) {
+    if (name.startsWith('NETTOOLS_') && !CONFIG_SETTINGS.some((s) => s.variable === name)) {
+      throw new ConfigError(name, 'unknown variable');
+    }
+  }
+  const config: Partial<Record<keyof Config, unknown>> = {};
+  for (const setting of CONFIG_SETTINGS) {
+    const text = fromFlags.get(setting.variable) ?? env[setting.variable] ?? setting.fallback;
+    const value = setting.parse(text);
+    if (value instanceof Refusal) throw new ConfigError(setting.variable, `${value.reason} (got "${text}")`);
+    config[setting.key] = value;
+  }
+  return config as Config;
+}
+
+function parseFlags(argv: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const eq = arg.indexOf('=');
+    const flag = eq < 0 ? arg : arg.slice(0, eq);
+    const setting = CONFIG_SETTINGS.find((s) => flagName(s.variable) === flag);
+    if (!setting) throw new ConfigError(flag, 'unknown command-line flag');
+    let value: string | undefined = eq < 0 ? argv[++i] : arg.slice(eq + 1);
+    if (value === undefined) {
+      // A bare boolean flag means true.
+      if (setting.key === 'allowPrivateTargets' || setting.key === 'metrics') value = 'true';
+      else throw new ConfigError(flag, 'needs a value');
+    }
+    out.set(setting.variable, value);
+  }
+  return out;
+}

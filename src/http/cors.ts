@@ -1,0 +1,19 @@
+import type { Exchange } from './exchange';
+
+// Headers a browser script may read from a tool response (rate-limit state, retry hints, tracing).
+const EXPOSED = 'RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id';
+
+export function addCorsHeaders(ex: Exchange, origin: string): void {
+  ex.header('Access-Control-Allow-Origin', origin);
+  ex.header('Access-Control-Expose-Headers', EXPOSED);
+  if (origin !== '*') ex.header('Vary', 'Origin');
+}
+
+export function answerPreflight(ex: Exchange, origin: string, allow: string): void {
+  ex.header('Access-Control-Allow-Origin', origin);
+  ex.header('Access-Control-Allow-Methods', allow);
+  ex.header('Access-Control-Allow-Headers', 'Content-Type');
+  ex.header('Access-Control-Max-Age', '600');
+  if (origin !== '*') ex.header('Vary', 'Origin');
+  ex.send(204, null, null);
+}

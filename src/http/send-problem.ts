@@ -1,0 +1,7 @@
+import type { Exchange } from './exchange';
+import { problem, type ProblemCode } from './problems';
+
+export function sendProblem(ex: Exchange, code: ProblemCode, detail: string, extensions: Record<string, unknown> = {}): void {
+  const body = problem(code, detail, extensions);
+  ex.json(body.status, body, 'application/problem+json');
+}

@@ -1,0 +1,169 @@
+import type { Config } from '../config/types';
+import type { Logger } from '../log';
+import type { DnsRequest, PingRequest } from '../schemas/requests';
+import type { ToolSet, ToolSlot } from '../tools';
+import type { Parsed, RequestValidators } from '../validation/validator';
+import { isJsonContentType, parseJsonObject, readBody } from './body';
+import { addCorsHeaders, answerPreflight } from './cors';
+import { Exchange } from './exchange';
+import { normalisePeer } from './peer';
+import { sendProblem } from './send-problem';
+import { loadNativeUws, type HttpRequest, type HttpResponse, type us_listen_socket } from './uws';
+
+export const BODY_LIMIT = 4096;
+
+export interface ServerDeps {
+  config: Config;
+  tools: ToolSet;
+  validators: RequestValidators;
+  openapi: string; // the serialised document
+  log: Logger;
+}
+
+export interface NettoolsServer {
+  listen(): Promise<number>;
+  // Stops accepting, lets in-flight requests finish for at most graceMs, resolves when none is left or time is up.
+  shutdown(graceMs: number): Promise<{ unfinished: number }>;
+  inFlight(): number;
+}
+
+type Handler = (ex: Exchange, req: HttpRequest) => void;
+type Method = 'GET' | 'POST' | 'OPTIONS';
+
+interface Route {
+  methods: Partial<Record<Method, Handler>>;
+  allow: string;
+}
+
+export function createServer(deps: ServerDeps): NettoolsServer {
+  const { config, tools, validators, log } = deps;
+  const uws = loadNativeUws();
+  const app = uws.App();
+  let listenSocket: us_listen_socket | null = null;
+  let draining = false;
+  let inFlight = 0;
+  let drained: (() => void) | null = null;
+
+  const settled = (ex: Exchange) => {
+    inFlight--;
+    const durationMs = Number(process.hrtime.bigint() - ex.startedAt) / 1e6;
+    log.log('info', 'request', {
+      method: ex.method,
+      path: ex.path,
+      status: ex.aborted ? null : ex.status,
+      aborted: ex.aborted || undefined,
+      durationMs: Math.round(durationMs * 1000) / 1000,
+      client: ex.peer,
+    });
+    if (draining && inFlight === 0) drained?.();
+  };
+
+  const toolRoute = <R>(slot: () => ToolSlot<R>, validate: (body: Record<string, unknown>) => Parsed<R>): Route => ({
+    allow: 'POST, OPTIONS',
+    methods: {
+      POST: (ex, req) => {
+        // uWS invalidates `req` once this function returns: read every header now.
+        const contentType = req.getHeader('content-type');
+        const contentLength = req.getHeader('content-length');
+        addCorsHeaders(ex, config.corsOrigin);
+        void runTool(ex, contentType, contentLength, slot(), validate);
+      },
+      OPTIONS: (ex) => answerPreflight(ex, config.corsOrigin, 'POST, OPTIONS'),
+    },
+  });
+
+  const routes = new Map<string, Route>([
+    ['/api/tools/ping', toolRoute<PingRequest>(() => tools.ping, (b) => validators.ping(b))],
+    ['/api/tools/dns', toolRoute<DnsRequest>(() => tools.dns, (b) => validators.dns(b))],
+    ['/health', { allow: 'GET, HEAD', methods: { GET: (ex) => ex.json(200, { status: 'ok' }) } }],
+    ['/openapi.json', { allow: 'GET, HEAD', methods: { GET: (ex) => ex.send(200, 'application/json', deps.openapi) } }],
+  ]);
+
+  async function runTool<R>(
+    ex: Exchange,
+    contentType: string,
+    contentLength: string,
+    slot: ToolSlot<R>,
+    validate: (body: Record<string, unknown>) => Parsed<R>,
+  ): Promise<void> {
+    if (!isJsonContentType(contentType)) {
+      return sendProblem(ex, 'unsupported-media-type', `Content-Type must be application/json, got "${contentType || '(none)'}"`);
+    }
+    if (contentLength !== '' && !(Number(contentLength) <= BODY_LIMIT)) {
+      // The rest of the body will not be read: the connection cannot be reused.
+      ex.closeConnection = true;
+      return sendProblem(ex, 'payload-too-large', `body is limited to ${BODY_LIMIT} bytes`);
+    }
+    const body = await readBody(ex, BODY_LIMIT);
+    if (body.kind === 'aborted') return;
+    if (body.kind === 'too-large') {
+      ex.closeConnection = true;
+      return sendProblem(ex, 'payload-too-large', `body is limited to ${BODY_LIMIT} bytes`);
+    }
+    const json = parseJsonObject(body.bytes);
+    if (json.kind === 'invalid') return sendProblem(ex, 'invalid-json', json.detail);
+    const parsed = validate(json.value);
+    if (!parsed.ok) {
+      return sendProblem(ex, 'validation-failed', 'the request body does not match the schema; see errors', { errors: parsed.errors });
+    }
+    if ('unavailable' in slot) return sendProblem(ex, 'engine-unavailable', slot.unavailable);
+    const abort = new AbortController();
+    ex.onAbort(() => abort.abort());
+    try {
+      const result = await slot.handler(parsed.value, abort.signal);
+      if (result.kind === 'ok') ex.json(200, result.body);
+      else sendProblem(ex, result.code, result.detail, result.extensions);
+    } catch (err) {
+      log.log('error', 'tool failed', { path: ex.path, error: (err as Error).stack ?? String(err) });
+      sendProblem(ex, 'internal-error', 'the measurement failed unexpectedly; this is a bug');
+    }
+  }
+
+  app.any('/*', (res: HttpResponse, req: HttpRequest) => {
+    inFlight++;
+    const method = req.getCaseSensitiveMethod();
+    const path = req.getUrl();
+    const peer = normalisePeer(Buffer.from(res.getRemoteAddressAsText()).toString());
+    const ex = new Exchange(res, method, path, peer, process.hrtime.bigint(), settled);
+    if (draining) ex.closeConnection = true;
+    const route = routes.get(path);
+    if (!route) return sendProblem(ex, 'not-found', `no resource at ${path}`);
+    const handler = route.methods[(method === 'HEAD' ? 'GET' : method) as Method];
+    if (!handler || (method === 'HEAD' && !route.allow.includes('HEAD'))) {
+      ex.header('Allow', route.allow);
+      return sendProblem(ex, 'method-not-allowed', `${method} is not allowed on ${path}; allowed: ${route.allow}`);
+    }
+    try {
+      handler(ex, req);
+    } catch (err) {
+      log.log('error', 'handler threw', { path, error: (err as Error).stack ?? String(err) });
+      sendProblem(ex, 'internal-error', 'unexpected error; this is a bug');
+    }
+  });
+
+  return {
+    listen() {
+      return new Promise((resolve, reject) => {
+        app.listen(config.host, config.port, (socket) => {
+          if (!socket) return reject(new Error(`cannot listen on ${config.host}:${config.port}`));
+          listenSocket = socket;
+          resolve(uws.us_socket_local_port(socket as never));
+        });
+      });
+    },
+    shutdown(graceMs) {
+      draining = true;
+      if (listenSocket) uws.us_listen_socket_close(listenSocket);
+      listenSocket = null;
+      if (inFlight === 0) return Promise.resolve({ unfinished: 0 });
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => resolve({ unfinished: inFlight }), graceMs);
+        drained = () => {
+          clearTimeout(timer);
+          resolve({ unfinished: 0 });
+        };
+      });
+    },
+    inFlight: () => inFlight,
+  };
+}

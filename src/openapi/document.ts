@@ -1,0 +1,110 @@
+import { PROBLEMS, type ProblemCode } from '../http/problems';
+import { dnsRequestSchema, dnsResolverResultSchema, dnsResultSchema } from '../schemas/dns';
+import { pingRequestSchema, pingResultSchema } from '../schemas/ping';
+import { problemSchema } from '../schemas/problem';
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+// ajv identifies schemas by $id; OpenAPI by components. Same objects, re-addressed.
+function component(schema: unknown): Json {
+  if (Array.isArray(schema)) return schema.map(component);
+  if (schema === null || typeof schema !== 'object') return schema as Json;
+  const out: { [k: string]: Json } = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (k === '$id') continue;
+    out[k] = k === '$ref' && typeof v === 'string' && !v.startsWith('#') ? `#/components/schemas/${v}` : component(v);
+  }
+  return out;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const problemResponse = (codes: ProblemCode[]) => ({
+  description: codes.map((c) => `\`${c}\`: ${PROBLEMS[c].title}`).join('; '),
+  content: { 'application/problem+json': { schema: ref('Problem') } },
+});
+
+const rateLimitHeaders = {
+  RateLimit: { description: 'IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`.', schema: { type: 'string' } },
+  'RateLimit-Policy': { description: 'IETF draft: quota and window, e.g. `"default";q=30;w=60`.', schema: { type: 'string' } },
+  'X-RateLimit-Limit': { schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'Seconds until the bucket is full again.', schema: { type: 'integer' } },
+};
+
+function statusGroups(codes: ProblemCode[]): Record<string, ReturnType<typeof problemResponse>> {
+  const byStatus = new Map<number, ProblemCode[]>();
+  for (const c of codes) byStatus.set(PROBLEMS[c].status, [...(byStatus.get(PROBLEMS[c].status) ?? []), c]);
+  return Object.fromEntries([...byStatus].map(([s, cs]) => [String(s), problemResponse(cs)]));
+}
+
+const COMMON_TOOL_PROBLEMS: ProblemCode[] = [
+  'invalid-json',
+  'validation-failed',
+  'payload-too-large',
+  'unsupported-media-type',
+  'rate-limited',
+  'too-many-concurrent',
+  'overloaded',
+  'engine-unavailable',
+  'internal-error',
+];
+
+function toolPath(summary: string, requestSchema: string, resultSchema: string, extraProblems: ProblemCode[]) {
+  const problems = statusGroups([...COMMON_TOOL_PROBLEMS, ...extraProblems]);
+  return {
+    post: {
+      summary,
+      requestBody: { required: true, content: { 'application/json': { schema: ref(requestSchema) } } },
+      responses: {
+        '200': { description: 'A measurement was made.', headers: rateLimitHeaders, content: { 'application/json': { schema: ref(resultSchema) } } },
+        ...problems,
+        '405': problemResponse(['method-not-allowed']),
+      },
+    },
+    options: { summary: 'CORS preflight', responses: { '204': { description: 'Preflight answer.' } } },
+  };
+}
+
+export function buildOpenApi(resolverIds: readonly string[], version: string): object {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'nettools',
+      version,
+      description: 'Network diagnostics over HTTP: ICMP ping and multi-resolver DNS. Errors are RFC 9457 problem details.',
+    },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    paths: {
+      '/api/tools/ping': toolPath('ICMP echo test of one host: reachability and latency', 'PingRequest', 'PingResult', [
+        'host-not-found',
+        'target-forbidden',
+      ]),
+      '/api/tools/dns': toolPath('A, AAAA, MX, TXT records of one domain from several recursive resolvers at once', 'DnsRequest', 'DnsResult', [
+        'upstream-timeout',
+      ]),
+      '/health': {
+        get: {
+          summary: 'Liveness',
+          responses: {
+            '200': {
+              description: 'The server is up.',
+              content: { 'application/json': { schema: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } } } },
+            },
+          },
+        },
+      },
+      '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1 document.' } } } },
+    },
+    components: {
+      schemas: {
+        PingRequest: component(pingRequestSchema),
+        PingResult: component(pingResultSchema),
+        DnsRequest: component(dnsRequestSchema(resolverIds)),
+        DnsResult: component(dnsResultSchema),
+        DnsResolverResult: component(dnsResolverResultSchema),
+        Problem: component(problemSchema),
+      },
+      responses: { NotFound: problemResponse(['not-found']) },
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { isIPv4, isIPv6 } from 'node:net';
+import { domainToASCII } from 'node:url';
+
+// Characters that mean the caller sent a URL, a port, a path, or something worse instead of a host.
+const FORBIDDEN = /[\s\x00-\x1f\x7f/\\?#@%:[\]<>^|'"`,;*!$&()+={}~]/;
+const LDH_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+// DNS names in the wild also carry underscores (_dmarc, _domainkey): allowed for dns, not for hosts.
+const DNS_LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
+
+export type NameKind = 'hostname' | 'domain';
+
+// A Unicode or ASCII name in its ASCII (punycode) form, lowercase, without the trailing dot; null when invalid.
+export function toAsciiName(input: string, kind: NameKind): string | null {
+  if (input.length === 0 || input.length > 254 || FORBIDDEN.test(input)) return null;
+  const name = input.endsWith('.') ? input.slice(0, -1) : input;
+  if (name.length === 0 || name.startsWith('.') || name.includes('..')) return null;
+  // WHATWG's domainToASCII reads all-numeric names as IPv4 ("1.2.3" -> "1.2.0.3"): refuse them before it does.
+  const labels = name.split('.');
+  if (/^\d+$/.test(labels[labels.length - 1] as string)) return null;
+  const ascii = domainToASCII(name);
+  if (ascii === '' || ascii.length > 253) return null;
+  const rule = kind === 'hostname' ? LDH_LABEL : DNS_LABEL;
+  return ascii.split('.').every((l) => rule.test(l)) ? ascii : null;
+}
+
+export interface HostTarget {
+  kind: 'ipv4' | 'ipv6' | 'name';
+  value: string; // IP literal without brackets, or ASCII host name
+}
+
+export function parseHost(input: string): HostTarget | null {
+  if (isIPv4(input)) return { kind: 'ipv4', value: input };
+  const unbracketed = input.startsWith('[') && input.endsWith(']') ? input.slice(1, -1) : input;
+  // Zone ids ("fe80::1%eth0") name an interface of this server: not something a remote caller may pick.
+  if (isIPv6(unbracketed) && !unbracketed.includes('%')) return { kind: 'ipv6', value: unbracketed.toLowerCase() };
+  if (unbracketed !== input) return null;
+  const name = toAsciiName(input, 'hostname');
+  return name === null ? null : { kind: 'name', value: name };
+}
+
+export function parseDomain(input: string): string | null {
+  if (isIPv4(input) || isIPv6(input.replace(/^\[|\]$/g, ''))) return null;
+  return toAsciiName(input, 'domain');
+}

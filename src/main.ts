@@ -8,16 +8,8 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env, process.argv.slice(2));
   const log = createLogger(config.logLevel);
   const { server, tools } = createApp(config, log);
-  const port = await server.listen();
-  log.log('info', 'listening', {
-    host: config.host,
-    port,
-    resolvers: config.resolvers.map((r) => `${r.id}=${r.address}:${r.port}`),
-    ping: 'unavailable' in tools.ping ? { unavailable: tools.ping.unavailable } : tools.ping.info,
-    dns: 'unavailable' in tools.dns ? { unavailable: tools.dns.unavailable } : tools.dns.info,
-    icmpSockets: addon().capabilities().icmp,
-  });
 
+  // Installed before anyone can learn the port: a signal that arrives earlier would meet the default action.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -30,6 +22,16 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+
+  const port = await server.listen();
+  log.log('info', 'listening', {
+    host: config.host,
+    port,
+    resolvers: config.resolvers.map((r) => `${r.id}=${r.address}:${r.port}`),
+    ping: 'unavailable' in tools.ping ? { unavailable: tools.ping.unavailable } : tools.ping.info,
+    dns: 'unavailable' in tools.dns ? { unavailable: tools.dns.unavailable } : tools.dns.info,
+    icmpSockets: addon().capabilities().icmp,
+  });
 }
 
 main().catch((err: unknown) => {

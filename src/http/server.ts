@@ -160,7 +160,9 @@ export function createServer(deps: ServerDeps): NettoolsServer {
         const timer = setTimeout(() => resolve({ unfinished: inFlight }), graceMs);
         drained = () => {
           clearTimeout(timer);
-          resolve({ unfinished: 0 });
+          // The last response is still in uWS's cork buffer until its callback returns to native code;
+          // resolving on the next macrotask lets it reach the socket before the caller exits.
+          setImmediate(() => resolve({ unfinished: 0 }));
         };
       });
     },

@@ -1,0 +1,102 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ConfigError, flagName, loadConfig } from '../../src/config/config';
+
+const LOOPBACK = { NETTOOLS_RESOLVERS: 'a=127.0.0.1' };
+
+function refusal(env: Record<string, string>, argv: string[] = []): ConfigError {
+  try {
+    loadConfig(env, argv);
+  } catch (err) {
+    assert.instance(err, ConfigError);
+    return err as ConfigError;
+  }
+  throw new assert.Assertion({ message: `expected ${JSON.stringify(env)} ${argv.join(' ')} to be refused` } as any);
+}
+
+test('defaults are the contract defaults', () => {
+  const c = loadConfig({}, []);
+  assert.is(c.port, 8080);
+  assert.is(c.host, '0.0.0.0');
+  assert.equal(c.resolvers.map((r) => `${r.id}=${r.address}:${r.port}`), ['google=8.8.8.8:53', 'cloudflare=1.1.1.1:53', 'quad9=9.9.9.9:53']);
+  assert.equal(c.rateLimit, { capacity: 30, windowMs: 60_000 });
+  assert.is(c.allowPrivateTargets, false);
+  assert.equal(c.trustProxy, []);
+  assert.is(c.corsOrigin, '*');
+});
+
+test('environment variables set values', () => {
+  const c = loadConfig({ ...LOOPBACK, PORT: '9000', HOST: '127.0.0.1', NETTOOLS_RATE_LIMIT: '100/2m', NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true' }, []);
+  assert.is(c.port, 9000);
+  assert.is(c.host, '127.0.0.1');
+  assert.equal(c.rateLimit, { capacity: 100, windowMs: 120_000 });
+  assert.is(c.allowPrivateTargets, true);
+});
+
+test('flags win over the environment, in both --flag value and --flag=value forms', () => {
+  const c = loadConfig({ PORT: '9000', ...LOOPBACK }, ['--port', '9001', '--resolvers=b=127.0.0.2:5300', '--allow-private-targets']);
+  assert.is(c.port, 9001);
+  assert.equal(c.resolvers, [{ id: 'b', address: '127.0.0.2', port: 5300, family: 4 }]);
+  assert.is(c.allowPrivateTargets, true);
+});
+
+test('flag names derive from variable names', () => {
+  assert.is(flagName('NETTOOLS_RATE_LIMIT'), '--rate-limit');
+  assert.is(flagName('PORT'), '--port');
+});
+
+test('IPv6 resolvers in every accepted form', () => {
+  const c = loadConfig({ NETTOOLS_RESOLVERS: 'a=[::1]:5353,b=[::1],c=::1' }, []);
+  assert.equal(c.resolvers, [
+    { id: 'a', address: '::1', port: 5353, family: 6 },
+    { id: 'b', address: '::1', port: 53, family: 6 },
+    { id: 'c', address: '::1', port: 53, family: 6 },
+  ]);
+});
+
+test('trusted proxies accept addresses and CIDRs', () => {
+  assert.equal(loadConfig({ NETTOOLS_TRUST_PROXY: '10.0.0.0/8, ::1,192.0.2.1' }, []).trustProxy, ['10.0.0.0/8', '::1/128', '192.0.2.1/32']);
+});
+
+const malformed: Array<[string, string]> = [
+  ['PORT', '70000'],
+  ['PORT', 'eighty'],
+  ['HOST', 'localhost'],
+  ['NETTOOLS_RESOLVERS', ''],
+  ['NETTOOLS_RESOLVERS', 'dns.google'],
+  ['NETTOOLS_RESOLVERS', 'a=dns.google'],
+  ['NETTOOLS_RESOLVERS', 'a=127.0.0.1,a=127.0.0.2'],
+  ['NETTOOLS_RESOLVERS', 'a=127.0.0.1:0'],
+  ['NETTOOLS_RESOLVERS', 'a=[::1]x'],
+  ['NETTOOLS_RESOLVERS', 'A B=127.0.0.1'],
+  ['NETTOOLS_RATE_LIMIT', '30'],
+  ['NETTOOLS_RATE_LIMIT', '0/60s'],
+  ['NETTOOLS_RATE_LIMIT', '30/0s'],
+  ['NETTOOLS_RATE_LIMIT', '30/60y'],
+  ['NETTOOLS_ALLOW_PRIVATE_TARGETS', 'maybe'],
+  ['NETTOOLS_TRUST_PROXY', '10.0.0.0/33'],
+  ['NETTOOLS_TRUST_PROXY', 'proxy.example'],
+  ['NETTOOLS_LOG_LEVEL', 'loud'],
+];
+for (const [variable, value] of malformed) {
+  test(`${variable}=${JSON.stringify(value)} stops the server with a one-line error naming it`, () => {
+    const err = refusal({ ...LOOPBACK, [variable]: value });
+    assert.is(err.variable, variable);
+    assert.ok(err.message.startsWith(`${variable}: `));
+    assert.not.match(err.message, '\n');
+  });
+}
+
+test('an unknown NETTOOLS_ variable is refused (a typo must not be ignored)', () => {
+  assert.is(refusal({ NETTOOLS_RESOLVER: 'a=127.0.0.1' }).variable, 'NETTOOLS_RESOLVER');
+});
+
+test('an unknown flag is refused', () => {
+  assert.is(refusal(LOOPBACK, ['--prot', '1']).variable, '--prot');
+});
+
+test('a flag without its value is refused', () => {
+  assert.is(refusal(LOOPBACK, ['--port']).variable, '--port');
+});
+
+test.run();

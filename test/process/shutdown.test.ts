@@ -1,0 +1,67 @@
+import net from 'node:net';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnServer } from '../support/child-server';
+
+// A request whose body is still arriving is in flight as far as the server knows.
+function openRequest(port: number, body: string, sent: number): Promise<{ socket: net.Socket; response: Promise<string> }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.write(
+        `POST /api/tools/ping HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
+          body.slice(0, sent),
+      );
+      let data = '';
+      const response = new Promise<string>((done) => {
+        socket.on('data', (c) => (data += c.toString()));
+        socket.on('close', () => done(data));
+      });
+      resolve({ socket, response });
+    });
+    socket.on('error', reject);
+  });
+}
+
+test('SIGTERM lets an in-flight request finish, then exits 0', async () => {
+  const server = await spawnServer();
+  const body = JSON.stringify({ host: 'bad host' });
+  const { socket, response } = await openRequest(server.port, body, 5);
+  await new Promise((r) => setTimeout(r, 100));
+  server.child.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 100));
+  socket.write(body.slice(5));
+  const text = await response;
+  assert.match(text, /^HTTP\/1\.1 400 /);
+  assert.match(text, /validation-failed/);
+  assert.equal(await server.exited, { code: 0, signal: null });
+  const stopped = JSON.parse(server.logs.find((l) => l.includes('"stopped"')) as string);
+  assert.is(stopped.unfinished, 0);
+});
+
+test('SIGTERM stops accepting new connections at once', async () => {
+  const server = await spawnServer();
+  const { socket } = await openRequest(server.port, '{"host":"x"}', 2);
+  server.child.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 100));
+  const refused = await new Promise<boolean>((resolve) => {
+    const probe = net.connect(server.port, '127.0.0.1');
+    probe.on('connect', () => (probe.destroy(), resolve(false)));
+    probe.on('error', () => resolve(true));
+  });
+  assert.ok(refused);
+  socket.destroy();
+  assert.is((await server.exited).code, 0);
+});
+
+test('a request that never finishes is cut off after the grace period and the server exits 0', async () => {
+  const server = await spawnServer({ NETTOOLS_SHUTDOWN_GRACE_MS: '200' });
+  const { socket } = await openRequest(server.port, '{"host":"127.0.0.1"}', 3);
+  await new Promise((r) => setTimeout(r, 50));
+  server.child.kill('SIGTERM');
+  assert.is((await server.exited).code, 0);
+  const stopped = JSON.parse(server.logs.find((l) => l.includes('"stopped"')) as string);
+  assert.is(stopped.unfinished, 1);
+  socket.destroy();
+});
+
+test.run();

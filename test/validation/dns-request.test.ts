@@ -1,0 +1,76 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createValidators } from '../../src/validation/validator';
+
+const v = createValidators(['r1', 'r2']);
+
+function errorsOf(body: Record<string, unknown>) {
+  const r = v.dns(body);
+  assert.not.ok(r.ok, `expected ${JSON.stringify(body)} to be refused`);
+  return r.ok ? [] : r.errors;
+}
+
+test('defaults ask all four types with a 2000 ms timeout and leave resolvers unset', () => {
+  assert.equal(v.dns({ domain: 'example.test' }), {
+    ok: true,
+    value: { domain: 'example.test', types: ['A', 'AAAA', 'MX', 'TXT'], timeoutMs: 2000 },
+  });
+});
+
+test('trailing dot is dropped and case folded', () => {
+  const r = v.dns({ domain: 'Example.TEST.' });
+  assert.ok(r.ok && r.value.domain === 'example.test');
+});
+
+test('an IDN is converted to its ASCII form', () => {
+  const r = v.dns({ domain: 'bücher.example' });
+  assert.ok(r.ok && r.value.domain === 'xn--bcher-kva.example');
+});
+
+test('underscore labels are valid domain names', () => {
+  assert.ok(v.dns({ domain: '_dmarc.example.test' }).ok);
+});
+
+for (const domain of ['192.0.2.1', '2001:db8::1', '[2001:db8::1]', 'a..b', 'x'.repeat(64) + '.test', 'a b.test', 'http://a.test', '']) {
+  test(`domain ${JSON.stringify(domain)} is refused at /domain`, () => {
+    assert.is(errorsOf({ domain })[0]?.pointer, '/domain');
+  });
+}
+
+test('a 253-character name is accepted and a 254-character one refused', () => {
+  const long = ('a'.repeat(62) + '.').repeat(4) + 'ab'; // 4*63 + 2 = 254
+  assert.is(long.length, 254);
+  assert.is(errorsOf({ domain: long })[0]?.pointer, '/domain');
+  const fits = ('a'.repeat(62) + '.').repeat(4) + 'a'; // 253
+  assert.is(fits.length, 253);
+  assert.ok(v.dns({ domain: fits }).ok);
+});
+
+test('an unknown record type is refused at /types/<i>', () => {
+  assert.is(errorsOf({ domain: 'a.test', types: ['A', 'SOA'] })[0]?.pointer, '/types/1');
+});
+
+test('duplicate types are refused', () => {
+  assert.is(errorsOf({ domain: 'a.test', types: ['A', 'A'] })[0]?.pointer, '/types');
+});
+
+test('an empty types array is refused', () => {
+  assert.is(errorsOf({ domain: 'a.test', types: [] })[0]?.pointer, '/types');
+});
+
+test('an unknown resolver id is refused at /resolvers/<i>', () => {
+  const [e] = errorsOf({ domain: 'a.test', resolvers: ['r1', 'nope'] });
+  assert.is(e?.pointer, '/resolvers/1');
+  assert.match(e?.message ?? '', '"r1", "r2"');
+});
+
+test('known resolver ids are accepted', () => {
+  assert.ok(v.dns({ domain: 'a.test', resolvers: ['r2'] }).ok);
+});
+
+test('timeoutMs out of bounds is refused', () => {
+  assert.is(errorsOf({ domain: 'a.test', timeoutMs: 50 })[0]?.pointer, '/timeoutMs');
+  assert.is(errorsOf({ domain: 'a.test', timeoutMs: 5001 })[0]?.pointer, '/timeoutMs');
+});
+
+test.run();

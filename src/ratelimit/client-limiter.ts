@@ -66,7 +66,8 @@ export class ClientLimiter {
     return this.#buckets.max;
   }
 
-  clear(): void {
-    this.#buckets.clear();
+  /** Drops entries whose buckets are full again (for a periodic housekeeping timer); true if any were. */
+  prune(): boolean {
+    return this.#buckets.purgeStale();
   }
 }

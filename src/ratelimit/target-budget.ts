@@ -72,4 +72,9 @@ export class TargetBudget {
   get size(): number {
     return this.#buckets.size;
   }
+
+  /** Drops entries whose buckets are full again (for a periodic housekeeping timer); true if any were. */
+  prune(): boolean {
+    return this.#buckets.purgeStale();
+  }
 }

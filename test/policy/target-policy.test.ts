@@ -1,6 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { formatIp, parseIp } from '../../src/net/ip';
 import { createTargetCheck, forbiddenRange, INVALID_ADDRESS } from '../../src/policy/target-policy';
+import { randomStrings } from '../support/random';
 
 // These are strings in a table: nothing here is ever contacted.
 
@@ -118,6 +120,30 @@ test('text that is not an IP literal is refused as invalid, never allowed', () =
   for (const text of ['', 'example.test', '8.8.8.8.', '8.8.8.8:53', '[8.8.8.8]', ' 8.8.8.8', 'fe80::1%eth0', '::g']) {
     assert.is(forbiddenRange(text), INVALID_ADDRESS, JSON.stringify(text));
   }
+});
+
+function expanded(bytes: Uint8Array): string {
+  const groups: string[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push(Buffer.from(bytes.subarray(i, i + 2)).toString('hex').toUpperCase());
+  return groups.join(':');
+}
+
+test('the verdict does not depend on how an IPv6 address is spelled', () => {
+  // Random addresses under the prefixes with special meaning, so every rule is exercised.
+  const prefixes = ['::', '::ffff:0:0', '64:ff9b::', '64:ff9b:1::', '2001::', '2002::', '2001:db8::', 'fe80::', '2600::'];
+  const tails = randomStrings(4, 2_000, '0123456789abcdef', 16);
+  tails.forEach((tail, i) => {
+    const base = parseIp(prefixes[i % prefixes.length]!)!;
+    const bytes = base.bytes.slice();
+    const tailBytes = Buffer.from(tail.padStart(16, '0'), 'hex');
+    // Vary the last 32 bits (mapped, NAT64, Teredo client) and sometimes bits 32..63 (Teredo server).
+    bytes.set(tailBytes.subarray(0, 4), 12);
+    if (i % 3 === 0) bytes.set(tailBytes.subarray(4, 8), 4);
+    const address = { family: 6 as const, bytes };
+    const verdict = forbiddenRange(formatIp(address));
+    assert.is(forbiddenRange(expanded(bytes)), verdict, expanded(bytes));
+    assert.is(forbiddenRange(`[${formatIp(address)}]`), verdict, formatIp(address));
+  });
 });
 
 test('the default target check refuses special ranges', () => {

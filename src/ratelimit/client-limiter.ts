@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { RateLimitConfig } from '../config/types';
+import { monotonicMs } from '../util/clock';
 import { take, type BucketDecision, type BucketState } from './token-bucket';
 
 export const DEFAULT_CLIENT_CACHE_MAX = 100_000;
@@ -16,10 +17,6 @@ export interface ClientLimiterOptions {
 export interface RateDecision extends Omit<BucketDecision, 'state'> {
   limit: number; // bucket size (RateLimit-Policy q, X-RateLimit-Limit)
   windowMs: number; // refill window (RateLimit-Policy w)
-}
-
-export function monotonicMs(): number {
-  return Math.floor(performance.now());
 }
 
 /**

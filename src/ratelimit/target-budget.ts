@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { formatIp, parseIp, unmapIPv4 } from '../net/ip';
-import { monotonicMs } from './client-limiter';
+import { monotonicMs } from '../util/clock';
 import { take, type BucketParams, type BucketState } from './token-bucket';
 
 // How many echo requests the whole server may send to one address per second, across all clients,

@@ -7,7 +7,7 @@ export const DEFAULT_CLIENT_CACHE_MAX = 100_000;
 
 export interface ClientLimiterOptions {
   rate: RateLimitConfig;
-  /** Most clients remembered at once (NETTOOLS rateLimitCacheMax); memory stays bounded by it. */
+  /** Most clients remembered at once (Config.rateLimitCacheMax); memory stays bounded by it. */
   max?: number;
   /** Monotonic clock in integer ms; defaults to Math.floor(performance.now()). */
   now?: () => number;

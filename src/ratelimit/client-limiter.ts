@@ -1,0 +1,70 @@
+import { LRUCache } from 'lru-cache';
+import type { RateLimitConfig } from '../config/types';
+import { monotonicMs } from '../util/clock';
+import { take, type BucketDecision, type BucketState } from './token-bucket';
+
+export const DEFAULT_CLIENT_CACHE_MAX = 100_000;
+
+export interface ClientLimiterOptions {
+  rate: RateLimitConfig;
+  /** Most clients remembered at once (Config.rateLimitCacheMax); memory stays bounded by it. */
+  max?: number;
+  /** Monotonic clock in integer ms; defaults to Math.floor(performance.now()). */
+  now?: () => number;
+}
+
+/** Everything the HTTP layer needs to answer, and to build the rate-limit headers. */
+export interface RateDecision extends Omit<BucketDecision, 'state'> {
+  limit: number; // bucket size (RateLimit-Policy q, X-RateLimit-Limit)
+  windowMs: number; // refill window (RateLimit-Policy w)
+}
+
+/**
+ * Per-client token buckets in an LRU cache of fixed size.
+ *
+ * Forgetting a client is the same as giving it a full bucket. Each entry lives only as long as its
+ * bucket needs to fill up again (its TTL is the time to full), so expiry changes nothing: a bucket
+ * read after its TTL would have been full anyway. The only lossy case is eviction under pressure:
+ * when more than `max` clients are active within one window, the least recently seen ones are
+ * forgotten and start again from a full bucket. That is the price of bounded memory under an
+ * address flood; size `max` above the number of clients you expect within one window.
+ */
+export class ClientLimiter {
+  readonly #rate: RateLimitConfig;
+  readonly #now: () => number;
+  readonly #buckets: LRUCache<string, BucketState>;
+
+  constructor(options: ClientLimiterOptions) {
+    this.#rate = options.rate;
+    this.#now = options.now ?? monotonicMs;
+    this.#buckets = new LRUCache<string, BucketState>({
+      max: options.max ?? DEFAULT_CLIENT_CACHE_MAX,
+      ttl: options.rate.windowMs,
+      // Same clock as the buckets, read on every check: expiry and refill must agree.
+      perf: { now: this.#now },
+      ttlResolution: 0,
+    });
+  }
+
+  /** Takes one token from `key`'s bucket (a client key, see http/client-key). */
+  check(key: string): RateDecision {
+    const now = this.#now();
+    const { state, ...decision } = take(this.#rate, this.#buckets.get(key), now);
+    this.#buckets.set(key, state, { ttl: Math.max(1, decision.resetMs) });
+    return { ...decision, limit: this.#rate.capacity, windowMs: this.#rate.windowMs };
+  }
+
+  /** Clients currently remembered. */
+  get size(): number {
+    return this.#buckets.size;
+  }
+
+  get max(): number {
+    return this.#buckets.max;
+  }
+
+  /** Drops entries whose buckets are full again (for a periodic housekeeping timer); true if any were. */
+  prune(): boolean {
+    return this.#buckets.purgeStale();
+  }
+}

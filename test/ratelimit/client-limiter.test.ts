@@ -1,0 +1,89 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { ClientLimiter, DEFAULT_CLIENT_CACHE_MAX } from '../../src/ratelimit/client-limiter';
+import { fakeClock } from '../support/fake-clock';
+
+const RATE = { capacity: 30, windowMs: 60_000 };
+
+function spend(limiter: ClientLimiter, key: string, times: number): void {
+  for (let i = 0; i < times; i++) limiter.check(key);
+}
+
+test('the decision carries the limit and window the headers need', () => {
+  const limiter = new ClientLimiter({ rate: RATE, now: fakeClock().now });
+  const decision = limiter.check('192.0.2.1');
+  assert.is(decision.allowed, true);
+  assert.is(decision.limit, 30);
+  assert.is(decision.windowMs, 60_000);
+  assert.is(decision.remaining, 29);
+  assert.is(decision.resetSeconds, 2);
+});
+
+test('each client key has its own bucket', () => {
+  const limiter = new ClientLimiter({ rate: RATE, now: fakeClock().now });
+  spend(limiter, '192.0.2.1', 30);
+  assert.not.ok(limiter.check('192.0.2.1').allowed);
+  assert.ok(limiter.check('192.0.2.2').allowed);
+});
+
+test('a refused client that waits Retry-After seconds is let in', () => {
+  const clock = fakeClock();
+  const limiter = new ClientLimiter({ rate: { capacity: 3, windowMs: 10_000 }, now: clock.now });
+  spend(limiter, 'c', 3);
+  clock.advance(1_234);
+  const refused = limiter.check('c');
+  assert.not.ok(refused.allowed);
+  assert.is(refused.retryAfterSeconds, 3); // 3334 ms per token, 1234 already refilled
+  clock.advance(refused.retryAfterSeconds * 1000);
+  assert.ok(limiter.check('c').allowed);
+});
+
+test('an entry is dropped once its bucket would be full again, and the client then starts full', () => {
+  const clock = fakeClock();
+  const limiter = new ClientLimiter({ rate: RATE, now: clock.now });
+  spend(limiter, 'c', 10);
+  clock.advance(20_000); // 10 tokens need 20 s; the cache drops entries strictly older than their TTL
+  assert.not.ok(limiter.prune());
+  assert.is(limiter.size, 1);
+  clock.advance(1);
+  assert.ok(limiter.prune());
+  assert.is(limiter.size, 0);
+  assert.is(limiter.check('c').remaining, 29);
+});
+
+test('an evicted client starts again from a full bucket', () => {
+  const limiter = new ClientLimiter({ rate: RATE, max: 2, now: fakeClock().now });
+  spend(limiter, 'a', 30);
+  limiter.check('b');
+  limiter.check('c'); // evicts 'a', the least recently used
+  assert.is(limiter.size, 2);
+  assert.is(limiter.check('a').remaining, 29);
+});
+
+test('the default cache size is bounded', () => {
+  const limiter = new ClientLimiter({ rate: RATE });
+  assert.is(limiter.max, DEFAULT_CLIENT_CACHE_MAX);
+});
+
+test('a flood of 200,000 distinct clients keeps the cache at max and the heap bounded', () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const max = 10_000;
+  const limiter = new ClientLimiter({ rate: RATE, max, now: fakeClock().now });
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < 200_000; i++) {
+    // Distinct IPv6 /64 keys, as an attacker rotating prefixes would produce.
+    const decision = limiter.check(`2001:db8:${(i >>> 16).toString(16)}:${(i & 0xffff).toString(16)}::/64`);
+    assert.ok(decision.allowed);
+  }
+  gc();
+  const grown = process.memoryUsage().heapUsed - before;
+  assert.is(limiter.size, max);
+  // 10,000 entries cost a few MB at most; keeping all 200,000 would cost tens of MB.
+  assert.ok(grown < 16 * 1024 * 1024, `heap grew by ${grown} bytes`);
+});
+
+test.run();

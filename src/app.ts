@@ -1,6 +1,7 @@
 import type { Config } from './config/types';
 import { createServer, type NettoolsServer } from './http/server';
 import type { Logger } from './log';
+import { createTargetCheck } from './policy/target-policy';
 import { buildOpenApi } from './openapi/document';
 import { createTools, type ToolSet } from './tools';
 import { createValidators } from './validation/validator';
@@ -14,7 +15,7 @@ export interface App {
 // Everything the process runs, wired from one Config; main.ts adds only signals and exit codes.
 export function createApp(config: Config, log: Logger): App {
   const ids = config.resolvers.map((r) => r.id);
-  const tools = createTools({ config, checkTarget: () => null });
+  const tools = createTools({ config, checkTarget: createTargetCheck({ allowPrivateTargets: config.allowPrivateTargets }) });
   const server = createServer({
     config,
     tools,

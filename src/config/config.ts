@@ -1,4 +1,7 @@
 import { isIP } from 'node:net';
+import { parseCidrList } from '../net/ip';
+import { parseRateLimit } from '../ratelimit/rate-limit-config';
+import type { Result } from '../util/result';
 import { ConfigError } from './errors';
 import { parseResolvers } from './resolvers';
 import type { Config } from './types';
@@ -33,33 +36,13 @@ const boolean: Parser<boolean> = (text) => {
   return refuse('expected true or false');
 };
 
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-const rateLimit: Parser<Config['rateLimit']> = (text) => {
-  const m = /^(\d+)\/(\d+)(ms|s|m|h)$/.exec(text.trim());
-  if (!m) return refuse('expected <requests>/<window> such as 30/60s (units ms, s, m, h)');
-  const capacity = Number(m[1]);
-  const windowMs = Number(m[2]) * (UNITS[m[3] as string] as number);
-  if (capacity < 1 || capacity > 1_000_000) return refuse('requests must be 1..1000000');
-  if (windowMs < 1 || windowMs > 86_400_000) return refuse('window must be 1 ms..24 h');
-  return { capacity, windowMs };
-};
-
-const cidrList: Parser<string[]> = (text) => {
-  if (text.trim() === '') return [];
-  const out: string[] = [];
-  for (const raw of text.split(',')) {
-    const cidr = raw.trim();
-    const [addr, bits, extra] = cidr.split('/');
-    const family = isIP(addr ?? '');
-    const max = family === 6 ? 128 : 32;
-    if (family === 0 || extra !== undefined || (bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= max))) {
-      return refuse(`"${cidr}" is not an IP address or CIDR`);
-    }
-    out.push(bits === undefined ? `${addr}/${max}` : cidr);
-  }
-  return out;
-};
+// The shared parsers report errors as Result values; here they become refusals.
+const fromResult =
+  <T>(parse: (text: string) => Result<T, string>): Parser<T> =>
+  (text) => {
+    const r = parse(text);
+    return r.ok ? r.value : refuse(r.message);
+  };
 
 const listenHost: Parser<string> = (text) => (isIP(text) ? text : refuse('expected an IP address literal'));
 const origin: Parser<string> = (text) => (/^[\x21-\x7e]+$/.test(text) ? text : refuse('expected * or an origin'));
@@ -79,7 +62,7 @@ const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     },
     help: 'id=address[:port] list; IPv6 as id=[addr]:port',
   },
-  rateLimit: { key: 'rateLimit', variable: 'NETTOOLS_RATE_LIMIT', fallback: '30/60s', parse: rateLimit, help: 'bucket size / refill window per client' },
+  rateLimit: { key: 'rateLimit', variable: 'NETTOOLS_RATE_LIMIT', fallback: '30/60s', parse: fromResult(parseRateLimit), help: 'bucket size / refill window per client' },
   allowPrivateTargets: {
     key: 'allowPrivateTargets',
     variable: 'NETTOOLS_ALLOW_PRIVATE_TARGETS',
@@ -87,7 +70,7 @@ const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     parse: boolean,
     help: 'allow pings to loopback, private and other special ranges',
   },
-  trustProxy: { key: 'trustProxy', variable: 'NETTOOLS_TRUST_PROXY', fallback: '', parse: cidrList, help: 'CIDRs whose X-Forwarded-For is believed' },
+  trustProxy: { key: 'trustProxy', variable: 'NETTOOLS_TRUST_PROXY', fallback: '', parse: fromResult(parseCidrList), help: 'CIDRs whose X-Forwarded-For is believed' },
   corsOrigin: { key: 'corsOrigin', variable: 'NETTOOLS_CORS_ORIGIN', fallback: '*', parse: origin, help: 'Access-Control-Allow-Origin of tool responses' },
   metrics: { key: 'metrics', variable: 'NETTOOLS_METRICS', fallback: 'true', parse: boolean, help: 'serve GET /metrics' },
   logLevel: { key: 'logLevel', variable: 'NETTOOLS_LOG_LEVEL', fallback: 'info', parse: logLevel, help: 'debug, info, warn, error or silent' },
@@ -119,6 +102,13 @@ const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     fallback: '10000',
     parse: integer(0, 600_000),
     help: 'how long in-flight requests may finish after SIGTERM',
+  },
+  bodyTimeoutMs: {
+    key: 'bodyTimeoutMs',
+    variable: 'NETTOOLS_BODY_TIMEOUT_MS',
+    fallback: '10000',
+    parse: integer(100, 600_000),
+    help: 'how long a request body may take to arrive',
   },
 };
 

@@ -1,3 +1,5 @@
+import type { Cidr } from '../net/ip';
+
 export interface ResolverConfig {
   id: string;
   address: string; // IP literal, no brackets
@@ -16,7 +18,7 @@ export interface Config {
   resolvers: ResolverConfig[];
   rateLimit: RateLimitConfig;
   allowPrivateTargets: boolean;
-  trustProxy: string[]; // CIDRs
+  trustProxy: Cidr[];
   corsOrigin: string;
   metrics: boolean;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -25,4 +27,5 @@ export interface Config {
   targetEchoesPerSecond: number;
   rateLimitCacheMax: number;
   shutdownGraceMs: number;
+  bodyTimeoutMs: number;
 }

@@ -1,17 +1,20 @@
 import type { Exchange } from './exchange';
 
-export type BodyOutcome = { kind: 'body'; bytes: Buffer } | { kind: 'too-large' } | { kind: 'aborted' };
+export type BodyOutcome = { kind: 'body'; bytes: Buffer } | { kind: 'too-large' } | { kind: 'timeout' } | { kind: 'aborted' };
 
 // Copies every chunk (uWS neuters the ArrayBuffer after the callback) and stops collecting at the limit,
-// whatever Content-Length claimed.
-export function readBody(ex: Exchange, limit: number): Promise<BodyOutcome> {
+// whatever Content-Length claimed. The deadline covers the whole body: a client trickling a byte at a
+// time would otherwise hold its in-flight slot for hours without ever tripping an idle timeout.
+export function readBody(ex: Exchange, limit: number, deadlineMs: number): Promise<BodyOutcome> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
+    const timer = setTimeout(() => settle({ kind: 'timeout' }), deadlineMs);
     const settle = (outcome: BodyOutcome) => {
       if (settled) return;
       settled = true;
+      clearTimeout(timer);
       resolve(outcome);
     };
     ex.onAbort(() => settle({ kind: 'aborted' }));

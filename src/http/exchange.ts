@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import { normaliseIp } from '../net/ip';
 import type { HttpResponse } from './uws';
 
 export type Header = readonly [name: string, value: string];
@@ -11,27 +12,42 @@ export class Exchange {
   status = 0;
   closeConnection = false;
   readonly headers: Header[] = [];
+  // The client address as logged and keyed: the peer, or the forwarded client behind a trusted proxy.
+  client: string;
   private abortListeners: Array<() => void> = [];
+  private settleListeners: Array<() => void> = [];
 
   constructor(
     private readonly res: HttpResponse,
     readonly method: string,
     readonly path: string,
-    readonly peer: string,
+    readonly rawPeer: string, // as uWS reports it: IPv6 text, IPv4 peers mapped
     readonly startedAt: bigint,
     private readonly onSettled: (ex: Exchange) => void,
   ) {
+    this.client = normaliseIp(rawPeer) ?? rawPeer;
     res.onAborted(() => {
       if (this.finished) return;
       this.aborted = true;
       this.finished = true;
       for (const listener of this.abortListeners.splice(0)) listener();
-      this.onSettled(this);
+      this.settle();
     });
   }
 
   get open(): boolean {
     return !this.finished;
+  }
+
+  // Runs once, when the response is sent or the client is gone: the place to free what the request held.
+  onSettle(listener: () => void): void {
+    if (this.finished) listener();
+    else this.settleListeners.push(listener);
+  }
+
+  private settle(): void {
+    for (const listener of this.settleListeners.splice(0)) listener();
+    this.onSettled(this);
   }
 
   onAbort(listener: () => void): void {
@@ -61,7 +77,7 @@ export class Exchange {
       if (this.method === 'HEAD') this.res.endWithoutBody(body === null ? 0 : Buffer.byteLength(body), this.closeConnection);
       else this.res.end(body ?? '', this.closeConnection);
     });
-    this.onSettled(this);
+    this.settle();
   }
 
   json(status: number, value: unknown, contentType = 'application/json'): void {

@@ -4,6 +4,7 @@ export const PROBLEMS = {
   'validation-failed': { status: 400, title: 'Request does not match the schema' },
   'not-found': { status: 404, title: 'No such resource' },
   'method-not-allowed': { status: 405, title: 'Method not allowed on this resource' },
+  'request-timeout': { status: 408, title: 'Request body did not arrive in time' },
   'payload-too-large': { status: 413, title: 'Request body is too large' },
   'unsupported-media-type': { status: 415, title: 'Content type must be application/json' },
   'host-not-found': { status: 422, title: 'Host has no address of the wanted family' },

@@ -5,8 +5,9 @@ import type { ToolSet, ToolSlot } from '../tools';
 import type { Parsed, RequestValidators } from '../validation/validator';
 import { isJsonContentType, parseJsonObject, readBody } from './body';
 import { addCorsHeaders, answerPreflight } from './cors';
+import { Admission } from './admission';
+import { clientAddress, clientKey } from './client-key';
 import { Exchange } from './exchange';
-import { normalisePeer } from './peer';
 import { sendProblem } from './send-problem';
 import { loadNativeUws, type HttpRequest, type HttpResponse, type us_listen_socket } from './uws';
 
@@ -43,6 +44,7 @@ export function createServer(deps: ServerDeps): NettoolsServer {
   let draining = false;
   let inFlight = 0;
   let drained: (() => void) | null = null;
+  const admission = new Admission(config);
 
   const settled = (ex: Exchange) => {
     inFlight--;
@@ -53,7 +55,7 @@ export function createServer(deps: ServerDeps): NettoolsServer {
       status: ex.aborted ? null : ex.status,
       aborted: ex.aborted || undefined,
       durationMs: Math.round(durationMs * 1000) / 1000,
-      client: ex.peer,
+      client: ex.client,
     });
     if (draining && inFlight === 0) drained?.();
   };
@@ -66,6 +68,9 @@ export function createServer(deps: ServerDeps): NettoolsServer {
         const contentType = req.getHeader('content-type');
         const contentLength = req.getHeader('content-length');
         addCorsHeaders(ex, config.corsOrigin);
+        const client = clientAddress(ex.rawPeer, forwardedFor(req), config.trustProxy);
+        ex.client = client;
+        if (!admission.admit(ex, clientKey(client))) return;
         void runTool(ex, contentType, contentLength, slot(), validate);
       },
       OPTIONS: (ex) => answerPreflight(ex, config.corsOrigin, 'POST, OPTIONS'),
@@ -94,8 +99,12 @@ export function createServer(deps: ServerDeps): NettoolsServer {
       ex.closeConnection = true;
       return sendProblem(ex, 'payload-too-large', `body is limited to ${BODY_LIMIT} bytes`);
     }
-    const body = await readBody(ex, BODY_LIMIT);
+    const body = await readBody(ex, BODY_LIMIT, config.bodyTimeoutMs);
     if (body.kind === 'aborted') return;
+    if (body.kind === 'timeout') {
+      ex.closeConnection = true;
+      return sendProblem(ex, 'request-timeout', `the body did not arrive within ${config.bodyTimeoutMs} ms`);
+    }
     if (body.kind === 'too-large') {
       ex.closeConnection = true;
       return sendProblem(ex, 'payload-too-large', `body is limited to ${BODY_LIMIT} bytes`);
@@ -123,7 +132,7 @@ export function createServer(deps: ServerDeps): NettoolsServer {
     inFlight++;
     const method = req.getCaseSensitiveMethod();
     const path = req.getUrl();
-    const peer = normalisePeer(Buffer.from(res.getRemoteAddressAsText()).toString());
+    const peer = Buffer.from(res.getRemoteAddressAsText()).toString();
     const ex = new Exchange(res, method, path, peer, process.hrtime.bigint(), settled);
     if (draining) ex.closeConnection = true;
     const route = routes.get(path);
@@ -153,6 +162,7 @@ export function createServer(deps: ServerDeps): NettoolsServer {
     },
     shutdown(graceMs) {
       draining = true;
+      admission.close();
       if (listenSocket) uws.us_listen_socket_close(listenSocket);
       listenSocket = null;
       if (inFlight === 0) return Promise.resolve({ unfinished: 0 });
@@ -168,4 +178,13 @@ export function createServer(deps: ServerDeps): NettoolsServer {
     },
     inFlight: () => inFlight,
   };
+}
+
+// Every X-Forwarded-For line, joined as RFC 9110 allows; undefined when there is none.
+function forwardedFor(req: HttpRequest): string | undefined {
+  let joined: string | undefined;
+  req.forEach((name, value) => {
+    if (name === 'x-forwarded-for') joined = joined === undefined ? value : `${joined},${value}`;
+  });
+  return joined;
 }

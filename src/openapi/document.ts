@@ -40,6 +40,7 @@ function statusGroups(codes: ProblemCode[]): Record<string, ReturnType<typeof pr
 const COMMON_TOOL_PROBLEMS: ProblemCode[] = [
   'invalid-json',
   'validation-failed',
+  'request-timeout',
   'payload-too-large',
   'unsupported-media-type',
   'rate-limited',

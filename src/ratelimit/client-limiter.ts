@@ -54,6 +54,12 @@ export class ClientLimiter {
     return { ...decision, limit: this.#rate.capacity, windowMs: this.#rate.windowMs };
   }
 
+  /** The decision `check` would report, without taking a token (for refusals that are not about the rate). */
+  peek(key: string): RateDecision {
+    const { state: _unchanged, ...decision } = take(this.#rate, this.#buckets.peek(key), this.#now(), 0);
+    return { ...decision, limit: this.#rate.capacity, windowMs: this.#rate.windowMs };
+  }
+
   /** Clients currently remembered. */
   get size(): number {
     return this.#buckets.size;

@@ -11,12 +11,13 @@ export interface RequestOptions {
   method?: string;
   headers?: Record<string, string>;
   body?: string | Buffer;
+  localAddress?: string;
 }
 
 // No keep-alive agent: every test connection closes, so nothing outlives a test file.
 export function request(base: string, path: string, opts: RequestOptions = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = http.request(new URL(path, base), { method: opts.method ?? 'GET', headers: opts.headers, agent: false }, (res) => {
+    const req = http.request(new URL(path, base), { method: opts.method ?? 'GET', headers: opts.headers, agent: false, localAddress: opts.localAddress }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {

@@ -1,0 +1,48 @@
+import type { Config } from '../config/types';
+import { ClientLimiter } from '../ratelimit/client-limiter';
+import { rateLimitHeaders, retryAfterHeader } from '../ratelimit/headers';
+import { InFlight } from '../ratelimit/in-flight';
+import type { Exchange } from './exchange';
+import { sendProblem } from './send-problem';
+
+// Who may start a tool request now: the concurrency caps first (a refusal there costs no token),
+// then the client's token bucket. Every answer, refusals included, carries the rate-limit headers.
+export class Admission {
+  readonly limiter: ClientLimiter;
+  readonly inFlight: InFlight;
+  private readonly pruneTimer: NodeJS.Timeout;
+
+  constructor(config: Config) {
+    this.limiter = new ClientLimiter({ rate: config.rateLimit, max: config.rateLimitCacheMax });
+    this.inFlight = new InFlight({ perClient: config.maxInFlightPerClient, global: config.maxInFlight });
+    // Full buckets are dropped in the background; unref'd so it never keeps the process alive.
+    this.pruneTimer = setInterval(() => this.limiter.prune(), 60_000).unref();
+  }
+
+  // True when the request may go on; otherwise the refusal has been sent.
+  admit(ex: Exchange, key: string): boolean {
+    const slot = this.inFlight.acquire(key);
+    if (!slot.ok) {
+      for (const [name, value] of rateLimitHeaders(this.limiter.peek(key))) ex.header(name, value);
+      if (slot.code === 'overloaded') {
+        for (const [name, value] of retryAfterHeader(slot.retryAfterSeconds)) ex.header(name, value);
+        sendProblem(ex, 'overloaded', `the server has ${slot.limit} requests in flight; try again shortly`);
+      } else {
+        sendProblem(ex, 'too-many-concurrent', `at most ${slot.limit} requests per client may be in flight at once`);
+      }
+      return false;
+    }
+    ex.onSettle(slot.release);
+    const decision = this.limiter.check(key);
+    for (const [name, value] of rateLimitHeaders(decision)) ex.header(name, value);
+    if (!decision.allowed) {
+      sendProblem(ex, 'rate-limited', `${decision.limit} requests per ${decision.windowMs / 1000} s; retry after ${decision.retryAfterSeconds} s`);
+      return false;
+    }
+    return true;
+  }
+
+  close(): void {
+    clearInterval(this.pruneTimer);
+  }
+}

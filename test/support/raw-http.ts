@@ -1,0 +1,37 @@
+import net from 'node:net';
+
+export interface HeldRequest {
+  socket: net.Socket;
+  // Everything the server wrote, once it closes the connection or `finish` is answered.
+  response: Promise<string>;
+  finish(): void;
+}
+
+// A tool request whose body is held back: in flight, as far as the server knows, until `finish`.
+export function holdRequest(port: number, opts: { localAddress?: string; headers?: Record<string, string>; body?: string } = {}): Promise<HeldRequest> {
+  const body = opts.body ?? '{"host":"bad host"}';
+  const extra = Object.entries(opts.headers ?? {})
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port, host: '127.0.0.1', localAddress: opts.localAddress }, () => {
+      socket.write(
+        `POST /api/tools/ping HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 1)}`,
+      );
+      let data = '';
+      const response = new Promise<string>((done) => {
+        socket.on('data', (c) => {
+          data += c.toString();
+          if (/\r\n\r\n/.test(data) && /content-length: (\d+)/i.test(data)) {
+            const len = Number(/content-length: (\d+)/i.exec(data)![1]);
+            if (data.length - data.indexOf('\r\n\r\n') - 4 >= len) done(data);
+          }
+        });
+        socket.on('close', () => done(data));
+      });
+      // Give the server a moment to see the headers before the caller counts on it.
+      setTimeout(() => resolve({ socket, response, finish: () => socket.write(body.slice(1)) }), 30);
+    });
+    socket.on('error', reject);
+  });
+}

@@ -1,6 +1,7 @@
 import type { Config } from './config/types';
 import { createServer, type NettoolsServer } from './http/server';
 import type { Logger } from './log';
+import { createHttpMetrics } from './observability/metrics';
 import { createTargetCheck } from './policy/target-policy';
 import { buildOpenApi } from './openapi/document';
 import { createTools, type ToolSet } from './tools';
@@ -22,6 +23,7 @@ export function createApp(config: Config, log: Logger): App {
     validators: createValidators(ids),
     openapi: JSON.stringify(buildOpenApi(ids, pkg.version)),
     log,
+    metrics: createHttpMetrics(),
   });
   return { server, tools };
 }

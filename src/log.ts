@@ -1,19 +1,37 @@
+import pino from 'pino';
 import type { Config } from './config/types';
 
-const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
-type Level = Exclude<keyof typeof LEVELS, 'silent'>;
+type Level = 'debug' | 'info' | 'warn' | 'error';
 
 export interface Logger {
   log(level: Level, msg: string, fields?: Record<string, unknown>): void;
+  // Writes out what is buffered; call before process.exit.
+  flush(): void;
 }
 
-// One JSON object per line on stdout, so log shippers need no parser of ours.
-export function createLogger(level: Config['logLevel'], write: (line: string) => void = (l) => process.stdout.write(l)): Logger {
-  const threshold = LEVELS[level];
+export interface LineSink {
+  write(line: string): void;
+}
+
+// One JSON object per line on stdout (pino, written asynchronously off the request path).
+export function createLogger(level: Config['logLevel'], sink?: LineSink): Logger {
+  const destination = sink ?? pino.destination({ dest: 1, sync: false, minLength: 0 });
+  const logger = pino(
+    {
+      level,
+      base: undefined,
+      messageKey: 'msg',
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    destination as pino.DestinationStream,
+  );
   return {
     log(lvl, msg, fields = {}) {
-      if (LEVELS[lvl] < threshold) return;
-      write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields }) + '\n');
+      logger[lvl](fields, msg);
+    },
+    flush() {
+      if (!sink) (destination as ReturnType<typeof pino.destination>).flushSync();
     },
   };
 }

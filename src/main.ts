@@ -18,6 +18,7 @@ async function main(): Promise<void> {
     const { unfinished } = await server.shutdown(config.shutdownGraceMs);
     tools.close();
     log.log('info', 'stopped', { unfinished });
+    log.flush();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

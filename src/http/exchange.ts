@@ -14,6 +14,9 @@ export class Exchange {
   readonly headers: Header[] = [];
   // The client address as logged and keyed: the peer, or the forwarded client behind a trusted proxy.
   client: string;
+  route = 'unmatched'; // a known path, or "unmatched": metrics labels must stay few
+  requestId = '';
+  problemCode: string | null = null;
   private abortListeners: Array<() => void> = [];
   private settleListeners: Array<() => void> = [];
 

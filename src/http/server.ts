@@ -1,5 +1,7 @@
 import type { Config } from '../config/types';
+import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log';
+import type { HttpMetrics } from '../observability/metrics';
 import type { DnsRequest, PingRequest } from '../schemas/requests';
 import type { ToolSet, ToolSlot } from '../tools';
 import type { Parsed, RequestValidators } from '../validation/validator';
@@ -19,6 +21,7 @@ export interface ServerDeps {
   validators: RequestValidators;
   openapi: string; // the serialised document
   log: Logger;
+  metrics: HttpMetrics;
 }
 
 export interface NettoolsServer {
@@ -37,7 +40,7 @@ interface Route {
 }
 
 export function createServer(deps: ServerDeps): NettoolsServer {
-  const { config, tools, validators, log } = deps;
+  const { config, tools, validators, log, metrics } = deps;
   const uws = loadNativeUws();
   const app = uws.App();
   let listenSocket: us_listen_socket | null = null;
@@ -45,11 +48,14 @@ export function createServer(deps: ServerDeps): NettoolsServer {
   let inFlight = 0;
   let drained: (() => void) | null = null;
   const admission = new Admission(config);
+  metrics.gaugeFrom('nettools_rate_limit_clients', 'Client buckets held in the rate-limit cache.', () => admission.limiter.size);
 
   const settled = (ex: Exchange) => {
     inFlight--;
     const durationMs = Number(process.hrtime.bigint() - ex.startedAt) / 1e6;
+    metrics.requestSettled(ex.route, ex.method, ex.aborted ? 'aborted' : ex.status, durationMs / 1000, ex.problemCode);
     log.log('info', 'request', {
+      requestId: ex.requestId,
       method: ex.method,
       path: ex.path,
       status: ex.aborted ? null : ex.status,
@@ -83,6 +89,22 @@ export function createServer(deps: ServerDeps): NettoolsServer {
     ['/health', { allow: 'GET, HEAD', methods: { GET: (ex) => ex.json(200, { status: 'ok' }) } }],
     ['/openapi.json', { allow: 'GET, HEAD', methods: { GET: (ex) => ex.send(200, 'application/json', deps.openapi) } }],
   ]);
+  if (config.metrics) {
+    routes.set('/metrics', {
+      allow: 'GET, HEAD',
+      methods: {
+        GET: (ex) => {
+          metrics.registry.metrics().then(
+            (text) => ex.send(200, metrics.registry.contentType, text),
+            (err: Error) => {
+              log.log('error', 'metrics failed', { error: err.stack });
+              sendProblem(ex, 'internal-error', 'metrics collection failed');
+            },
+          );
+        },
+      },
+    });
+  }
 
   async function runTool<R>(
     ex: Exchange,
@@ -130,13 +152,17 @@ export function createServer(deps: ServerDeps): NettoolsServer {
 
   app.any('/*', (res: HttpResponse, req: HttpRequest) => {
     inFlight++;
+    metrics.requestStarted();
     const method = req.getCaseSensitiveMethod();
     const path = req.getUrl();
     const peer = Buffer.from(res.getRemoteAddressAsText()).toString();
     const ex = new Exchange(res, method, path, peer, process.hrtime.bigint(), settled);
+    ex.requestId = requestId(req.getHeader('x-request-id'));
+    ex.header('X-Request-Id', ex.requestId);
     if (draining) ex.closeConnection = true;
     const route = routes.get(path);
     if (!route) return sendProblem(ex, 'not-found', `no resource at ${path}`);
+    ex.route = path;
     const handler = route.methods[(method === 'HEAD' ? 'GET' : method) as Method];
     if (!handler || (method === 'HEAD' && !route.allow.includes('HEAD'))) {
       ex.header('Allow', route.allow);
@@ -178,6 +204,12 @@ export function createServer(deps: ServerDeps): NettoolsServer {
     },
     inFlight: () => inFlight,
   };
+}
+
+// A caller's own id is kept when it is short and plain (so it can be searched in logs); else a fresh one.
+const PLAIN_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+function requestId(incoming: string): string {
+  return PLAIN_ID.test(incoming) ? incoming : randomUUID();
 }
 
 // Every X-Forwarded-For line, joined as RFC 9110 allows; undefined when there is none.

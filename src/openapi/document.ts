@@ -95,6 +95,15 @@ export function buildOpenApi(resolverIds: readonly string[], version: string): o
         },
       },
       '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1 document.' } } } },
+      '/metrics': {
+        get: {
+          summary: 'Prometheus text exposition (absent when NETTOOLS_METRICS=false)',
+          responses: {
+            '200': { description: 'Metrics.', content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } } },
+            '404': problemResponse(['not-found']),
+          },
+        },
+      },
     },
     components: {
       schemas: {
@@ -106,6 +115,12 @@ export function buildOpenApi(resolverIds: readonly string[], version: string): o
         Problem: component(problemSchema),
       },
       responses: { NotFound: problemResponse(['not-found']) },
+      headers: {
+        'X-Request-Id': {
+          description: 'On every response: the caller\'s own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line.',
+          schema: { type: 'string' },
+        },
+      },
     },
   };
 }

@@ -6,7 +6,7 @@ import { startServer } from '../support/server';
 
 test('each request writes one JSON log line with method, path, status, duration and client', async () => {
   const lines: string[] = [];
-  const server = await startServer({}, createLogger('info', (l) => lines.push(l)));
+  const server = await startServer({}, createLogger('info', { write: (l: string) => void lines.push(l) }));
   try {
     await request(server.base, '/nope?x=secret');
     await request(server.base, '/health');
@@ -26,7 +26,7 @@ test('each request writes one JSON log line with method, path, status, duration 
 
 test('log level filters lower levels', () => {
   const lines: string[] = [];
-  const log = createLogger('warn', (l) => lines.push(l));
+  const log = createLogger('warn', { write: (l: string) => void lines.push(l) });
   log.log('info', 'quiet');
   log.log('error', 'loud', { n: 1 });
   assert.is(lines.length, 1);

@@ -3,6 +3,7 @@ import { loadConfig } from '../../src/config/config';
 import type { Config } from '../../src/config/types';
 import { createServer } from '../../src/http/server';
 import { createLogger, type Logger } from '../../src/log';
+import { createHttpMetrics } from '../../src/observability/metrics';
 import { buildOpenApi } from '../../src/openapi/document';
 import type { ToolSet } from '../../src/tools';
 import { createValidators } from '../../src/validation/validator';
@@ -44,6 +45,7 @@ export async function startServerWithTools(tools: ToolSet, env: Record<string, s
     validators: createValidators(ids),
     openapi: JSON.stringify(buildOpenApi(ids, 'test')),
     log: log ?? createLogger('silent'),
+    metrics: createHttpMetrics(),
   });
   return running(config, server, () => tools.close());
 }

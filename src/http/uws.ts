@@ -13,11 +13,11 @@ export function binaryName(platform = process.platform, arch = process.arch, abi
   return `uws_${platform}_${arch}_${abi}.node`;
 }
 
-export function loadNativeUws(env: NodeJS.ProcessEnv = process.env): typeof Uws {
+export function loadNativeUws(env: NodeJS.ProcessEnv = process.env, abi: string = process.versions.modules): typeof Uws {
   if (env['UWS_USE_FALLBACK'] !== undefined) {
     throw new UwsUnavailableError('UWS_USE_FALLBACK is set: refusing the slow JavaScript fallback server; unset it');
   }
-  const name = binaryName();
+  const name = binaryName(process.platform, process.arch, abi);
   let mod: typeof Uws;
   try {
     mod = require(`uWebSockets.js/binaries/${name}`) as typeof Uws;

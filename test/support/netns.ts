@@ -11,6 +11,10 @@ export interface Netns {
   nsV4: string; // the test host inside the namespace
   hostV6: string;
   nsV6: string;
+  // Addresses one hop beyond the namespace once routeBeyond() ran: the namespace forwards to them.
+  beyondV4: string;
+  beyondV6: string;
+  routeBeyond(): void;
   // Runs a command inside the namespace and returns its stdout.
   exec(args: string[]): string;
   // Starts a long-running command inside the namespace.
@@ -61,6 +65,16 @@ export function createNetns(): Netns {
     nsV4: `${v4}.2`,
     hostV6: `${v6}::1`,
     nsV6: `${v6}::2`,
+    beyondV4: `${v4}.200`,
+    beyondV6: `${v6}::200`,
+    routeBeyond: () => {
+      // Host routes inside our own /24 and /64 (more specific than the connected prefix), so nothing
+      // outside this namespace's addresses is claimed. The namespace decrements the TTL when forwarding.
+      ns.exec(['sysctl', '-qw', 'net.ipv4.ip_forward=1']);
+      ns.exec(['sysctl', '-qw', 'net.ipv6.conf.all.forwarding=1']);
+      ip(['route', 'add', `${ns.beyondV4}/32`, 'via', ns.nsV4, 'dev', hostIf]);
+      ip(['-6', 'route', 'add', `${ns.beyondV6}/128`, 'via', ns.nsV6, 'dev', hostIf]);
+    },
     exec: (args) => ip(['netns', 'exec', name, ...args]),
     spawn: (args) => spawn('ip', ['netns', 'exec', name, ...args], { stdio: ['ignore', 'pipe', 'pipe'] }),
     destroy: () => removeNamespace(name, hostIf),

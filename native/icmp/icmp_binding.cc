@@ -1,6 +1,7 @@
 #include "icmp/icmp_binding.h"
 
 #include <cstring>
+#include <initializer_list>
 #include <string>
 
 namespace nettools {

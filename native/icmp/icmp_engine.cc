@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <initializer_list>
 
 namespace nettools {
 namespace icmp {

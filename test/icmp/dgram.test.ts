@@ -35,6 +35,20 @@ test('forcing datagram sockets where ping_group_range refuses them leaves both f
   }
 });
 
+test('a ping for a family without a socket is refused with ICMP_NO_SOCKET', async () => {
+  const [lo, hi] = hostRange();
+  if ((process.getgroups?.() ?? []).some((g) => g >= lo && g <= hi)) return;
+  const p = openPinger({ kind: 'dgram' });
+  try {
+    const err = await p
+      .ping({ address: '127.0.0.1', family: 4, count: 1, intervalMs: 10, timeoutMs: 100, size: 8 })
+      .then(() => null, (e: unknown) => e);
+    assert.is((err as { code?: string }).code, 'ICMP_NO_SOCKET');
+  } finally {
+    p.close();
+  }
+});
+
 test('in a namespace that admits our group, datagram sockets ping 127.0.0.1 and ::1 and get errors from the error queue', () => {
   ns = createNetns();
   ns.exec(['sysctl', '-qw', 'net.ipv4.ping_group_range=0 2147483647']);

@@ -155,6 +155,30 @@ test('closing the pinger with pings in flight lets the process exit (no promise 
   assert.is(p.stats().sessions, 0);
 });
 
+test('when every sequence of a socket is in flight a new ping is refused with ICMP_SEQ_EXHAUSTED', async () => {
+  const p = openPinger();
+  const ac = new AbortController();
+  try {
+    // Six sessions of 10,000 echoes hold 60,000 of the 65,536 sequences (only their first echo goes out).
+    const held = Array.from({ length: 6 }, () =>
+      p.ping({ address: '127.0.0.1', family: 4, count: 10000, intervalMs: 60000, timeoutMs: 1000, size: 8 }, ac.signal).catch(() => null),
+    );
+    assert.is(p.stats().v4.inFlight, 60000);
+    const err = await p
+      .ping({ address: '127.0.0.1', family: 4, count: 10000, intervalMs: 10, timeoutMs: 100, size: 8 })
+      .then(() => null, (e: unknown) => e);
+    assert.is((err as { code?: string }).code, 'ICMP_SEQ_EXHAUSTED');
+    // The other family has its own socket and its own sequences.
+    const v6 = await p.ping({ address: '::1', family: 6, count: 1, intervalMs: 10, timeoutMs: 1000, size: 8 });
+    assert.is(v6.packets.received, 1);
+    ac.abort();
+    await Promise.all(held);
+    assert.is(p.stats().v4.inFlight, 0);
+  } finally {
+    p.close();
+  }
+});
+
 test('forcing the raw kind as root opens raw sockets with one random identifier', () => {
   if (process.getuid?.() !== 0) return;
   const p = openPinger({ kind: 'raw' });

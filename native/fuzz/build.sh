@@ -2,7 +2,8 @@
 # Builds every libFuzzer target native/fuzz/<name>_fuzz.cc into native/fuzz/out/<name>_fuzz.
 # Each target names the pure C++ sources it links in a first-lines comment:
 #   // fuzz-sources: icmp/icmp_codec.cc other/file.cc      (paths relative to native/)
-# Usage: native/fuzz/build.sh [name_fuzz ...]   (default: all). Run: out/<name>_fuzz -max_total_time=60
+# Usage: native/fuzz/build.sh [name_fuzz ...]   (default: all).
+# Run:   native/fuzz/out/<name>_fuzz -max_total_time=60 -max_len=1600 <scratch-dir> native/fuzz/corpus/<name>
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 native=$(dirname "$here")

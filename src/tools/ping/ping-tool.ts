@@ -12,8 +12,9 @@ export interface PingToolDeps extends ToolDeps {
   pinger?: PingerOptions; // e.g. force a socket kind
 }
 
-function problem(code: 'host-not-found' | 'target-forbidden' | 'engine-unavailable' | 'overloaded' | 'internal-error',
-  detail: string): ToolResult {
+type PingProblem = 'host-not-found' | 'target-forbidden' | 'engine-unavailable' | 'overloaded' | 'internal-error';
+
+function problem(code: PingProblem, detail: string): ToolResult {
   return { kind: 'problem', code, detail };
 }
 
@@ -54,6 +55,7 @@ export function createPingTool(deps: PingToolDeps): ToolSlot<PingRequest> {
       signal,
     });
     const resolveMs = roundMicros(performance.now() - t0);
+    if (signal.aborted) return problem('internal-error', 'the request was aborted before the measurement began');
     if (!resolved.ok) return problem('host-not-found', resolved.reason);
     const { address, family } = resolved.host;
     if (!config.allowPrivateTargets) {
@@ -98,7 +100,10 @@ export function createPingTool(deps: PingToolDeps): ToolSlot<PingRequest> {
 
   return {
     handler,
-    info: { socketKinds: { v4: kinds.v4, v6: kinds.v6 }, ...(Object.keys(kinds.reasons).length ? { reasons: kinds.reasons } : {}) },
+    info: {
+      socketKinds: { v4: kinds.v4, v6: kinds.v6 },
+      ...(Object.keys(kinds.reasons).length > 0 ? { reasons: kinds.reasons } : {}),
+    },
     close: () => pinger.close(),
   };
 }

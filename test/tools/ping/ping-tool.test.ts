@@ -168,6 +168,15 @@ test('a client that goes away ends the measurement promptly', async () => {
   assert.ok(Date.now() - started < 900);
 });
 
+test('a request aborted while its name resolves ends without pinging', async () => {
+  const ac = new AbortController();
+  const pending = tool()(req('a.ping.test'), ac.signal);
+  ac.abort();
+  const r = await pending;
+  assert.is(r.kind, 'problem');
+  if (r.kind === 'problem') assert.is(r.code, 'internal-error');
+});
+
 test('createTools wires the ping tool, reports its socket kinds and closes it', () => {
   const tools = createTools({ config: config(), checkTarget: () => null });
   try {

@@ -64,7 +64,10 @@ Napi::Function IcmpEngine::Init(Napi::Env env) {
 }
 
 IcmpEngine::IcmpEngine(const Napi::CallbackInfo& info)
-    : Napi::ObjectWrap<IcmpEngine>(info), env_(info.Env()), context_(info.Env(), "IcmpEngine") {
+    : Napi::ObjectWrap<IcmpEngine>(info),
+      env_(info.Env()),
+      life_(new Lifetime()),
+      context_(info.Env(), "IcmpEngine") {
   Napi::Env env = info.Env();
   icmp::KindPreference pref = icmp::KindPreference::kAuto;
   if (info.Length() > 0 && info[0].IsObject()) {
@@ -84,29 +87,41 @@ IcmpEngine::IcmpEngine(const Napi::CallbackInfo& info)
   if (napi_get_uv_event_loop(env, &loop) != napi_ok || loop == nullptr) {
     throw Napi::Error::New(env, "no event loop");
   }
-  engine_ = icmp::Engine::Create(loop, pref, [this](uint64_t session, icmp::PingResult&& result) {
+  life_->engine = icmp::Engine::Create(loop, pref, [this](uint64_t session, icmp::PingResult&& result) {
     Deliver(session, std::move(result));
   });
-  hook_registered_ = napi_add_env_cleanup_hook(env, &IcmpEngine::CleanupHook, this) == napi_ok;
+  if (napi_add_async_cleanup_hook(env, &IcmpEngine::AsyncCleanup, life_, &life_->hook) != napi_ok) {
+    life_->hook = nullptr;
+  }
 }
 
 IcmpEngine::~IcmpEngine() {
-  if (hook_registered_) napi_remove_env_cleanup_hook(env_, &IcmpEngine::CleanupHook, this);
-  hook_registered_ = false;
   Shutdown();
+  life_->owner_gone = true;
+  if (life_->closed) delete life_;
 }
 
-void IcmpEngine::CleanupHook(void* arg) {
-  auto* self = static_cast<IcmpEngine*>(arg);
-  self->hook_registered_ = false;
-  self->Shutdown();
+void IcmpEngine::StartClose(Lifetime* life) {
+  icmp::Engine* engine = life->engine;
+  if (engine == nullptr) return;
+  life->engine = nullptr;
+  engine->Close([life] {
+    // Every handle is released: environment teardown may go on (or, outside teardown, the hook goes).
+    if (life->hook != nullptr) napi_remove_async_cleanup_hook(life->hook);
+    life->hook = nullptr;
+    life->closed = true;
+    if (life->owner_gone) delete life;
+  });
+}
+
+void IcmpEngine::AsyncCleanup(napi_async_cleanup_hook_handle /*handle*/, void* arg) {
+  auto* life = static_cast<Lifetime*>(arg);
+  // Already closing (closed by JavaScript): the pending close will remove the hook when done.
+  StartClose(life);
 }
 
 void IcmpEngine::Shutdown() {
-  if (engine_ != nullptr) {
-    engine_->Close();  // frees itself once libuv releases its handles
-    engine_ = nullptr;
-  }
+  StartClose(life_);
   callbacks_.clear();
 }
 
@@ -117,7 +132,7 @@ void IcmpEngine::ReleaseSession(uint64_t session) {
 
 Napi::Value IcmpEngine::Ping(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (engine_ == nullptr) throw CodedError(env, IcmpError::kClosed);
+  if (engine() == nullptr) throw CodedError(env, IcmpError::kClosed);
   if (info.Length() < 2 || !info[0].IsObject() || !info[1].IsFunction()) {
     throw CodedError(env, IcmpError::kBadOptions, "ping(options, callback)");
   }
@@ -137,7 +152,7 @@ Napi::Value IcmpEngine::Ping(const Napi::CallbackInfo& info) {
   Napi::Value ttl = o.Get("ttl");
   if (!ttl.IsUndefined() && !ttl.IsNull()) opts.ttl = static_cast<int>(UintField(env, o, "ttl"));
   uint64_t session = 0;
-  const IcmpError started = engine_->Start(opts, &session);
+  const IcmpError started = engine()->Start(opts, &session);
   if (started != IcmpError::kOk) throw CodedError(env, started);
   if (callbacks_.empty()) Ref();
   callbacks_.emplace(session, Napi::Persistent(info[1].As<Napi::Function>()));
@@ -145,9 +160,9 @@ Napi::Value IcmpEngine::Ping(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value IcmpEngine::Cancel(const Napi::CallbackInfo& info) {
-  if (engine_ != nullptr && info.Length() > 0 && info[0].IsNumber()) {
+  if (engine() != nullptr && info.Length() > 0 && info[0].IsNumber()) {
     const auto session = static_cast<uint64_t>(info[0].As<Napi::Number>().Int64Value());
-    engine_->Cancel(session);
+    engine()->Cancel(session);
     ReleaseSession(session);
   }
   return info.Env().Undefined();
@@ -162,25 +177,25 @@ Napi::Value IcmpEngine::Close(const Napi::CallbackInfo& info) {
 
 Napi::Value IcmpEngine::SocketKinds(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (engine_ == nullptr) throw CodedError(env, IcmpError::kClosed);
+  if (engine() == nullptr) throw CodedError(env, IcmpError::kClosed);
   Napi::Object o = Napi::Object::New(env);
-  o.Set("v4", FamilyObject(env, engine_->state(Family::kV4)));
-  o.Set("v6", FamilyObject(env, engine_->state(Family::kV6)));
+  o.Set("v4", FamilyObject(env, engine()->state(Family::kV4)));
+  o.Set("v6", FamilyObject(env, engine()->state(Family::kV6)));
   return o;
 }
 
 Napi::Value IcmpEngine::Stats(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Napi::Object o = Napi::Object::New(env);
-  if (engine_ == nullptr) return o;
+  if (engine() == nullptr) return o;
   for (Family f : {Family::kV4, Family::kV6}) {
-    const icmp::FamilyState st = engine_->state(f);
+    const icmp::FamilyState st = engine()->state(f);
     Napi::Object fo = Napi::Object::New(env);
     fo.Set("inFlight", static_cast<double>(st.in_flight));
     fo.Set("drops", static_cast<double>(st.drops));
     o.Set(f == Family::kV4 ? "v4" : "v6", fo);
   }
-  o.Set("sessions", static_cast<double>(engine_->sessions()));
+  o.Set("sessions", static_cast<double>(engine()->sessions()));
   return o;
 }
 

@@ -333,10 +333,11 @@ void Engine::Cancel(uint64_t id) {
   if (it != sessions_.end()) Drop(it->second);
 }
 
-void Engine::Close() {
+void Engine::Close(std::function<void()> closed) {
   if (closing_) return;
   closing_ = true;
   done_ = nullptr;
+  closed_ = std::move(closed);
   while (!sessions_.empty()) Drop(sessions_.begin()->second);
   for (Socket* s : {v4_.get(), v6_.get()}) {
     if (s->opened.fd < 0) continue;
@@ -347,12 +348,18 @@ void Engine::Close() {
     close(s->opened.fd);
     s->opened.fd = -1;
   }
-  if (open_handles_ == 0) delete this;
+  if (open_handles_ == 0) Destroy();
 }
 
 void Engine::HandleClosed() {
   --open_handles_;
-  if (closing_ && open_handles_ == 0) delete this;
+  if (closing_ && open_handles_ == 0) Destroy();
+}
+
+void Engine::Destroy() {
+  std::function<void()> closed = std::move(closed_);
+  delete this;
+  if (closed) closed();
 }
 
 void Engine::OnPoll(uv_poll_t* handle, int status, int /*events*/) {

@@ -75,8 +75,9 @@ class Engine {
   IcmpError Start(const PingOptions& opts, uint64_t* session);
   // Stops sending, frees the session's sequences; done is not called.
   void Cancel(uint64_t session);
-  // Closes sockets and timers; the engine frees itself once libuv has released every handle.
-  void Close();
+  // Closes sockets and timers; once libuv has released every handle, calls closed (if any) and frees
+  // the engine. closed may run before Close returns when there was nothing to wait for.
+  void Close(std::function<void()> closed = nullptr);
 
   FamilyState state(Family family) const;
   size_t sessions() const { return sessions_.size(); }
@@ -103,9 +104,11 @@ class Engine {
   void Finish(Session* session);
   void Drop(Session* session);
   void HandleClosed();
+  void Destroy();
 
   uv_loop_t* loop_;
   DoneFn done_;
+  std::function<void()> closed_;
   std::unique_ptr<Socket> v4_;
   std::unique_ptr<Socket> v6_;
   std::unordered_map<uint64_t, Session*> sessions_;

@@ -133,11 +133,18 @@ int SendEcho(int fd, Family family, const sockaddr_storage& dst, const uint8_t* 
     c->cmsg_len = CMSG_LEN(sizeof(int));
     std::memcpy(CMSG_DATA(c), &ttl, sizeof(int));
   }
-  for (;;) {
-    const ssize_t n = sendmsg(fd, &msg, 0);
-    if (n >= 0) return 0;
-    if (errno != EINTR) return errno;
+  // An ICMP error for another ping on this shared socket leaves a pending socket error (sk_err) that
+  // the kernel hands to the next send instead of sending: read it off first (SO_ERROR clears it; the
+  // details stay on the error queue), and retry in case one lands in between. A real failure repeats.
+  int err = 0;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    int pending = 0;
+    socklen_t plen = sizeof(pending);
+    (void)getsockopt(fd, SOL_SOCKET, SO_ERROR, &pending, &plen);
+    if (sendmsg(fd, &msg, 0) >= 0) return 0;
+    err = errno;
   }
+  return err;
 }
 
 int ReceiveOne(int fd, Family family, bool errqueue, uint8_t* buf, size_t cap, Received* out) {

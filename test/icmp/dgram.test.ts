@@ -54,18 +54,21 @@ test('in a namespace that admits our group, datagram sockets ping 127.0.0.1 and 
   ns.exec(['sysctl', '-qw', 'net.ipv4.ping_group_range=0 2147483647']);
   ns.exec(['iptables', '-A', 'INPUT', '-d', '127.0.0.2', '-p', 'icmp', '--icmp-type', 'echo-request', '-j', 'REJECT', '--reject-with', 'icmp-host-unreachable']);
   ns.exec(['ip6tables', '-A', 'INPUT', '-d', ns.nsV6, '-p', 'ipv6-icmp', '--icmpv6-type', 'echo-request', '-j', 'REJECT', '--reject-with', 'icmp6-adm-prohibited']);
+  // Errors and replies share each socket. On loopback the rejection arrives while the rejected echo is
+  // still being sent, so the good ping's send in the same timer turn finds a pending socket error: it
+  // must still go out. (Rejected target first, per family, to get exactly that order.)
   const targets = [
-    { address: '127.0.0.1', family: 4 },
-    { address: '::1', family: 6 },
-    { address: '127.0.0.2', family: 4 },
-    { address: ns.nsV6, family: 6 },
+    { address: '127.0.0.2', family: 4, count: 10 },
+    { address: '127.0.0.1', family: 4, count: 10 },
+    { address: ns.nsV6, family: 6, count: 10 },
+    { address: '::1', family: 6, count: 10 },
   ];
   const out = ns.exec([process.execPath, CHILD, JSON.stringify(targets)]);
   const { socketKinds, results } = JSON.parse(out) as { socketKinds: SocketKinds; results: EchoResult[] };
   assert.equal(socketKinds, { v4: 'dgram', v6: 'dgram', reasons: {} });
-  const [v4, v6, rejected4, rejected6] = results as [EchoResult, EchoResult, EchoResult, EchoResult];
+  const [rejected4, v4, rejected6, v6] = results as [EchoResult, EchoResult, EchoResult, EchoResult];
   for (const r of [v4, v6]) {
-    assert.equal(r.packets, { sent: 3, received: 3, duplicates: 0, lossPercent: 0 });
+    assert.equal(r.packets, { sent: 10, received: 10, duplicates: 0, lossPercent: 0 });
     for (const reply of r.replies) assert.ok(reply.rttMs! > 0 && reply.rttMs! < 1000);
   }
   for (const reply of rejected4.replies) {

@@ -5,6 +5,7 @@ import { openPinger, type IpFamily } from '../../src/engines/icmp';
 interface Target {
   address: string;
   family: IpFamily;
+  count?: number;
 }
 
 async function main(): Promise<void> {
@@ -12,7 +13,7 @@ async function main(): Promise<void> {
   const pinger = openPinger({ kind: 'dgram' });
   try {
     const results = await Promise.all(
-      targets.map((t) => pinger.ping({ ...t, count: 3, intervalMs: 20, timeoutMs: 1000, size: 56 })),
+      targets.map((t) => pinger.ping({ ...t, count: t.count ?? 3, intervalMs: 10, timeoutMs: 1000, size: 56 })),
     );
     process.stdout.write(JSON.stringify({ socketKinds: pinger.socketKinds, results }) + '\n');
   } finally {

@@ -157,6 +157,22 @@ test('an IPv4 host that rejects with host-unreachable yields unreachable replies
   }
 });
 
+test('a rejection for one ping does not disturb another ping sent in the same loop turn', async () => {
+  const ns = netns();
+  try {
+    ns.exec(['iptables', '-A', 'INPUT', '-p', 'icmp', '-j', 'REJECT', '--reject-with', 'icmp-admin-prohibited']);
+    const opts = { family: 4 as const, count: 5, intervalMs: 20, timeoutMs: 1000, size: 56 };
+    const [rejected, good] = await Promise.all([
+      pinger.ping({ ...opts, address: ns.nsV4 }),
+      pinger.ping({ ...opts, address: '127.0.0.1' }),
+    ]);
+    assert.equal(rejected.replies.map((r) => r.reason), Array(5).fill('admin-prohibited'));
+    assert.equal(good.packets, { sent: 5, received: 5, duplicates: 0, lossPercent: 0 });
+  } finally {
+    drop(ns);
+  }
+});
+
 test('an IPv6 host that rejects yields unreachable replies with the ICMPv6 reason and its address', async () => {
   const ns = netns();
   try {

@@ -147,11 +147,12 @@ test('a closed pinger refuses new pings with ICMP_ENGINE_CLOSED', async () => {
   p.close();
 });
 
-test('closing the pinger with pings in flight lets the process exit (no promise keeps it alive)', async () => {
+test('closing the pinger with pings in flight rejects them with ICMP_ENGINE_CLOSED', async () => {
   const p = openPinger();
   const pending = p.ping({ address: '127.0.0.1', family: 4, count: 5, intervalMs: 1000, timeoutMs: 1000, size: 8 });
   p.close();
-  void pending.catch(() => undefined);
+  const err = await pending.then(() => null, (e: unknown) => e);
+  assert.is((err as { code?: string }).code, 'ICMP_ENGINE_CLOSED');
   assert.is(p.stats().sessions, 0);
 });
 

@@ -34,6 +34,8 @@ function abortError(signal: AbortSignal): IcmpError {
 class NativePinger implements Pinger {
   readonly socketKinds: SocketKinds;
   private engine: NativeIcmpEngine | null;
+  // Rejecters of pings in flight, so close() can settle them: the engine drops them silently.
+  private readonly pending = new Map<number, (err: IcmpError) => void>();
 
   constructor(engine: NativeIcmpEngine) {
     this.engine = engine;
@@ -52,19 +54,28 @@ class NativePinger implements Pinger {
       const wrong = checkPingOptions(options);
       if (wrong !== null) return reject(new IcmpError('ICMP_BAD_OPTIONS', wrong));
       let session: number;
+      const settle = (): void => {
+        this.pending.delete(session);
+        signal?.removeEventListener('abort', onAbort);
+      };
       const onAbort = (): void => {
         // Stops sending and frees the sequences at once; the callback will not come.
         engine.cancel(session);
+        settle();
         reject(abortError(signal!));
       };
       try {
         session = engine.ping({ ...options }, (raw) => {
-          signal?.removeEventListener('abort', onAbort);
+          settle();
           resolve(summarize(raw));
         });
       } catch (err) {
         return reject(fromNative(err));
       }
+      this.pending.set(session, (err) => {
+        settle();
+        reject(err);
+      });
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
@@ -79,6 +90,9 @@ class NativePinger implements Pinger {
   close(): void {
     this.engine?.close();
     this.engine = null;
+    for (const reject of [...this.pending.values()]) {
+      reject(new IcmpError('ICMP_ENGINE_CLOSED', 'the pinger was closed while the ping was in flight'));
+    }
   }
 }
 

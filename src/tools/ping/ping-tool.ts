@@ -22,6 +22,9 @@ function engineFailure(err: unknown): ToolResult {
   if (err instanceof IcmpError && err.code === 'ICMP_SEQ_EXHAUSTED') {
     return problem('overloaded', 'every ICMP sequence number is in flight; try again shortly');
   }
+  if (err instanceof IcmpError && err.code === 'ICMP_ENGINE_CLOSED') {
+    return problem('engine-unavailable', 'the ICMP engine is shutting down');
+  }
   if (err instanceof IcmpError && err.code === 'ICMP_ABORTED') {
     return problem('internal-error', 'the request was aborted before the measurement finished');
   }

@@ -177,6 +177,16 @@ test('a request aborted while its name resolves ends without pinging', async () 
   if (r.kind === 'problem') assert.is(r.code, 'internal-error');
 });
 
+test('a measurement cut short by closing the tool answers engine-unavailable', async () => {
+  const slot = createPingTool({ config: config(), checkTarget: () => null });
+  if (!('handler' in slot)) throw new Error(slot.unavailable);
+  const pending = slot.handler(req('127.0.0.1', { count: 10, intervalMs: 1000 }), live);
+  setTimeout(() => slot.close(), 50);
+  const r = await pending;
+  assert.is(r.kind, 'problem');
+  if (r.kind === 'problem') assert.is(r.code, 'engine-unavailable');
+});
+
 test('createTools wires the ping tool, reports its socket kinds and closes it', () => {
   const tools = createTools({ config: config(), checkTarget: () => null });
   try {

@@ -85,7 +85,7 @@ IcmpEngine::IcmpEngine(const Napi::CallbackInfo& info)
   }
   uv_loop_t* loop = nullptr;
   if (napi_get_uv_event_loop(env, &loop) != napi_ok || loop == nullptr) {
-    throw Napi::Error::New(env, "no event loop");
+    throw CodedError(env, IcmpError::kNoEventLoop);
   }
   life_->engine = icmp::Engine::Create(loop, pref, [this](uint64_t session, icmp::PingResult&& result) {
     Deliver(session, std::move(result));

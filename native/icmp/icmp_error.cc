@@ -17,6 +17,7 @@ constexpr Entry kTable[] = {
     {"ICMP_BAD_OPTIONS", "ping options are missing or out of range"},
     {"ICMP_SEQ_EXHAUSTED", "every sequence number of the socket is in flight"},
     {"ICMP_ENGINE_CLOSED", "the ICMP engine is closed"},
+    {"ICMP_NO_EVENT_LOOP", "no event loop to run the ICMP engine on"},
 };
 
 static_assert(sizeof(kTable) / sizeof(kTable[0]) == static_cast<int>(IcmpError::kCount),

@@ -11,6 +11,7 @@ enum class IcmpError {
   kBadOptions,     // an option is missing or out of range
   kSeqExhausted,   // every 16-bit sequence number of the socket is in flight
   kClosed,         // the engine was closed
+  kNoEventLoop,    // the JavaScript environment has no libuv loop to run on
   kCount,
 };
 

@@ -17,6 +17,7 @@ const KNOWN: ReadonlySet<string> = new Set<IcmpErrorCode>([
   'ICMP_BAD_OPTIONS',
   'ICMP_SEQ_EXHAUSTED',
   'ICMP_ENGINE_CLOSED',
+  'ICMP_NO_EVENT_LOOP',
   'ICMP_ABORTED',
 ]);
 

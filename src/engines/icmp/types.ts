@@ -74,4 +74,5 @@ export type IcmpErrorCode =
   | 'ICMP_BAD_OPTIONS'
   | 'ICMP_SEQ_EXHAUSTED'
   | 'ICMP_ENGINE_CLOSED'
+  | 'ICMP_NO_EVENT_LOOP'
   | 'ICMP_ABORTED';

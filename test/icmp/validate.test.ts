@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { IcmpError, checkPingOptions } from '../../src/engines/icmp';
+import { IcmpError, checkPingOptions, openPinger } from '../../src/engines/icmp';
 import { fromNative } from '../../src/engines/icmp/errors';
 
 const base = { address: '127.0.0.1', family: 4 as const, count: 4, intervalMs: 200, timeoutMs: 1000, size: 56 };
@@ -29,6 +29,16 @@ test('native errors with a known code become IcmpError values; anything else pas
   const other = Object.assign(new Error('y'), { code: 'EOTHER' });
   assert.is(fromNative(other), other);
   assert.is(fromNative('text'), 'text');
+});
+
+test('an unknown socket kind is refused with ICMP_BAD_OPTIONS', () => {
+  try {
+    openPinger({ kind: 'stream' as never });
+    assert.unreachable('openPinger accepted an unknown kind');
+  } catch (err) {
+    assert.instance(err, IcmpError);
+    assert.is((err as IcmpError).code, 'ICMP_BAD_OPTIONS');
+  }
 });
 
 test.run();

@@ -100,5 +100,9 @@ class NativePinger implements Pinger {
 // kind: `socketKinds` says what opened and why not.
 export function openPinger(options: PingerOptions = {}): Pinger {
   const Engine = addon().IcmpEngine as NativeIcmpEngineClass;
-  return new NativePinger(new Engine({ kind: options.kind ?? 'auto' }));
+  try {
+    return new NativePinger(new Engine({ kind: options.kind ?? 'auto' }));
+  } catch (err) {
+    throw fromNative(err);
+  }
 }

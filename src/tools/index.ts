@@ -1,5 +1,6 @@
 import type { Config } from '../config/types';
 import type { DnsRequest, PingRequest } from '../schemas/requests';
+import { createPingTool } from './ping/ping-tool';
 import type { ToolHandler } from './tool';
 
 // A tool either runs, or says plainly why this server cannot run it (answered as 503 engine-unavailable).
@@ -22,8 +23,7 @@ export interface ToolDeps {
 }
 
 export function createTools(deps: ToolDeps): ToolSet {
-  void deps;
-  const ping: ToolSlot<PingRequest> = { unavailable: 'the ICMP engine is not built into this server yet' };
+  const ping: ToolSlot<PingRequest> = createPingTool(deps);
   const dns: ToolSlot<DnsRequest> = { unavailable: 'the DNS engine is not built into this server yet' };
   return {
     ping,

@@ -1,0 +1,483 @@
+#include "icmp/icmp_engine.h"
+
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <initializer_list>
+
+namespace nettools {
+namespace icmp {
+
+namespace {
+
+constexpr uint64_t kNsPerMs = 1000000;
+// Per wake-up, so a flood on a raw socket cannot starve the loop; poll is level-triggered and calls again.
+constexpr int kMaxReadsPerWake = 4096;
+constexpr int kMaxConsecutiveErrors = 16;
+constexpr size_t kRxBufSize = 4096;
+
+void FillRandom(uint8_t* out, size_t n) {
+  size_t got = 0;
+  while (got < n) {
+    const ssize_t r = getrandom(out + got, n - got, GRND_NONBLOCK);
+    if (r <= 0) break;
+    got += static_cast<size_t>(r);
+  }
+  // Without entropy (very early boot) identifiers only need to differ between engines.
+  uint64_t t = uv_hrtime();
+  for (; got < n; ++got, t = t * 6364136223846793005ULL + 1442695040888963407ULL) {
+    out[got] = static_cast<uint8_t>(t >> 56);
+  }
+}
+
+const uint8_t* AddrBytes(const sockaddr_storage& ss, size_t* len) {
+  if (ss.ss_family == AF_INET) {
+    *len = 4;
+    return reinterpret_cast<const uint8_t*>(&reinterpret_cast<const sockaddr_in*>(&ss)->sin_addr);
+  }
+  if (ss.ss_family == AF_INET6) {
+    *len = 16;
+    return reinterpret_cast<const uint8_t*>(&reinterpret_cast<const sockaddr_in6*>(&ss)->sin6_addr);
+  }
+  *len = 0;
+  return nullptr;
+}
+
+bool SameAddress(const sockaddr_storage& a, const sockaddr_storage& b) {
+  size_t la = 0, lb = 0;
+  const uint8_t* pa = AddrBytes(a, &la);
+  const uint8_t* pb = AddrBytes(b, &lb);
+  return pa != nullptr && la == lb && std::memcmp(pa, pb, la) == 0;
+}
+
+bool SameAddress(const sockaddr_storage& a, const uint8_t* raw) {
+  size_t la = 0;
+  const uint8_t* pa = AddrBytes(a, &la);
+  return pa != nullptr && std::memcmp(pa, raw, la) == 0;
+}
+
+std::string AddressText(const sockaddr_storage& ss) {
+  size_t len = 0;
+  const uint8_t* p = AddrBytes(ss, &len);
+  if (p == nullptr) return std::string();
+  char buf[INET6_ADDRSTRLEN] = {};
+  if (inet_ntop(ss.ss_family, p, buf, sizeof(buf)) == nullptr) return std::string();
+  return buf;
+}
+
+// Why a send failed, in the words the API uses for ICMP errors.
+const char* SendFailureReason(int err) {
+  switch (err) {
+    case ENETUNREACH: return "net-unreachable";
+    case EHOSTUNREACH: return "host-unreachable";
+    case EACCES:
+    case EPERM: return "admin-prohibited";
+    case EMSGSIZE: return "packet-too-big";
+    default: return "send-failed";
+  }
+}
+
+double WallDiffMs(const timespec& later, const timespec& earlier) {
+  return static_cast<double>(later.tv_sec - earlier.tv_sec) * 1e3 +
+         static_cast<double>(later.tv_nsec - earlier.tv_nsec) / 1e6;
+}
+
+}  // namespace
+
+IcmpError ParseAddress(Family family, const std::string& text, PingOptions* opts) {
+  opts->family = family;
+  opts->address = sockaddr_storage{};
+  if (family == Family::kV4) {
+    auto* sin = reinterpret_cast<sockaddr_in*>(&opts->address);
+    sin->sin_family = AF_INET;
+    return inet_pton(AF_INET, text.c_str(), &sin->sin_addr) == 1 ? IcmpError::kOk : IcmpError::kBadAddress;
+  }
+  auto* sin6 = reinterpret_cast<sockaddr_in6*>(&opts->address);
+  sin6->sin6_family = AF_INET6;
+  const size_t pct = text.find('%');
+  const std::string host = text.substr(0, pct);
+  if (inet_pton(AF_INET6, host.c_str(), &sin6->sin6_addr) != 1) return IcmpError::kBadAddress;
+  // IPv6 datagram sockets refuse IPv4-mapped destinations (EINVAL); the caller pings those as IPv4.
+  if (IN6_IS_ADDR_V4MAPPED(&sin6->sin6_addr)) return IcmpError::kBadAddress;
+  if (pct != std::string::npos) {
+    const std::string scope = text.substr(pct + 1);
+    unsigned index = if_nametoindex(scope.c_str());
+    if (index == 0) {
+      char* end = nullptr;
+      const unsigned long n = std::strtoul(scope.c_str(), &end, 10);
+      if (scope.empty() || *end != '\0' || n == 0 || n > 0xffffffffUL) return IcmpError::kBadAddress;
+      index = static_cast<unsigned>(n);
+    }
+    sin6->sin6_scope_id = index;
+  }
+  return IcmpError::kOk;
+}
+
+IcmpError CheckOptions(const PingOptions& o) {
+  const bool ok = o.count >= 1 && o.count <= kMaxCount && o.interval_ms >= 1 && o.interval_ms <= kMaxIntervalMs &&
+                  o.timeout_ms >= 1 && o.timeout_ms <= kMaxTimeoutMs && o.size <= kMaxPayload &&
+                  (o.ttl == -1 || (o.ttl >= 1 && o.ttl <= 255));
+  return ok ? IcmpError::kOk : IcmpError::kBadOptions;
+}
+
+struct Engine::Socket {
+  Engine* engine = nullptr;
+  Family family = Family::kV4;
+  OpenedSocket opened;
+  uv_poll_t poll{};
+  SeqTable seqs;
+  uint32_t drops = 0;
+};
+
+struct Engine::Echo {
+  enum class State { kUnsent, kInFlight, kSettled };
+  uint16_t seq = 0;
+  State state = State::kUnsent;
+  timespec sent_wall{};
+  uint64_t sent_mono_ns = 0;
+  uint64_t deadline_ns = 0;
+  EchoOutcome outcome;
+};
+
+struct Engine::Session {
+  uv_timer_t timer{};
+  Engine* engine = nullptr;
+  uint64_t id = 0;
+  PingOptions opts;
+  Socket* socket = nullptr;
+  uint8_t cookie[kCookieLen] = {};
+  std::vector<Echo> echoes;
+  uint32_t next_send = 0;
+  uint32_t settled = 0;
+  uint32_t duplicates = 0;
+  uint64_t start_ns = 0;
+};
+
+Engine::Engine(uv_loop_t* loop, DoneFn done)
+    : loop_(loop), done_(std::move(done)), v4_(new Socket()), v6_(new Socket()) {
+  v4_->engine = this;
+  v4_->family = Family::kV4;
+  v6_->engine = this;
+  v6_->family = Family::kV6;
+}
+
+Engine::~Engine() = default;
+
+Engine* Engine::Create(uv_loop_t* loop, KindPreference pref, DoneFn done) {
+  auto* e = new Engine(loop, std::move(done));
+  // A random identifier per engine: the pid would collide across processes and across engines.
+  uint8_t id[2];
+  FillRandom(id, sizeof(id));
+  const uint16_t raw_id = static_cast<uint16_t>((id[0] << 8) | id[1]);
+  e->OpenSocket(*e->v4_, pref, raw_id);
+  e->OpenSocket(*e->v6_, pref, raw_id);
+  return e;
+}
+
+void Engine::OpenSocket(Socket& s, KindPreference pref, uint16_t raw_id) {
+  s.opened = OpenIcmpSocket(s.family, pref, raw_id);
+  if (s.opened.fd < 0) return;
+  if (uv_poll_init(loop_, &s.poll, s.opened.fd) != 0) {
+    close(s.opened.fd);
+    s.opened.fd = -1;
+    s.opened.error = EBADF;
+    return;
+  }
+  s.poll.data = &s;
+  ++open_handles_;
+  uv_poll_start(&s.poll, UV_READABLE | UV_PRIORITIZED, &Engine::OnPoll);
+  // An idle engine must not keep Node alive; a session's timer does while a ping is in flight.
+  uv_unref(reinterpret_cast<uv_handle_t*>(&s.poll));
+}
+
+Engine::Socket& Engine::socket(Family family) { return family == Family::kV4 ? *v4_ : *v6_; }
+
+FamilyState Engine::state(Family family) const {
+  const Socket& s = family == Family::kV4 ? *v4_ : *v6_;
+  FamilyState st;
+  st.open = s.opened.fd >= 0;
+  st.kind = s.opened.kind;
+  st.error = s.opened.error;
+  st.id = s.opened.id;
+  st.in_flight = s.seqs.in_use();
+  st.drops = s.drops;
+  return st;
+}
+
+IcmpError Engine::Start(const PingOptions& opts, uint64_t* out) {
+  if (closing_) return IcmpError::kClosed;
+  const IcmpError check = CheckOptions(opts);
+  if (check != IcmpError::kOk) return check;
+  Socket& s = socket(opts.family);
+  if (s.opened.fd < 0) return IcmpError::kNoSocket;
+  auto* session = new Session();
+  session->engine = this;
+  session->id = next_session_++;
+  session->opts = opts;
+  session->socket = &s;
+  session->echoes.resize(opts.count);
+  std::vector<uint16_t> seqs(opts.count);
+  if (!s.seqs.Allocate(session->id, opts.count, seqs.data())) {
+    delete session;
+    return IcmpError::kSeqExhausted;
+  }
+  for (uint32_t i = 0; i < opts.count; ++i) session->echoes[i].seq = seqs[i];
+  FillRandom(session->cookie, sizeof(session->cookie));
+  uv_timer_init(loop_, &session->timer);
+  session->timer.data = session;
+  ++open_handles_;
+  session->start_ns = uv_hrtime();
+  sessions_[session->id] = session;
+  // The first echo goes out on the next loop turn, so done is never called from inside Start.
+  uv_timer_start(&session->timer, &Engine::OnTimer, 0, 0);
+  *out = session->id;
+  return IcmpError::kOk;
+}
+
+void Engine::OnTimer(uv_timer_t* handle) {
+  auto* session = static_cast<Session*>(handle->data);
+  session->engine->Advance(session);
+}
+
+void Engine::Advance(Session* session) {
+  const PingOptions& o = session->opts;
+  const uint64_t interval_ns = static_cast<uint64_t>(o.interval_ms) * kNsPerMs;
+  while (session->next_send < o.count &&
+         uv_hrtime() >= session->start_ns + static_cast<uint64_t>(session->next_send) * interval_ns) {
+    SendNext(session);
+  }
+  const uint64_t now = uv_hrtime();
+  for (Echo& e : session->echoes) {
+    if (e.state == Echo::State::kInFlight && now >= e.deadline_ns) {
+      e.state = Echo::State::kSettled;
+      e.outcome.status = ReplyStatus::kTimeout;
+      ++session->settled;
+    }
+  }
+  if (session->next_send == o.count && session->settled == o.count) {
+    Finish(session);
+  } else {
+    Schedule(session);
+  }
+}
+
+void Engine::SendNext(Session* session) {
+  const PingOptions& o = session->opts;
+  Socket& s = *session->socket;
+  Echo& e = session->echoes[session->next_send++];
+  uint8_t pkt[kMaxEchoLen];
+  const EchoSpec spec{o.family, s.opened.id, e.seq, session->cookie, o.size};
+  const size_t len = BuildEcho(spec, pkt, sizeof(pkt));
+  // Both clocks right before the send: the wall clock to compare with the kernel's receive stamp,
+  // the monotonic one as the fallback when the wall clock jumps.
+  clock_gettime(CLOCK_REALTIME, &e.sent_wall);
+  e.sent_mono_ns = uv_hrtime();
+  const int err = SendEcho(s.opened.fd, o.family, o.address, pkt, len, o.ttl);
+  if (err != 0) {
+    e.state = Echo::State::kSettled;
+    e.outcome.status = ReplyStatus::kUnreachable;
+    e.outcome.reason = SendFailureReason(err);
+    ++session->settled;
+    return;
+  }
+  e.state = Echo::State::kInFlight;
+  e.deadline_ns = e.sent_mono_ns + static_cast<uint64_t>(o.timeout_ms) * kNsPerMs;
+}
+
+void Engine::Schedule(Session* session) {
+  const PingOptions& o = session->opts;
+  uint64_t wake = UINT64_MAX;
+  if (session->next_send < o.count) {
+    wake = session->start_ns + static_cast<uint64_t>(session->next_send) * o.interval_ms * kNsPerMs;
+  }
+  for (const Echo& e : session->echoes) {
+    if (e.state == Echo::State::kInFlight && e.deadline_ns < wake) wake = e.deadline_ns;
+  }
+  // libuv timers count from the loop's cached time: refresh it so the timer does not fire early.
+  uv_update_time(loop_);
+  const uint64_t now = uv_hrtime();
+  const uint64_t delay_ms = wake <= now ? 0 : (wake - now + kNsPerMs - 1) / kNsPerMs;
+  uv_timer_start(&session->timer, &Engine::OnTimer, delay_ms, 0);
+}
+
+void Engine::Finish(Session* session) {
+  PingResult result;
+  result.echoes.reserve(session->echoes.size());
+  for (Echo& e : session->echoes) result.echoes.push_back(std::move(e.outcome));
+  result.duplicates = session->duplicates;
+  result.duration_ms = static_cast<double>(uv_hrtime() - session->start_ns) / 1e6;
+  const uint64_t id = session->id;
+  Drop(session);
+  // Last: the callback may start new pings or close the engine.
+  if (done_) done_(id, std::move(result));
+}
+
+void Engine::Drop(Session* session) {
+  for (const Echo& e : session->echoes) session->socket->seqs.Release(e.seq);
+  sessions_.erase(session->id);
+  uv_timer_stop(&session->timer);
+  uv_close(reinterpret_cast<uv_handle_t*>(&session->timer), [](uv_handle_t* h) {
+    auto* s = static_cast<Session*>(h->data);
+    Engine* engine = s->engine;
+    delete s;
+    engine->HandleClosed();
+  });
+}
+
+void Engine::Cancel(uint64_t id) {
+  auto it = sessions_.find(id);
+  if (it != sessions_.end()) Drop(it->second);
+}
+
+void Engine::Close(std::function<void()> closed) {
+  if (closing_) return;
+  closing_ = true;
+  done_ = nullptr;
+  closed_ = std::move(closed);
+  while (!sessions_.empty()) Drop(sessions_.begin()->second);
+  for (Socket* s : {v4_.get(), v6_.get()}) {
+    if (s->opened.fd < 0) continue;
+    uv_close(reinterpret_cast<uv_handle_t*>(&s->poll), [](uv_handle_t* h) {
+      static_cast<Socket*>(h->data)->engine->HandleClosed();
+    });
+    // uv_close has stopped watching the descriptor, so it can go now.
+    close(s->opened.fd);
+    s->opened.fd = -1;
+  }
+  if (open_handles_ == 0) Destroy();
+}
+
+void Engine::HandleClosed() {
+  --open_handles_;
+  if (closing_ && open_handles_ == 0) Destroy();
+}
+
+void Engine::Destroy() {
+  std::function<void()> closed = std::move(closed_);
+  delete this;
+  if (closed) closed();
+}
+
+void Engine::OnPoll(uv_poll_t* handle, int status, int /*events*/) {
+  auto* s = static_cast<Socket*>(handle->data);
+  Engine* engine = s->engine;
+  if (status < 0) {
+    // libuv stops a handle that saw POLLERR; watch again, the queue is drained below.
+    uv_poll_start(handle, UV_READABLE | UV_PRIORITIZED, &Engine::OnPoll);
+  }
+  // Poll may wake spuriously or for either queue: read both until EAGAIN.
+  if (s->opened.kind == SocketKind::kDgram) engine->Drain(*s, true);
+  if (!engine->closing_) engine->Drain(*s, false);
+}
+
+void Engine::Drain(Socket& s, bool errqueue) {
+  uint8_t buf[kRxBufSize];
+  int errors = 0;
+  for (int i = 0; i < kMaxReadsPerWake && !closing_; ++i) {
+    Received rx;
+    const int err = ReceiveOne(s.opened.fd, s.family, errqueue, buf, sizeof(buf), &rx);
+    if (err == EAGAIN || err == EWOULDBLOCK) return;
+    if (err != 0) {
+      // A datagram socket reports a pending ICMP error once on the normal path too; the error
+      // queue already carries it with the details, so skip it and read on.
+      if (++errors >= kMaxConsecutiveErrors) return;
+      continue;
+    }
+    errors = 0;
+    if (rx.has_drops) s.drops = rx.drops;
+    const size_t len = rx.len < sizeof(buf) ? rx.len : sizeof(buf);
+    if (errqueue) {
+      HandleQueuedError(s, buf, rx);
+    } else {
+      Received sized = rx;
+      sized.len = len;
+      HandlePacket(s, buf, sized);
+    }
+  }
+}
+
+Engine::Session* Engine::Owner(Socket& s, uint16_t seq, uint32_t* index) {
+  const SeqOwner* owner = s.seqs.Lookup(seq);
+  if (owner == nullptr) return nullptr;
+  auto it = sessions_.find(owner->session);
+  if (it == sessions_.end()) return nullptr;
+  *index = owner->index;
+  return it->second;
+}
+
+void Engine::HandlePacket(Socket& s, const uint8_t* data, const Received& rx) {
+  const ParsedPacket p = ParsePacket(s.family, s.opened.kind, data, rx.len);
+  if (p.kind == PacketKind::kIgnore || p.id != s.opened.id) return;
+  uint32_t index = 0;
+  Session* session = Owner(s, p.seq, &index);
+  if (session == nullptr) return;
+  Echo& e = session->echoes[index];
+  if (e.state == Echo::State::kUnsent || !CookieMatches(p, session->cookie, session->opts.size)) return;
+  if (p.kind == PacketKind::kEchoReply) {
+    if (!SameAddress(rx.from, session->opts.address)) return;
+    if (e.state == Echo::State::kSettled) {
+      if (e.outcome.status == ReplyStatus::kReply) ++session->duplicates;
+      return;
+    }
+    const double mono_ms = static_cast<double>(uv_hrtime() - e.sent_mono_ns) / 1e6;
+    double rtt = mono_ms;
+    if (rx.has_stamp) {
+      // The kernel stamp excludes our own wake-up latency; trust it unless the wall clock moved.
+      const double wall = WallDiffMs(rx.stamp, e.sent_wall);
+      if (wall >= 0 && wall <= mono_ms + 1.0) rtt = wall;
+    }
+    e.state = Echo::State::kSettled;
+    ++session->settled;
+    if (rtt > session->opts.timeout_ms) {
+      e.outcome.status = ReplyStatus::kTimeout;
+    } else {
+      e.outcome.status = ReplyStatus::kReply;
+      e.outcome.rtt_ms = rtt;
+      e.outcome.ttl = p.has_ttl ? p.ttl : rx.ttl;
+      e.outcome.bytes = p.icmp_len;
+      e.outcome.from = AddressText(rx.from);
+    }
+  } else {
+    // An error quoting our echo: the quoted destination must be this session's target.
+    if (e.state != Echo::State::kInFlight || !p.has_quoted_dst || !SameAddress(session->opts.address, p.quoted_dst)) {
+      return;
+    }
+    const ErrorMeaning m = ClassifyError(s.family, p.err_type, p.err_code);
+    e.state = Echo::State::kSettled;
+    ++session->settled;
+    e.outcome.status = m.status;
+    e.outcome.reason = m.reason;
+    e.outcome.from = AddressText(rx.from);
+  }
+  if (session->next_send == session->opts.count && session->settled == session->opts.count) Finish(session);
+}
+
+void Engine::HandleQueuedError(Socket& s, const uint8_t* data, const Received& rx) {
+  if (!rx.is_icmp_error) return;
+  const size_t len = rx.len < kRxBufSize ? rx.len : kRxBufSize;
+  const ParsedPacket p = ParseSentEcho(s.family, data, len);
+  if (p.kind == PacketKind::kIgnore || p.id != s.opened.id) return;
+  uint32_t index = 0;
+  Session* session = Owner(s, p.seq, &index);
+  if (session == nullptr) return;
+  Echo& e = session->echoes[index];
+  // The error queue names the original destination in msg_name.
+  if (e.state != Echo::State::kInFlight || !SameAddress(rx.from, session->opts.address) ||
+      !CookieMatches(p, session->cookie, session->opts.size)) {
+    return;
+  }
+  const ErrorMeaning m = ClassifyError(s.family, rx.err_type, rx.err_code);
+  e.state = Echo::State::kSettled;
+  ++session->settled;
+  e.outcome.status = m.status;
+  e.outcome.reason = m.reason;
+  if (rx.has_offender) e.outcome.from = AddressText(rx.offender);
+  if (session->next_send == session->opts.count && session->settled == session->opts.count) Finish(session);
+}
+
+}  // namespace icmp
+}  // namespace nettools

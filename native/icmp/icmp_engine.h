@@ -1,0 +1,121 @@
+// The ping engine: one ICMP socket per family shared by every ping in flight, driven by the host's
+// libuv loop (uv_poll_t on each socket, one uv_timer_t per ping session). No threads, nothing blocks.
+#pragma once
+
+#include <uv.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "icmp/icmp_codec.h"
+#include "icmp/icmp_error.h"
+#include "icmp/icmp_socket.h"
+#include "icmp/seq_table.h"
+
+namespace nettools {
+namespace icmp {
+
+struct PingOptions {
+  Family family = Family::kV4;
+  sockaddr_storage address{};  // filled by ParseAddress
+  uint32_t count = 1;
+  uint32_t interval_ms = 1000;
+  uint32_t timeout_ms = 1000;
+  uint32_t size = 56;
+  int ttl = -1;  // -1: system default
+};
+
+// Parses an IP literal of the family (IPv6 may carry a %scope for link-local) into opts->address.
+IcmpError ParseAddress(Family family, const std::string& text, PingOptions* opts);
+
+constexpr uint32_t kMaxCount = 10000;
+constexpr uint32_t kMaxTimeoutMs = 60000;
+constexpr uint32_t kMaxIntervalMs = 60000;
+
+// Validates ranges; the binding checks types, this checks values.
+IcmpError CheckOptions(const PingOptions& opts);
+
+struct EchoOutcome {
+  ReplyStatus status = ReplyStatus::kTimeout;
+  double rtt_ms = 0;
+  int ttl = -1;
+  size_t bytes = 0;
+  std::string from;    // empty when unknown
+  const char* reason = nullptr;  // errors only
+};
+
+struct PingResult {
+  std::vector<EchoOutcome> echoes;  // index = sequence within the session
+  uint32_t duplicates = 0;
+  double duration_ms = 0;
+};
+
+struct FamilyState {
+  bool open = false;
+  SocketKind kind = SocketKind::kDgram;
+  int error = 0;  // errno that refused the last kind tried
+  uint16_t id = 0;
+  size_t in_flight = 0;  // sequences reserved
+  uint32_t drops = 0;    // kernel drops on the socket (SO_RXQ_OVFL)
+};
+
+class Engine {
+ public:
+  using DoneFn = std::function<void(uint64_t session, PingResult&& result)>;
+
+  // Opens the sockets now; a family that cannot open stays closed and reports why.
+  static Engine* Create(uv_loop_t* loop, KindPreference pref, DoneFn done);
+
+  // Starts a session; the first echo goes out on the next loop turn and done is called exactly once
+  // (unless cancelled or the engine is closed first).
+  IcmpError Start(const PingOptions& opts, uint64_t* session);
+  // Stops sending, frees the session's sequences; done is not called.
+  void Cancel(uint64_t session);
+  // Closes sockets and timers; once libuv has released every handle, calls closed (if any) and frees
+  // the engine. closed may run before Close returns when there was nothing to wait for.
+  void Close(std::function<void()> closed = nullptr);
+
+  FamilyState state(Family family) const;
+  size_t sessions() const { return sessions_.size(); }
+
+ private:
+  struct Echo;
+  struct Session;
+  struct Socket;
+
+  Engine(uv_loop_t* loop, DoneFn done);
+  ~Engine();
+
+  Socket& socket(Family family);
+  void OpenSocket(Socket& s, KindPreference pref, uint16_t raw_id);
+  static void OnPoll(uv_poll_t* handle, int status, int events);
+  void Drain(Socket& s, bool errqueue);
+  void HandlePacket(Socket& s, const uint8_t* data, const Received& rx);
+  void HandleQueuedError(Socket& s, const uint8_t* data, const Received& rx);
+  Session* Owner(Socket& s, uint16_t seq, uint32_t* index);
+  static void OnTimer(uv_timer_t* handle);
+  void Advance(Session* session);
+  void SendNext(Session* session);
+  void Schedule(Session* session);
+  void Finish(Session* session);
+  void Drop(Session* session);
+  void HandleClosed();
+  void Destroy();
+
+  uv_loop_t* loop_;
+  DoneFn done_;
+  std::function<void()> closed_;
+  std::unique_ptr<Socket> v4_;
+  std::unique_ptr<Socket> v6_;
+  std::unordered_map<uint64_t, Session*> sessions_;
+  uint64_t next_session_ = 1;
+  bool closing_ = false;
+  int open_handles_ = 0;
+};
+
+}  // namespace icmp
+}  // namespace nettools

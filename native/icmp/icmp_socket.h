@@ -1,0 +1,53 @@
+// Opening, configuring, sending on and receiving from one ICMP socket (POSIX only, no event loop).
+#pragma once
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <ctime>
+
+#include "icmp/icmp_codec.h"
+
+namespace nettools {
+namespace icmp {
+
+enum class KindPreference { kAuto, kDgram, kRaw };
+
+struct OpenedSocket {
+  int fd = -1;
+  SocketKind kind = SocketKind::kDgram;
+  int error = 0;  // errno of the last refused attempt when fd < 0
+  uint16_t id = 0;  // identifier: kernel-chosen (datagram) or ours (raw)
+};
+
+// Datagram first, raw when the datagram kind is refused (or as forced). Non-blocking, close-on-exec,
+// large receive buffer, receive timestamps and TTL/hop limit, error queue (datagram) or type filter (raw).
+OpenedSocket OpenIcmpSocket(Family family, KindPreference pref, uint16_t raw_id);
+
+// Sends one echo; ttl < 0 keeps the default. The TTL goes in a control message so that other pings
+// sharing the socket are unaffected. Returns 0 or errno.
+int SendEcho(int fd, Family family, const sockaddr_storage& dst, const uint8_t* pkt, size_t len, int ttl);
+
+struct Received {
+  size_t len = 0;
+  sockaddr_storage from{};  // sender (or, from the error queue, the original destination)
+  bool has_stamp = false;
+  timespec stamp{};  // kernel receive time, CLOCK_REALTIME
+  int ttl = -1;
+  bool has_drops = false;
+  uint32_t drops = 0;  // kernel's running count of packets dropped on this socket
+  // Error queue only.
+  bool is_icmp_error = false;
+  uint8_t err_type = 0;
+  uint8_t err_code = 0;
+  bool has_offender = false;
+  sockaddr_storage offender{};
+};
+
+// One recvmsg (from the error queue when errqueue). Returns 0, or errno (EAGAIN when drained).
+int ReceiveOne(int fd, Family family, bool errqueue, uint8_t* buf, size_t cap, Received* out);
+
+}  // namespace icmp
+}  // namespace nettools

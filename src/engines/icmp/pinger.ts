@@ -1,0 +1,108 @@
+import { addon } from '../../native/addon';
+import { IcmpError, fromNative } from './errors';
+import { summarize, type RawResult } from './stats';
+import type { EchoResult, KindPreference, Pinger, PingerOptions, PingOptions, SocketKind, SocketKinds } from './types';
+import { checkPingOptions } from './validate';
+
+interface NativeFamily {
+  kind: SocketKind | null;
+  id?: number;
+  error?: string;
+}
+
+interface NativeStats {
+  v4: { inFlight: number; drops: number };
+  v6: { inFlight: number; drops: number };
+  sessions: number;
+}
+
+interface NativeIcmpEngine {
+  ping(options: PingOptions, done: (result: RawResult) => void): number;
+  cancel(session: number): void;
+  close(): void;
+  socketKinds(): { v4: NativeFamily; v6: NativeFamily };
+  stats(): NativeStats;
+}
+
+type NativeIcmpEngineClass = new (options: { kind: KindPreference }) => NativeIcmpEngine;
+
+function abortError(signal: AbortSignal): IcmpError {
+  const why = signal.reason instanceof Error ? signal.reason.message : 'the ping was aborted';
+  return new IcmpError('ICMP_ABORTED', why);
+}
+
+class NativePinger implements Pinger {
+  readonly socketKinds: SocketKinds;
+  private engine: NativeIcmpEngine | null;
+  // Rejecters of pings in flight, so close() can settle them: the engine drops them silently.
+  private readonly pending = new Map<number, (err: IcmpError) => void>();
+
+  constructor(engine: NativeIcmpEngine) {
+    this.engine = engine;
+    const k = engine.socketKinds();
+    const reasons: SocketKinds['reasons'] = {};
+    if (k.v4.kind === null) reasons.v4 = k.v4.error ?? 'unavailable';
+    if (k.v6.kind === null) reasons.v6 = k.v6.error ?? 'unavailable';
+    this.socketKinds = { v4: k.v4.kind, v6: k.v6.kind, reasons };
+  }
+
+  ping(options: PingOptions, signal?: AbortSignal): Promise<EchoResult> {
+    return new Promise((resolve, reject) => {
+      const engine = this.engine;
+      if (engine === null) return reject(new IcmpError('ICMP_ENGINE_CLOSED', 'the pinger is closed'));
+      if (signal?.aborted) return reject(abortError(signal));
+      const wrong = checkPingOptions(options);
+      if (wrong !== null) return reject(new IcmpError('ICMP_BAD_OPTIONS', wrong));
+      let session: number;
+      const settle = (): void => {
+        this.pending.delete(session);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const onAbort = (): void => {
+        // Stops sending and frees the sequences at once; the callback will not come.
+        engine.cancel(session);
+        settle();
+        reject(abortError(signal!));
+      };
+      try {
+        session = engine.ping({ ...options }, (raw) => {
+          settle();
+          resolve(summarize(raw));
+        });
+      } catch (err) {
+        return reject(fromNative(err));
+      }
+      this.pending.set(session, (err) => {
+        settle();
+        reject(err);
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  stats(): NativeStats {
+    if (this.engine === null) {
+      return { v4: { inFlight: 0, drops: 0 }, v6: { inFlight: 0, drops: 0 }, sessions: 0 };
+    }
+    return this.engine.stats();
+  }
+
+  close(): void {
+    this.engine?.close();
+    this.engine = null;
+    for (const reject of [...this.pending.values()]) {
+      reject(new IcmpError('ICMP_ENGINE_CLOSED', 'the pinger was closed while the ping was in flight'));
+    }
+  }
+}
+
+// Opens one engine (one socket per family, shared by every ping). Never throws for a missing socket
+// kind: `socketKinds` says what opened and why not.
+export function openPinger(options: PingerOptions = {}): Pinger {
+  const Engine = addon().IcmpEngine as NativeIcmpEngineClass;
+  try {
+    return new NativePinger(new Engine({ kind: options.kind ?? 'auto' }));
+  } catch (err) {
+    throw fromNative(err);
+  }
+}

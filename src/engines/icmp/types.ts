@@ -1,0 +1,78 @@
+// Shapes of the ICMP engine's public API (the ping 200 body reuses them as they are).
+
+export type IpFamily = 4 | 6;
+export type SocketKind = 'dgram' | 'raw';
+export type KindPreference = 'auto' | SocketKind;
+
+export type EchoStatus = 'reply' | 'timeout' | 'unreachable' | 'time-exceeded';
+
+export interface EchoReply {
+  seq: number; // 0-based within the request
+  status: EchoStatus;
+  rttMs?: number;
+  ttl?: number;
+  bytes?: number;
+  from?: string; // who sent an error
+  reason?: string; // why it was unreachable / time exceeded
+}
+
+export interface PacketStats {
+  sent: number;
+  received: number;
+  duplicates: number;
+  lossPercent: number;
+}
+
+export interface RttStats {
+  minMs: number;
+  avgMs: number;
+  maxMs: number;
+  stddevMs: number;
+  jitterMs: number;
+}
+
+export interface EchoResult {
+  packets: PacketStats;
+  rtt: RttStats | null;
+  replies: EchoReply[];
+  durationMs: number;
+}
+
+export interface PingOptions {
+  address: string; // IP literal of `family`, no brackets
+  family: IpFamily;
+  count: number;
+  intervalMs: number;
+  timeoutMs: number;
+  size: number; // payload bytes 0..1400
+  ttl?: number; // 1..255
+}
+
+export interface SocketKinds {
+  v4: SocketKind | null;
+  v6: SocketKind | null;
+  // Why a family has no socket (the errno text of the last kind tried).
+  reasons: { v4?: string; v6?: string };
+}
+
+export interface PingerOptions {
+  kind?: KindPreference; // force one socket kind (tests); default: datagram, then raw
+}
+
+export interface Pinger {
+  readonly socketKinds: SocketKinds;
+  ping(options: PingOptions, signal?: AbortSignal): Promise<EchoResult>;
+  // Kernel drop counters and in-flight sequences, per family.
+  stats(): { v4: { inFlight: number; drops: number }; v6: { inFlight: number; drops: number }; sessions: number };
+  close(): void;
+}
+
+// Engine errors carry a stable code (ICMP_* from the native side, or these from the wrapper).
+export type IcmpErrorCode =
+  | 'ICMP_NO_SOCKET'
+  | 'ICMP_BAD_ADDRESS'
+  | 'ICMP_BAD_OPTIONS'
+  | 'ICMP_SEQ_EXHAUSTED'
+  | 'ICMP_ENGINE_CLOSED'
+  | 'ICMP_NO_EVENT_LOOP'
+  | 'ICMP_ABORTED';

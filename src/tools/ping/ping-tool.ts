@@ -1,0 +1,112 @@
+import { performance } from 'node:perf_hooks';
+import { IcmpError } from '../../engines/icmp/errors';
+import { openPinger } from '../../engines/icmp/pinger';
+import { roundMicros } from '../../engines/icmp/stats';
+import type { Pinger, PingerOptions } from '../../engines/icmp/types';
+import type { PingRequest } from '../../schemas/requests';
+import type { ToolDeps, ToolSlot } from '../index';
+import type { ToolResult } from '../tool';
+import { resolveHost } from './resolve-host';
+
+export interface PingToolDeps extends ToolDeps {
+  pinger?: PingerOptions; // e.g. force a socket kind
+}
+
+type PingProblem = 'host-not-found' | 'target-forbidden' | 'engine-unavailable' | 'overloaded' | 'internal-error';
+
+function problem(code: PingProblem, detail: string): ToolResult {
+  return { kind: 'problem', code, detail };
+}
+
+function engineFailure(err: unknown): ToolResult {
+  if (err instanceof IcmpError && err.code === 'ICMP_SEQ_EXHAUSTED') {
+    return problem('overloaded', 'every ICMP sequence number is in flight; try again shortly');
+  }
+  if (err instanceof IcmpError && err.code === 'ICMP_ENGINE_CLOSED') {
+    return problem('engine-unavailable', 'the ICMP engine is shutting down');
+  }
+  if (err instanceof IcmpError && err.code === 'ICMP_ABORTED') {
+    return problem('internal-error', 'the request was aborted before the measurement finished');
+  }
+  return problem('internal-error', err instanceof Error ? err.message : 'the ICMP engine failed');
+}
+
+export function createPingTool(deps: PingToolDeps): ToolSlot<PingRequest> {
+  const { config, checkTarget } = deps;
+  let pinger: Pinger;
+  try {
+    pinger = openPinger(deps.pinger);
+  } catch (err) {
+    return { unavailable: `the ICMP engine could not start: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  const kinds = pinger.socketKinds;
+  if (kinds.v4 === null && kinds.v6 === null) {
+    pinger.close();
+    return {
+      unavailable:
+        `no ICMP socket opens (IPv4: ${kinds.reasons.v4}; IPv6: ${kinds.reasons.v6}); ` +
+        'run as root or widen net.ipv4.ping_group_range',
+    };
+  }
+
+  const handler = async (request: PingRequest, signal: AbortSignal): Promise<ToolResult> => {
+    const startedAt = new Date();
+    const t0 = performance.now();
+    const resolved = await resolveHost(request.host, {
+      resolvers: config.resolvers,
+      ...(request.ipVersion !== undefined ? { ipVersion: request.ipVersion } : {}),
+      signal,
+    });
+    const resolveMs = roundMicros(performance.now() - t0);
+    if (signal.aborted) return problem('internal-error', 'the request was aborted before the measurement began');
+    if (!resolved.ok) return problem('host-not-found', resolved.reason);
+    const { address, family } = resolved.host;
+    if (!config.allowPrivateTargets) {
+      const range = checkTarget(address);
+      if (range !== null) return problem('target-forbidden', `${address} is in the refused range ${range}`);
+    }
+    if ((family === 4 ? kinds.v4 : kinds.v6) === null) {
+      const why = family === 4 ? kinds.reasons.v4 : kinds.reasons.v6;
+      return problem('engine-unavailable', `no ICMP socket for IPv${family} on this server: ${why}`);
+    }
+    try {
+      const result = await pinger.ping(
+        {
+          address,
+          family,
+          count: request.count,
+          intervalMs: request.intervalMs,
+          timeoutMs: request.timeoutMs,
+          size: request.size,
+        },
+        signal,
+      );
+      return {
+        kind: 'ok',
+        body: {
+          host: request.host,
+          address,
+          ipVersion: family,
+          reachable: result.packets.received > 0,
+          packets: result.packets,
+          rtt: result.rtt,
+          replies: result.replies,
+          resolveMs,
+          durationMs: roundMicros(performance.now() - t0),
+          startedAt: startedAt.toISOString(),
+        },
+      };
+    } catch (err) {
+      return engineFailure(err);
+    }
+  };
+
+  return {
+    handler,
+    info: {
+      socketKinds: { v4: kinds.v4, v6: kinds.v6 },
+      ...(Object.keys(kinds.reasons).length > 0 ? { reasons: kinds.reasons } : {}),
+    },
+    close: () => pinger.close(),
+  };
+}

@@ -1,0 +1,222 @@
+// The engine against test hosts in network namespaces: delay, loss, silence, rejection, duplicates,
+// TTL expiry. The engine runs in the host namespace (as root it uses raw sockets).
+import path from 'node:path';
+import { once } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openPinger, type Pinger } from '../../src/engines/icmp';
+import { createNetns, type Netns } from '../support/netns';
+
+const RESPONDER = path.resolve(__dirname, '..', '..', '..', 'test', 'support', 'icmp-responder.py');
+
+let pinger: Pinger;
+const open = new Set<Netns>();
+const children = new Set<ChildProcess>();
+
+function netns(): Netns {
+  const ns = createNetns();
+  open.add(ns);
+  return ns;
+}
+
+function drop(ns: Netns): void {
+  ns.destroy();
+  open.delete(ns);
+}
+
+async function startResponder(ns: Netns, args: string[]): Promise<ChildProcess> {
+  ns.exec(['sysctl', '-qw', 'net.ipv4.icmp_echo_ignore_all=1']);
+  // Real-time priority: on a loaded machine a normal process wakes milliseconds late, which would
+  // show up in the RTTs these tests check.
+  const child = ns.spawn(['chrt', '-f', '10', 'python3', RESPONDER, ...args]);
+  children.add(child);
+  let out = '';
+  child.stdout!.setEncoding('utf8');
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('responder did not start')), 5000);
+    child.stdout!.on('data', (chunk: string) => {
+      out += chunk;
+      if (out.includes('ready')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`responder exited with ${code}`));
+    });
+  });
+  return child;
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  children.delete(child);
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}
+
+test.before(() => {
+  pinger = openPinger();
+});
+
+test.after(async () => {
+  for (const child of [...children]) await stop(child);
+  for (const ns of [...open]) drop(ns);
+  pinger.close();
+});
+
+test('RTTs to a host that answers after 20 ms are within 2 ms of 20 ms', async () => {
+  const ns = netns();
+  const responder = await startResponder(ns, ['--delay-ms', '20']);
+  try {
+    // Warm up neighbour resolution and the responder, which are not what this test measures.
+    await pinger.ping({ address: ns.nsV4, family: 4, count: 1, intervalMs: 50, timeoutMs: 1000, size: 56 });
+    const r = await pinger.ping({ address: ns.nsV4, family: 4, count: 5, intervalMs: 50, timeoutMs: 1000, size: 56 });
+    assert.is(r.packets.received, 5);
+    for (const reply of r.replies) {
+      assert.is(reply.status, 'reply');
+      assert.ok(Math.abs(reply.rttMs! - 20) <= 2, `rtts ${r.replies.map((x) => x.rttMs).join(" ")}`);
+    }
+    assert.ok(Math.abs(r.rtt!.avgMs - 20) <= 2);
+  } finally {
+    await stop(responder);
+    drop(ns);
+  }
+});
+
+test('a responder that answers every echo twice shows duplicates without counting them as received', async () => {
+  const ns = netns();
+  const responder = await startResponder(ns, ['--copies', '2']);
+  try {
+    const r = await pinger.ping({ address: ns.nsV4, family: 4, count: 4, intervalMs: 50, timeoutMs: 1000, size: 56 });
+    assert.is(r.packets.sent, 4);
+    assert.is(r.packets.received, 4);
+    assert.is(r.packets.lossPercent, 0);
+    // The last echo's copy may arrive after the session settled; every earlier one is counted.
+    assert.ok(r.packets.duplicates >= 3 && r.packets.duplicates <= 4, `duplicates ${r.packets.duplicates}`);
+  } finally {
+    await stop(responder);
+    drop(ns);
+  }
+});
+
+test('with 50% random drop the loss over 40 echoes lies between 20% and 80%', async () => {
+  // Binomial(40, 0.5): the chance of falling outside 8..32 lost is below 1e-4.
+  const ns = netns();
+  try {
+    ns.exec(['iptables', '-A', 'INPUT', '-p', 'icmp', '-m', 'statistic', '--mode', 'random', '--probability', '0.5', '-j', 'DROP']);
+    const runs = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        pinger.ping({ address: ns.nsV4, family: 4, count: 10, intervalMs: 30, timeoutMs: 300, size: 56 }),
+      ),
+    );
+    const sent = runs.reduce((a, r) => a + r.packets.sent, 0);
+    const received = runs.reduce((a, r) => a + r.packets.received, 0);
+    assert.is(sent, 40);
+    const loss = ((sent - received) / sent) * 100;
+    assert.ok(loss >= 20 && loss <= 80, `loss ${loss}%`);
+    for (const r of runs) {
+      const lost = r.replies.filter((x) => x.status === 'timeout').length;
+      assert.is(r.packets.received + lost, 10);
+      assert.is(r.packets.lossPercent, Math.round(lost * 10 * 1000) / 1000);
+    }
+  } finally {
+    drop(ns);
+  }
+});
+
+test('a host that ignores echo gives 100% loss, no RTT and a timeout for every echo', async () => {
+  const ns = netns();
+  try {
+    ns.exec(['sysctl', '-qw', 'net.ipv4.icmp_echo_ignore_all=1']);
+    ns.exec(['sysctl', '-qw', 'net.ipv6.icmp.echo_ignore_all=1']);
+    for (const [address, family] of [[ns.nsV4, 4], [ns.nsV6, 6]] as const) {
+      const r = await pinger.ping({ address, family, count: 3, intervalMs: 30, timeoutMs: 200, size: 56 });
+      assert.equal(r.packets, { sent: 3, received: 0, duplicates: 0, lossPercent: 100 });
+      assert.is(r.rtt, null);
+      assert.equal(r.replies.map((x) => x.status), ['timeout', 'timeout', 'timeout']);
+    }
+  } finally {
+    drop(ns);
+  }
+});
+
+test('an IPv4 host that rejects with host-unreachable yields unreachable replies from its address', async () => {
+  const ns = netns();
+  try {
+    ns.exec(['iptables', '-A', 'INPUT', '-p', 'icmp', '-j', 'REJECT', '--reject-with', 'icmp-host-unreachable']);
+    const r = await pinger.ping({ address: ns.nsV4, family: 4, count: 2, intervalMs: 30, timeoutMs: 1000, size: 56 });
+    assert.is(r.packets.received, 0);
+    for (const reply of r.replies) {
+      assert.equal(reply, { seq: reply.seq, status: 'unreachable', from: ns.nsV4, reason: 'host-unreachable' });
+    }
+  } finally {
+    drop(ns);
+  }
+});
+
+test('a rejection for one ping does not disturb another ping sent in the same loop turn', async () => {
+  const ns = netns();
+  try {
+    ns.exec(['iptables', '-A', 'INPUT', '-p', 'icmp', '-j', 'REJECT', '--reject-with', 'icmp-admin-prohibited']);
+    const opts = { family: 4 as const, count: 5, intervalMs: 20, timeoutMs: 1000, size: 56 };
+    const [rejected, good] = await Promise.all([
+      pinger.ping({ ...opts, address: ns.nsV4 }),
+      pinger.ping({ ...opts, address: '127.0.0.1' }),
+    ]);
+    assert.equal(rejected.replies.map((r) => r.reason), Array(5).fill('admin-prohibited'));
+    assert.equal(good.packets, { sent: 5, received: 5, duplicates: 0, lossPercent: 0 });
+  } finally {
+    drop(ns);
+  }
+});
+
+test('an IPv6 host that rejects yields unreachable replies with the ICMPv6 reason and its address', async () => {
+  const ns = netns();
+  try {
+    const reject = (how: string): void => {
+      ns.exec(['ip6tables', '-F', 'INPUT']);
+      ns.exec(['ip6tables', '-A', 'INPUT', '-p', 'ipv6-icmp', '--icmpv6-type', 'echo-request', '-j', 'REJECT', '--reject-with', how]);
+    };
+    reject('icmp6-adm-prohibited');
+    let r = await pinger.ping({ address: ns.nsV6, family: 6, count: 2, intervalMs: 30, timeoutMs: 1000, size: 56 });
+    for (const reply of r.replies) {
+      assert.equal(reply, { seq: reply.seq, status: 'unreachable', from: ns.nsV6, reason: 'admin-prohibited' });
+    }
+    reject('icmp6-addr-unreachable');
+    r = await pinger.ping({ address: ns.nsV6, family: 6, count: 1, intervalMs: 30, timeoutMs: 1000, size: 56 });
+    assert.equal(r.replies[0], { seq: 0, status: 'unreachable', from: ns.nsV6, reason: 'address-unreachable' });
+  } finally {
+    drop(ns);
+  }
+});
+
+test('a TTL of 1 to a host one hop beyond the namespace yields time-exceeded from the namespace', async () => {
+  const ns = netns();
+  try {
+    ns.routeBeyond();
+    const r4 = await pinger.ping({ address: ns.beyondV4, family: 4, count: 2, intervalMs: 30, timeoutMs: 1000, size: 56, ttl: 1 });
+    for (const reply of r4.replies) {
+      assert.equal(reply, { seq: reply.seq, status: 'time-exceeded', from: ns.nsV4, reason: 'ttl-exceeded' });
+    }
+    const r6 = await pinger.ping({ address: ns.beyondV6, family: 6, count: 1, intervalMs: 30, timeoutMs: 1000, size: 56, ttl: 1 });
+    assert.equal(r6.replies[0], { seq: 0, status: 'time-exceeded', from: ns.nsV6, reason: 'hop-limit-exceeded' });
+  } finally {
+    drop(ns);
+  }
+});
+
+test('pings to the namespace over IPv6 are answered', async () => {
+  const ns = netns();
+  try {
+    const r = await pinger.ping({ address: ns.nsV6, family: 6, count: 2, intervalMs: 30, timeoutMs: 1000, size: 56 });
+    assert.equal(r.packets, { sent: 2, received: 2, duplicates: 0, lossPercent: 0 });
+    assert.is(r.replies[0]!.ttl, 64);
+  } finally {
+    drop(ns);
+  }
+});
+
+test.run();

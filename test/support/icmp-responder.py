@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Answers ICMP echo requests after a delay, on a raw socket, inside a test network namespace.
+
+The namespace's own echo replies are switched off (net.ipv4.icmp_echo_ignore_all=1), so every reply
+the test sees comes from here: --delay-ms later, --copies times (2 makes duplicates).
+Prints "ready" once listening; runs until killed.
+"""
+import argparse
+import heapq
+import select
+import socket
+import struct
+import sys
+import time
+
+
+SPIN_S = 0.003
+
+
+def checksum(data: bytes) -> int:
+    if len(data) % 2:
+        data += b"\0"
+    total = sum(struct.unpack("!%dH" % (len(data) // 2), data))
+    while total >> 16:
+        total = (total & 0xFFFF) + (total >> 16)
+    return ~total & 0xFFFF
+
+
+def reply_for(packet: bytes):
+    if len(packet) < 20:
+        return None
+    ihl = (packet[0] & 0x0F) * 4
+    icmp = packet[ihl:]
+    if len(icmp) < 8 or icmp[0] != 8:
+        return None
+    body = bytes([0, 0, 0, 0]) + icmp[4:]
+    csum = checksum(body)
+    src = socket.inet_ntoa(packet[12:16])
+    return src, body[:2] + struct.pack("!H", csum) + body[4:]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--delay-ms", type=float, default=0.0)
+    ap.add_argument("--copies", type=int, default=1)
+    args = ap.parse_args()
+    sock = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
+    sock.setblocking(False)
+    print("ready", flush=True)
+    due = []  # (when, order, destination, packet)
+    order = 0
+    while True:
+        timeout = None
+        if due:
+            # Sleep until shortly before the next answer is due, then spin: a loaded machine wakes
+            # sleepers late by milliseconds, which would show up in the RTTs the test checks.
+            timeout = max(0.0, due[0][0] - time.monotonic() - SPIN_S)
+        readable, _, _ = select.select([sock], [], [], timeout)
+        if readable:
+            while True:
+                try:
+                    packet = sock.recv(65535)
+                except BlockingIOError:
+                    break
+                answer = reply_for(packet)
+                if answer is None:
+                    continue
+                when = time.monotonic() + args.delay_ms / 1000.0
+                for _ in range(args.copies):
+                    order += 1
+                    heapq.heappush(due, (when, order, answer[0], answer[1]))
+        while due and not readable and due[0][0] - time.monotonic() > 0 and due[0][0] - time.monotonic() <= SPIN_S:
+            readable, _, _ = select.select([sock], [], [], 0)
+        now = time.monotonic()
+        while due and due[0][0] <= now:
+            _, _, dst, pkt = heapq.heappop(due)
+            sock.sendto(pkt, (dst, 0))
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except KeyboardInterrupt:
+        sys.exit(0)

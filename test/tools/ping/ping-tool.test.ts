@@ -7,6 +7,7 @@ import { createTools, type ToolSlot } from '../../../src/tools/index';
 import { createPingTool } from '../../../src/tools/ping/ping-tool';
 import type { ToolHandler, ToolResult } from '../../../src/tools/tool';
 import { startKnot, type KnotServer } from '../../support/knot-zone-server';
+import { testConfig } from '../../support/server';
 
 const ZONE = `$ORIGIN ping.test.
 $TTL 300
@@ -24,23 +25,8 @@ let knot: KnotServer;
 const slots: ToolSlot<PingRequest>[] = [];
 
 function config(over: Partial<Config> = {}, resolverFamily: 4 | 6 = 4): Config {
-  return {
-    port: 0,
-    host: '127.0.0.1',
-    resolvers: [{ id: 'knot', address: resolverFamily === 4 ? '127.0.0.1' : '::1', port: knot.port, family: resolverFamily }],
-    rateLimit: { capacity: 30, windowMs: 60000 },
-    allowPrivateTargets: true,
-    trustProxy: [],
-    corsOrigin: '*',
-    metrics: false,
-    logLevel: 'silent',
-    maxInFlightPerClient: 4,
-    maxInFlight: 100,
-    targetEchoesPerSecond: 100,
-    rateLimitCacheMax: 1000,
-    shutdownGraceMs: 1000,
-    ...over,
-  };
+  const resolver = resolverFamily === 4 ? `knot=127.0.0.1:${knot.port}` : `knot=[::1]:${knot.port}`;
+  return { ...testConfig({ NETTOOLS_RESOLVERS: resolver, NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true' }), ...over };
 }
 
 function tool(over: Partial<Config> = {}, checkTarget: (a: string) => string | null = () => null, family: 4 | 6 = 4): ToolHandler<PingRequest> {

@@ -142,8 +142,9 @@ export function createServer(deps: ServerDeps): NettoolsServer {
     ex.onAbort(() => abort.abort());
     try {
       const result = await slot.handler(parsed.value, abort.signal);
-      if (result.kind === 'ok') ex.json(200, result.body);
-      else sendProblem(ex, result.code, result.detail, result.extensions);
+      if (result.kind === 'ok') return ex.json(200, result.body);
+      if (result.retryAfterSeconds !== undefined) ex.header('Retry-After', String(result.retryAfterSeconds));
+      sendProblem(ex, result.code, result.detail, result.extensions);
     } catch (err) {
       log.log('error', 'tool failed', { path: ex.path, error: (err as Error).stack ?? String(err) });
       sendProblem(ex, 'internal-error', 'the measurement failed unexpectedly; this is a bug');

@@ -79,6 +79,7 @@ export function buildOpenApi(resolverIds: readonly string[], version: string): o
       '/api/tools/ping': toolPath('ICMP echo test of one host: reachability and latency', 'PingRequest', 'PingResult', [
         'host-not-found',
         'target-forbidden',
+        'target-rate-limited',
       ]),
       '/api/tools/dns': toolPath('A, AAAA, MX, TXT records of one domain from several recursive resolvers at once', 'DnsRequest', 'DnsResult', [
         'upstream-timeout',

@@ -3,6 +3,7 @@ import { IcmpError } from '../../engines/icmp/errors';
 import { openPinger } from '../../engines/icmp/pinger';
 import { roundMicros } from '../../engines/icmp/stats';
 import type { Pinger, PingerOptions } from '../../engines/icmp/types';
+import { TargetBudget, type Reservation } from '../../ratelimit/target-budget';
 import type { PingRequest } from '../../schemas/requests';
 import type { ToolDeps, ToolSlot } from '../index';
 import type { ToolResult } from '../tool';
@@ -31,6 +32,24 @@ function engineFailure(err: unknown): ToolResult {
   return problem('internal-error', err instanceof Error ? err.message : 'the ICMP engine failed');
 }
 
+function budgetRefusal(address: string, r: Exclude<Reservation, { granted: true }>): ToolResult {
+  if (r.reason === 'over-budget') {
+    // No wait would help: this server never sends more than `limit` echoes a second to one address.
+    return {
+      kind: 'problem',
+      code: 'validation-failed',
+      detail: 'the request body does not match this server\'s limits; see errors',
+      extensions: { errors: [{ pointer: '/count', message: `must be <= ${r.limit} on this server (its per-target echo budget)` }] },
+    };
+  }
+  return {
+    kind: 'problem',
+    code: 'target-rate-limited',
+    detail: `${address} already receives ${r.limit} echo requests per second from this server; retry after ${r.retryAfterSeconds} s`,
+    retryAfterSeconds: r.retryAfterSeconds,
+  };
+}
+
 export function createPingTool(deps: PingToolDeps): ToolSlot<PingRequest> {
   const { config, checkTarget } = deps;
   let pinger: Pinger;
@@ -40,6 +59,8 @@ export function createPingTool(deps: PingToolDeps): ToolSlot<PingRequest> {
     return { unavailable: `the ICMP engine could not start: ${err instanceof Error ? err.message : String(err)}` };
   }
   const kinds = pinger.socketKinds;
+  // Across all clients: many clients together must not turn this server into a flood source.
+  const budget = new TargetBudget({ echoesPerSecond: config.targetEchoesPerSecond });
   if (kinds.v4 === null && kinds.v6 === null) {
     pinger.close();
     return {
@@ -69,6 +90,8 @@ export function createPingTool(deps: PingToolDeps): ToolSlot<PingRequest> {
       const why = family === 4 ? kinds.reasons.v4 : kinds.reasons.v6;
       return problem('engine-unavailable', `no ICMP socket for IPv${family} on this server: ${why}`);
     }
+    const reservation = budget.reserve(address, request.count);
+    if (!reservation.granted) return budgetRefusal(address, reservation);
     try {
       const result = await pinger.ping(
         {

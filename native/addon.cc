@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "common/socket_probe.h"
+#include "dns/dns_engine_binding.h"
 
 namespace nettools {
 
@@ -30,6 +31,7 @@ class Addon : public Napi::Addon<Addon> {
                              InstanceMethod("version", &Addon::Version),
                              InstanceMethod("capabilities", &Addon::Capabilities),
                          });
+    exports.Set("DnsEngine", dns::DefineDnsEngine(env));
   }
 
  private:

@@ -1,6 +1,7 @@
 import type { Config } from '../config/types';
 import type { DnsRequest, PingRequest } from '../schemas/requests';
 import type { ToolHandler } from './tool';
+import { createDnsTool } from './dns';
 
 // A tool either runs, or says plainly why this server cannot run it (answered as 503 engine-unavailable).
 export type ToolSlot<Request> =
@@ -22,9 +23,8 @@ export interface ToolDeps {
 }
 
 export function createTools(deps: ToolDeps): ToolSet {
-  void deps;
   const ping: ToolSlot<PingRequest> = { unavailable: 'the ICMP engine is not built into this server yet' };
-  const dns: ToolSlot<DnsRequest> = { unavailable: 'the DNS engine is not built into this server yet' };
+  const dns: ToolSlot<DnsRequest> = createDnsTool({ config: deps.config });
   return {
     ping,
     dns,

@@ -155,7 +155,7 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     Napi::Env env = info.Env();
     if (closed_) throw ErrorFor(env, Status::kEngineClosed, "the DNS engine is closed");
     if (info.Length() < 2 || !info[0].IsObject() || !info[1].IsFunction()) {
-      throw Napi::TypeError::New(env, "query(spec, callback) expects an object and a function");
+      throw ErrorFor(env, Status::kInvalidArgument, "query(spec, callback) expects an object and a function");
     }
     Napi::Object spec = info[0].As<Napi::Object>();
     QuerySpec q;

@@ -70,6 +70,7 @@ bool Wanted(uint16_t t) {
   return t == type::kA || t == type::kAaaa || t == type::kMx || t == type::kTxt || t == type::kCname;
 }
 
+// `out` null: authority and additional records, walked only so a cut or garbled tail is noticed.
 Status ReadRecord(Reader& r, std::vector<Record>* out) {
   Record rec;
   Status s = ReadName(r, &rec.name);
@@ -82,7 +83,7 @@ Status ReadRecord(Reader& r, std::vector<Record>* out) {
   if (rec.ttl > 0x7FFFFFFFu) rec.ttl = 0;
   Reader rd(nullptr, 0);
   if (!r.limit(rdlength, &rd)) return Status::kTruncated;
-  if (Wanted(rec.type) && rec.klass == kClassIn) {
+  if (out != nullptr && Wanted(rec.type) && rec.klass == kClassIn) {
     s = ReadRdata(rd, &rec);
     if (s != Status::kOk) return s;
     out->push_back(std::move(rec));
@@ -108,6 +109,11 @@ Status ParseMessage(const uint8_t* data, size_t size, Message* out) {
   if (out->header.has(flag::kTc)) return Status::kOk;
   for (uint16_t i = 0; i < out->header.ancount; ++i) {
     s = ReadRecord(r, &out->answers);
+    if (s != Status::kOk) return s;
+  }
+  size_t rest = static_cast<size_t>(out->header.nscount) + out->header.arcount;
+  for (size_t i = 0; i < rest; ++i) {
+    s = ReadRecord(r, nullptr);
     if (s != Status::kOk) return s;
   }
   return Status::kOk;

@@ -69,7 +69,8 @@ struct Message {
   std::vector<Record> answers;  // records of other types are skipped, not kept
 };
 
-// Parses a whole response. When TC is set, stops after the question: the rest may be cut short.
+// Parses a whole response; authority and additional records are checked for shape, not kept.
+// When TC is set, stops after the question: the rest may be cut short.
 Status ParseMessage(const uint8_t* data, size_t size, Message* out);
 
 // "NOERROR", "NXDOMAIN", ...; unknown codes as "RCODE<n>".

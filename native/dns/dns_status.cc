@@ -23,6 +23,7 @@ constexpr const char* kCodes[] = {
     "network-error",
     "cancelled",
     "engine-closed",
+    "invalid-argument",
 };
 
 static_assert(sizeof(kCodes) / sizeof(kCodes[0]) == static_cast<int>(Status::kCount),

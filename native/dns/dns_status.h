@@ -26,6 +26,7 @@ enum class Status : int {
   kCancelled,
   // Engine.
   kEngineClosed,
+  kInvalidArgument,
   kCount,  // keep last: sizes the string table
 };
 

@@ -12,5 +12,7 @@ flags=(-std=c++17 -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefin
 
 dns_codec=("$native"/dns/dns_reader.cc "$native"/dns/dns_name.cc "$native"/dns/dns_message.cc
   "$native"/dns/dns_query.cc "$native"/dns/dns_answer.cc "$native"/dns/dns_status.cc)
-clang++ "${flags[@]}" "$here/dns_response_fuzz.cc" "${dns_codec[@]}" -o "$out/dns_response_fuzz"
-echo "built $out/dns_response_fuzz"
+for target in dns_response_fuzz dns_name_fuzz; do
+  clang++ "${flags[@]}" "$here/$target.cc" "${dns_codec[@]}" -o "$out/$target"
+  echo "built $out/$target"
+done

@@ -196,8 +196,6 @@ void QueryTask::DrainTcp() {
   Reader r(tcp_in_.data(), tcp_in_.size());
   uint16_t len = 0;
   while (!finished_ && r.u16(&len) && r.remaining() >= len) {
-    Reader body(nullptr, 0);
-    r.limit(len, &body);
     size_t start = r.pos();
     r.skip(len);
     consumed = r.pos();

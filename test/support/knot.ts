@@ -23,13 +23,22 @@ export interface KnotServer {
 
 const running = new Set<{ child: ChildProcess; dir: string }>();
 
-// Last resort if a test run dies without its test.after: no knotd outlives the test process.
-process.once('exit', () => {
+// Last resort if a test run dies without its test.after (a thrown hook, a timeout's SIGTERM, Ctrl-C):
+// no knotd outlives the test process and no temp dir stays behind.
+function killAllNow(): void {
   for (const { child, dir } of running) {
     child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   }
-});
+  running.clear();
+}
+process.once('exit', killAllNow);
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  process.once(signal, () => {
+    killAllNow();
+    process.exit(code);
+  });
+}
 
 function zoneFile(zone: ZoneSpec): string {
   const origin = `${zone.domain}.`;

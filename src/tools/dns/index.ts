@@ -87,7 +87,13 @@ export function createDnsTool({ config }: DnsToolDeps): ToolSlot<DnsRequest> {
   }
   return {
     handler: (request, signal) => runDns(client, config, request, signal),
-    info: { resolvers: config.resolvers.map((r) => r.id) },
+    info: {
+      resolvers: config.resolvers.map((r) => r.id),
+      // A getter, so whoever reads info (metrics, diagnostics) sees the engine's counters as they are now.
+      get counters() {
+        return client.counters();
+      },
+    },
     close: () => client.close(),
   };
 }

@@ -177,9 +177,11 @@ test('createTools plugs the DNS tool in and closes it', async () => {
   const tools = createTools({ config: configWith([one.resolver('one')]), checkTarget: () => null });
   assert.ok('handler' in tools.dns);
   if ('handler' in tools.dns) {
-    assert.equal(tools.dns.info, { resolvers: ['one'] });
+    assert.equal(tools.dns.info.resolvers, ['one']);
     const r = await tools.dns.handler({ domain: 'example.test', types: ['A'], timeoutMs: 1000 }, never);
     assert.is(r.kind, 'ok');
+    const counters = tools.dns.info.counters as { queries: number; answered: number; inFlight: number };
+    assert.equal([counters.queries, counters.answered, counters.inFlight], [1, 1, 0]);
   }
   tools.close();
 });

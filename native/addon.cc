@@ -5,6 +5,7 @@
 
 #include "common/socket_probe.h"
 #include "icmp/icmp_binding.h"
+#include "dns/dns_engine_binding.h"
 
 namespace nettools {
 
@@ -32,6 +33,7 @@ class Addon : public Napi::Addon<Addon> {
                              InstanceMethod("capabilities", &Addon::Capabilities),
                          });
     exports.Set("IcmpEngine", IcmpEngine::Init(env));
+    exports.Set("DnsEngine", dns::DefineDnsEngine(env));
   }
 
  private:

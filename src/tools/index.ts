@@ -1,5 +1,6 @@
 import type { Config } from '../config/types';
 import type { DnsRequest, PingRequest } from '../schemas/requests';
+import { createDnsTool } from './dns';
 import { createPingTool } from './ping/ping-tool';
 import type { ToolHandler } from './tool';
 
@@ -24,7 +25,7 @@ export interface ToolDeps {
 
 export function createTools(deps: ToolDeps): ToolSet {
   const ping: ToolSlot<PingRequest> = createPingTool(deps);
-  const dns: ToolSlot<DnsRequest> = { unavailable: 'the DNS engine is not built into this server yet' };
+  const dns: ToolSlot<DnsRequest> = createDnsTool({ config: deps.config });
   return {
     ping,
     dns,

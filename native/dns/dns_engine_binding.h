@@ -1,0 +1,10 @@
+// The JS face of the DNS engine: class DnsEngine { query(spec, cb): id; cancel(id); counters(); close() }.
+#pragma once
+
+#include <napi.h>
+
+namespace nettools::dns {
+
+Napi::Function DefineDnsEngine(Napi::Env env);
+
+}  // namespace nettools::dns

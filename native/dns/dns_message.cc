@@ -1,0 +1,129 @@
+#include "dns/dns_message.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+namespace nettools::dns {
+
+namespace {
+
+constexpr size_t kHeaderSize = 12;
+constexpr size_t kMinQuestion = 5;  // root name + type + class
+constexpr size_t kMinRecord = 11;   // root name + type + class + ttl + rdlength
+
+Status ReadHeader(Reader& r, Header* h) {
+  if (!r.u16(&h->id) || !r.u16(&h->flags) || !r.u16(&h->qdcount) || !r.u16(&h->ancount) ||
+      !r.u16(&h->nscount) || !r.u16(&h->arcount)) {
+    return Status::kTruncated;
+  }
+  return Status::kOk;
+}
+
+// Counts claim more entries than the bytes could possibly hold: refuse before allocating for them.
+bool CountsFit(const Header& h, size_t size) {
+  size_t need = static_cast<size_t>(h.qdcount) * kMinQuestion +
+                (static_cast<size_t>(h.ancount) + h.nscount + h.arcount) * kMinRecord;
+  return need <= size - kHeaderSize;
+}
+
+Status ReadAddress(Reader& rd, int family, size_t len, std::string* out) {
+  if (rd.remaining() != len) return Status::kBadRdata;
+  std::string raw;
+  if (!rd.bytes(len, &raw)) return Status::kBadRdata;
+  char text[INET6_ADDRSTRLEN] = {0};
+  if (inet_ntop(family, raw.data(), text, sizeof(text)) == nullptr) return Status::kBadRdata;
+  out->assign(text);
+  return Status::kOk;
+}
+
+Status ReadRdata(Reader& rd, Record* rec) {
+  Status s = Status::kOk;
+  switch (rec->type) {
+    case type::kA:
+      return ReadAddress(rd, AF_INET, 4, &rec->address);
+    case type::kAaaa:
+      return ReadAddress(rd, AF_INET6, 16, &rec->address);
+    case type::kMx:
+      if (!rd.u16(&rec->preference)) return Status::kBadRdata;
+      s = ReadName(rd, &rec->target);
+      break;
+    case type::kCname:
+      s = ReadName(rd, &rec->target);
+      break;
+    case type::kTxt:
+      while (rd.remaining() > 0) {
+        uint8_t len = 0;
+        std::string part;
+        if (!rd.u8(&len) || !rd.bytes(len, &part)) return Status::kBadRdata;
+        rec->parts.push_back(std::move(part));
+      }
+      break;
+    default:
+      return Status::kOk;  // not a type we report; its RDATA is skipped by the caller
+  }
+  if (s != Status::kOk) return s;
+  return rd.remaining() == 0 ? Status::kOk : Status::kBadRdata;
+}
+
+bool Wanted(uint16_t t) {
+  return t == type::kA || t == type::kAaaa || t == type::kMx || t == type::kTxt || t == type::kCname;
+}
+
+// `out` null: authority and additional records, walked only so a cut or garbled tail is noticed.
+Status ReadRecord(Reader& r, std::vector<Record>* out) {
+  Record rec;
+  Status s = ReadName(r, &rec.name);
+  if (s != Status::kOk) return s;
+  uint16_t rdlength = 0;
+  if (!r.u16(&rec.type) || !r.u16(&rec.klass) || !r.u32(&rec.ttl) || !r.u16(&rdlength)) {
+    return Status::kTruncated;
+  }
+  // RFC 2181 section 8: a TTL with the top bit set is treated as zero.
+  if (rec.ttl > 0x7FFFFFFFu) rec.ttl = 0;
+  Reader rd(nullptr, 0);
+  if (!r.limit(rdlength, &rd)) return Status::kTruncated;
+  if (out != nullptr && Wanted(rec.type) && rec.klass == kClassIn) {
+    s = ReadRdata(rd, &rec);
+    if (s != Status::kOk) return s;
+    out->push_back(std::move(rec));
+  }
+  return r.skip(rdlength) ? Status::kOk : Status::kTruncated;
+}
+
+}  // namespace
+
+Status ParseMessage(const uint8_t* data, size_t size, Message* out) {
+  *out = Message();
+  Reader r(data, size);
+  Status s = ReadHeader(r, &out->header);
+  if (s != Status::kOk) return s;
+  if (!CountsFit(out->header, size)) return Status::kBadCounts;
+  for (uint16_t i = 0; i < out->header.qdcount; ++i) {
+    Question q;
+    s = ReadName(r, &q.name);
+    if (s != Status::kOk) return s;
+    if (!r.u16(&q.type) || !r.u16(&q.klass)) return Status::kTruncated;
+    out->questions.push_back(std::move(q));
+  }
+  if (out->header.has(flag::kTc)) return Status::kOk;
+  for (uint16_t i = 0; i < out->header.ancount; ++i) {
+    s = ReadRecord(r, &out->answers);
+    if (s != Status::kOk) return s;
+  }
+  size_t rest = static_cast<size_t>(out->header.nscount) + out->header.arcount;
+  for (size_t i = 0; i < rest; ++i) {
+    s = ReadRecord(r, nullptr);
+    if (s != Status::kOk) return s;
+  }
+  return Status::kOk;
+}
+
+std::string RcodeName(uint8_t rcode) {
+  static constexpr const char* kNames[] = {"NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMP",  "REFUSED",
+                                           "YXDOMAIN", "YXRRSET", "NXRRSET", "NOTAUTH",  "NOTZONE"};
+  if (rcode < sizeof(kNames) / sizeof(kNames[0])) return kNames[rcode];
+  return "RCODE" + std::to_string(rcode);
+}
+
+}  // namespace nettools::dns

@@ -1,0 +1,61 @@
+import type { ResolverConfig } from '../../config/types';
+import type { RecordType } from '../../schemas/requests';
+
+export type { RecordType };
+
+export interface AddressAnswer { address: string; ttl: number }
+export interface MxAnswer { priority: number; exchange: string; ttl: number }
+export interface TxtAnswer { value: string; parts: string[]; ttl: number }
+export type Answer = AddressAnswer | MxAnswer | TxtAnswer;
+
+export interface CnameLink { name: string; target: string; ttl: number }
+
+export type Flag = 'qr' | 'aa' | 'tc' | 'rd' | 'ra' | 'ad' | 'cd';
+
+// A resolver's answer, whatever its rcode: SERVFAIL and NXDOMAIN are results, not errors.
+export interface QueryAnswered {
+  rcode: string;
+  flags: Flag[];
+  rttMs: number;
+  transport: 'udp' | 'tcp';
+  answers: Answer[];
+  cnames?: CnameLink[]; // present only when the answer followed an alias
+}
+
+// No usable answer: `timeout`, `connection-refused`, `connection-closed`, `network-error`, `malformed`, `cancelled`.
+export interface QueryFailed {
+  error: string;
+  detail?: string;
+}
+
+export type QueryEntry = QueryAnswered | QueryFailed;
+
+export interface ResolverQueries {
+  resolver: ResolverConfig;
+  queries: Partial<Record<RecordType, QueryEntry>>;
+}
+
+export interface ResolverQuery {
+  domain: string;
+  types: RecordType[];
+  resolvers: ResolverConfig[];
+  timeoutMs: number;
+}
+
+export interface EngineCounters {
+  queries: number;
+  sent: number;
+  answered: number;
+  timeouts: number;
+  retries: number;
+  tcpFallbacks: number;
+  mismatchedDropped: number;
+  malformedDropped: number;
+  errors: number;
+  cancelled: number;
+  inFlight: number;
+}
+
+export function isAnswered(entry: QueryEntry | undefined): entry is QueryAnswered {
+  return entry !== undefined && 'rcode' in entry;
+}

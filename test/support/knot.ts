@@ -1,0 +1,150 @@
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ResolverConfig } from '../../src/config/types';
+import { freeDnsPort } from './ports';
+
+export interface ZoneSpec {
+  domain: string;
+  // Zone file lines after the SOA and NS, relative to the origin. Omitted with `missingFile`.
+  records?: string[];
+  ttl?: number; // $TTL; default 300
+  missingFile?: boolean; // the zone is configured but its file does not exist: answers SERVFAIL
+  noUdp?: boolean; // mod-noudp: every UDP answer comes back with TC set
+}
+
+export interface KnotServer {
+  address: string;
+  port: number;
+  resolver(id: string): ResolverConfig;
+  stop(): Promise<void>;
+}
+
+const running = new Set<{ child: ChildProcess; dir: string }>();
+
+// Last resort if a test run dies without its test.after (a thrown hook, a timeout's SIGTERM, Ctrl-C):
+// no knotd outlives the test process and no temp dir stays behind.
+function killAllNow(): void {
+  for (const { child, dir } of running) {
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+  running.clear();
+}
+process.once('exit', killAllNow);
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  process.once(signal, () => {
+    killAllNow();
+    process.exit(code);
+  });
+}
+
+function zoneFile(zone: ZoneSpec): string {
+  const origin = `${zone.domain}.`;
+  return [
+    `$ORIGIN ${origin}`,
+    `$TTL ${zone.ttl ?? 300}`,
+    `@ SOA ns.${origin} hostmaster.${origin} 1 3600 900 604800 60`,
+    `@ NS ns.${origin}`,
+    `ns A 127.0.0.1`,
+    ...(zone.records ?? []),
+    '',
+  ].join('\n');
+}
+
+function config(dir: string, address: string, port: number, zones: ZoneSpec[]): string {
+  const lines = [
+    'server:',
+    `    rundir: "${dir}/run"`,
+    '    user: root:root',
+    `    listen: ${address}@${port}`,
+    '    udp-workers: 1',
+    '    tcp-workers: 1',
+    '    background-workers: 1',
+    'database:',
+    `    storage: "${dir}/db"`,
+    'log:',
+    '  - target: stderr',
+    '    any: warning',
+    'template:',
+    '  - id: default',
+    `    storage: "${dir}/zones"`,
+    '    file: "%s.zone"',
+    'zone:',
+  ];
+  for (const zone of zones) {
+    lines.push(`  - domain: ${zone.domain}`);
+    if (zone.noUdp) lines.push('    module: mod-noudp');
+  }
+  return lines.join('\n') + '\n';
+}
+
+function answersSoa(address: string, port: number, zone: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    execFile('kdig', [`@${address}`, '-p', String(port), '+timeout=1', '+retry=0', 'SOA', zone], (err, stdout) =>
+      resolve(!err && stdout.includes('status: NOERROR')),
+    );
+  });
+}
+
+function waitExit(child: ChildProcess, ms: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+async function stopEntry(entry: { child: ChildProcess; dir: string }): Promise<void> {
+  running.delete(entry);
+  entry.child.kill('SIGTERM');
+  if (!(await waitExit(entry.child, 3000))) {
+    entry.child.kill('SIGKILL');
+    await waitExit(entry.child, 3000);
+  }
+  rmSync(entry.dir, { recursive: true, force: true });
+}
+
+// Starts one knotd on `address` (loopback) with the given zones; resolves once it answers SOA for a loadable zone.
+export async function startKnot(zones: ZoneSpec[], address = '127.0.0.1'): Promise<KnotServer> {
+  const dir = mkdtempSync(path.join(tmpdir(), `nettools-knot-${process.pid}-`));
+  for (const sub of ['run', 'db', 'zones']) mkdirSync(path.join(dir, sub));
+  for (const zone of zones) {
+    if (!zone.missingFile) writeFileSync(path.join(dir, 'zones', `${zone.domain}.zone`), zoneFile(zone));
+  }
+  const port = await freeDnsPort(address);
+  writeFileSync(path.join(dir, 'knot.conf'), config(dir, address, port, zones));
+  const child = spawn('knotd', ['-c', path.join(dir, 'knot.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const entry = { child, dir };
+  running.add(entry);
+  const probe = zones.find((z) => !z.missingFile);
+  try {
+    if (!probe) throw new Error('startKnot needs at least one zone with a file to probe readiness');
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`knotd exited early: ${stderr}`);
+      if (await answersSoa(address, port, probe.domain)) break;
+      if (Date.now() > deadline) throw new Error(`knotd on ${address}@${port} not ready: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } catch (err) {
+    await stopEntry(entry);
+    throw err;
+  }
+  return {
+    address,
+    port,
+    resolver: (id) => ({ id, address, port, family: address.includes(':') ? 6 : 4 }),
+    stop: () => (running.has(entry) ? stopEntry(entry) : Promise.resolve()),
+  };
+}
+
+export async function stopAllKnot(): Promise<void> {
+  await Promise.all([...running].map(stopEntry));
+}

@@ -1,0 +1,29 @@
+import dgram from 'node:dgram';
+import net from 'node:net';
+
+function udpPort(address: string): Promise<{ port: number; close(): Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const s = dgram.createSocket(address.includes(':') ? 'udp6' : 'udp4');
+    s.once('error', reject);
+    s.bind(0, address, () => resolve({ port: s.address().port, close: () => new Promise((r) => s.close(() => r())) }));
+  });
+}
+
+function tcpFree(address: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen({ host: address, port, exclusive: true }, () => srv.close(() => resolve(true)));
+  });
+}
+
+// A port free for both UDP and TCP on `address` (DNS servers want both), found by binding port 0.
+export async function freeDnsPort(address: string): Promise<number> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const udp = await udpPort(address);
+    const ok = await tcpFree(address, udp.port);
+    await udp.close();
+    if (ok) return udp.port;
+  }
+  throw new Error(`no port free for both UDP and TCP on ${address}`);
+}

@@ -1,0 +1,186 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Config, ResolverConfig } from '../../../src/config/types';
+import type { DnsRequest } from '../../../src/schemas/requests';
+import { createDnsTool } from '../../../src/tools/dns';
+import { createTools, type ToolSlot } from '../../../src/tools';
+import type { ToolResult } from '../../../src/tools/tool';
+import { startSilentDns } from '../../support/fault-dns';
+import { startKnot, stopAllKnot, type KnotServer } from '../../support/knot';
+import { testConfig } from '../../support/server';
+
+type Silent = Awaited<ReturnType<typeof startSilentDns>>;
+type Body = {
+  domain: string;
+  records: Record<string, Array<Record<string, unknown>>>;
+  consistent: boolean;
+  resolvers: Array<{ id: string; address: string; queries: Record<string, Record<string, unknown>> }>;
+  durationMs: number;
+};
+
+function zone(ttl: number, a: string, extra: string[] = []) {
+  return { domain: 'example.test', ttl, records: ['@ A 192.0.2.1', '@ MX 10 mail', '@ TXT "same"', 'www CNAME @', `diff A ${a}`, ...extra] };
+}
+
+let one: KnotServer;
+let two: KnotServer;
+let broken: KnotServer;
+let silentA: Silent;
+let silentB: Silent;
+let config: Config;
+let slot: ToolSlot<DnsRequest>;
+const never = new AbortController().signal;
+
+function configWith(resolvers: ResolverConfig[]): Config {
+  return { ...testConfig(), resolvers };
+}
+
+test.before(async () => {
+  one = await startKnot([zone(300, '192.0.2.10')], '127.0.0.3');
+  two = await startKnot([zone(120, '192.0.2.20', ['onlytwo A 192.0.2.30'])], '127.0.0.4');
+  // Serves example.test from a missing file (SERVFAIL); `probe.test` only lets the harness see it is up.
+  broken = await startKnot([{ domain: 'example.test', missingFile: true }, { domain: 'probe.test' }], '127.0.0.5');
+  silentA = await startSilentDns();
+  silentB = await startSilentDns();
+  config = configWith([
+    one.resolver('one'),
+    two.resolver('two'),
+    broken.resolver('broken'),
+    { id: 'silentA', address: silentA.address, port: silentA.port, family: 4 },
+    { id: 'silentB', address: silentB.address, port: silentB.port, family: 4 },
+  ]);
+  slot = createDnsTool({ config });
+});
+
+test.after(async () => {
+  if (slot && 'close' in slot) slot.close();
+  await silentA?.stop();
+  await silentB?.stop();
+  await stopAllKnot();
+});
+
+async function run(request: Partial<DnsRequest> & { resolvers: string[] }): Promise<ToolResult> {
+  if (!('handler' in slot)) throw new Error(`dns tool unavailable: ${slot.unavailable}`);
+  return slot.handler({ domain: 'example.test', types: ['A'], timeoutMs: 1000, ...request }, never);
+}
+
+async function ok(request: Partial<DnsRequest> & { resolvers: string[] }): Promise<Body> {
+  const r = await run(request);
+  assert.is(r.kind, 'ok', JSON.stringify(r));
+  return (r as { body: Body }).body;
+}
+
+test('agreeing resolvers: records de-duplicated, the smallest TTL kept, consistent', async () => {
+  const body = await ok({ resolvers: ['one', 'two'] });
+  assert.equal(body.records.A, [{ address: '192.0.2.1', ttl: 120 }]);
+  assert.is(body.consistent, true);
+});
+
+test('resolvers returning different record sets for a type make the answer inconsistent; records are the union', async () => {
+  const body = await ok({ domain: 'diff.example.test', resolvers: ['one', 'two'] });
+  assert.is(body.consistent, false);
+  assert.equal(body.records.A, [{ address: '192.0.2.10', ttl: 300 }, { address: '192.0.2.20', ttl: 120 }]);
+});
+
+test('NXDOMAIN at one resolver against data at another is inconsistent', async () => {
+  const body = await ok({ domain: 'onlytwo.example.test', resolvers: ['one', 'two'] });
+  assert.is(body.resolvers[0]?.queries.A?.rcode, 'NXDOMAIN');
+  assert.is(body.consistent, false);
+});
+
+test('a SERVFAIL says nothing about the data and does not break consistency', async () => {
+  const body = await ok({ resolvers: ['one', 'broken'] });
+  assert.is(body.resolvers[1]?.queries.A?.rcode, 'SERVFAIL');
+  assert.is(body.consistent, true);
+  assert.equal(body.records.A, [{ address: '192.0.2.1', ttl: 300 }]);
+});
+
+test('only the requested types appear in records', async () => {
+  const body = await ok({ types: ['MX', 'TXT'], resolvers: ['one'] });
+  assert.equal(Object.keys(body.records), ['MX', 'TXT']);
+  assert.equal(body.records.MX, [{ priority: 10, exchange: 'mail.example.test', ttl: 300 }]);
+  assert.equal(body.records.TXT, [{ value: 'same', parts: ['same'], ttl: 300 }]);
+  assert.equal(Object.keys(body.resolvers[0]?.queries ?? {}), ['MX', 'TXT']);
+});
+
+test('a followed alias adds CNAME records with the smallest TTL seen', async () => {
+  const body = await ok({ domain: 'www.example.test', resolvers: ['one', 'two'] });
+  assert.equal(body.records.CNAME, [{ name: 'www.example.test', target: 'example.test', ttl: 120 }]);
+  assert.equal(body.records.A, [{ address: '192.0.2.1', ttl: 120 }]);
+});
+
+test('resolvers are reported in configured order with id, address and one entry per type', async () => {
+  const body = await ok({ types: ['A', 'TXT'], resolvers: ['two', 'one'] });
+  assert.equal(body.resolvers.map((r) => [r.id, r.address]), [['one', '127.0.0.3'], ['two', '127.0.0.4']]);
+  assert.equal(Object.keys(body.resolvers[1]?.queries ?? {}), ['A', 'TXT']);
+  assert.is(body.domain, 'example.test');
+  assert.ok(body.durationMs > 0 && Math.round(body.durationMs * 1000) / 1000 === body.durationMs);
+});
+
+test('every configured resolver is asked when the request names none', async () => {
+  if (!('handler' in slot)) throw new Error('unavailable');
+  const r = await slot.handler({ domain: 'example.test', types: ['A'], timeoutMs: 300 }, never);
+  assert.is(r.kind, 'ok');
+  const body = (r as { body: Body }).body;
+  assert.equal(body.resolvers.map((x) => x.id), ['one', 'two', 'broken', 'silentA', 'silentB']);
+});
+
+test('an unknown resolver id is a validation problem pointing at it', async () => {
+  const r = await run({ resolvers: ['one', 'nope', 'two', 'other'] });
+  assert.equal(r, {
+    kind: 'problem',
+    code: 'validation-failed',
+    detail: 'resolvers must name configured resolvers',
+    extensions: {
+      errors: [
+        { pointer: '/resolvers/1', message: 'unknown resolver id "nope"' },
+        { pointer: '/resolvers/3', message: 'unknown resolver id "other"' },
+      ],
+    },
+  });
+});
+
+test('a silent resolver times out while the others answer within the timeout', async () => {
+  const body = await ok({ resolvers: ['one', 'silentA', 'two'], timeoutMs: 400 });
+  assert.equal(body.resolvers.map((r) => r.id), ['one', 'two', 'silentA']);
+  assert.is(body.resolvers[0]?.queries.A?.rcode, 'NOERROR');
+  assert.is(body.resolvers[1]?.queries.A?.rcode, 'NOERROR');
+  assert.equal(body.resolvers[2]?.queries.A, { error: 'timeout' });
+  assert.is(body.consistent, true);
+});
+
+test('when no resolver answers any query the result is upstream-timeout carrying the resolvers', async () => {
+  const r = await run({ types: ['A', 'MX'], resolvers: ['silentA', 'silentB'], timeoutMs: 300 });
+  assert.is(r.kind, 'problem');
+  if (r.kind !== 'problem') return;
+  assert.is(r.code, 'upstream-timeout');
+  assert.equal(r.extensions?.resolvers, [
+    { id: 'silentA', address: '127.0.0.1', queries: { A: { error: 'timeout' }, MX: { error: 'timeout' } } },
+    { id: 'silentB', address: '127.0.0.1', queries: { A: { error: 'timeout' }, MX: { error: 'timeout' } } },
+  ]);
+});
+
+test('an aborted request stops its queries at once', async () => {
+  if (!('handler' in slot)) throw new Error('unavailable');
+  const ac = new AbortController();
+  const pending = slot.handler({ domain: 'example.test', types: ['A'], resolvers: ['silentA'], timeoutMs: 5000 }, ac.signal);
+  setTimeout(() => ac.abort(), 20);
+  const r = await pending;
+  assert.is(r.kind, 'problem');
+  if (r.kind === 'problem') assert.equal(r.extensions?.resolvers, [{ id: 'silentA', address: '127.0.0.1', queries: { A: { error: 'cancelled' } } }]);
+});
+
+test('createTools plugs the DNS tool in and closes it', async () => {
+  const tools = createTools({ config: configWith([one.resolver('one')]), checkTarget: () => null });
+  assert.ok('handler' in tools.dns);
+  if ('handler' in tools.dns) {
+    assert.equal(tools.dns.info.resolvers, ['one']);
+    const r = await tools.dns.handler({ domain: 'example.test', types: ['A'], timeoutMs: 1000 }, never);
+    assert.is(r.kind, 'ok');
+    const counters = tools.dns.info.counters as { queries: number; answered: number; inFlight: number };
+    assert.equal([counters.queries, counters.answered, counters.inFlight], [1, 1, 0]);
+  }
+  tools.close();
+});
+
+test.run();

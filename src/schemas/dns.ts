@@ -65,7 +65,7 @@ const querySchema = {
         rttMs: { type: 'number', minimum: 0 },
         transport: { enum: ['udp', 'tcp'] },
         answers: { type: 'array' },
-        cname: { type: 'array', items: recordSchemas.CNAME },
+        cnames: { type: 'array', items: recordSchemas.CNAME, description: 'Alias links followed to reach the answers.' },
       },
     },
     { type: 'object', required: ['error'], properties: { error: { type: 'string', examples: ['timeout'] } } },

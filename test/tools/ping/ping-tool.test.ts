@@ -6,26 +6,21 @@ import type { PingRequest } from '../../../src/schemas/requests';
 import { createTools, type ToolSlot } from '../../../src/tools/index';
 import { createPingTool } from '../../../src/tools/ping/ping-tool';
 import type { ToolHandler, ToolResult } from '../../../src/tools/tool';
-import { startKnot, type KnotServer } from '../../support/knot-zone-server';
+import { startKnot, type KnotServer, type ZoneSpec } from '../../support/knot';
 import { testConfig } from '../../support/server';
 
-const ZONE = `$ORIGIN ping.test.
-$TTL 300
-@     SOA ns.ping.test. admin.ping.test. 1 3600 900 604800 300
-@     NS  ns
-ns    A    127.0.0.1
-a     A    127.0.0.1
-six   AAAA ::1
-both  A    127.0.0.3
-both  AAAA ::1
-text  TXT  "no address here"
-`;
+const ZONE: ZoneSpec = {
+  domain: 'ping.test',
+  records: ['a A 127.0.0.1', 'six AAAA ::1', 'both A 127.0.0.3', 'both AAAA ::1', 'text TXT "no address here"'],
+};
 
-let knot: KnotServer;
+// The same zone served over IPv4 and over IPv6, to resolve through resolvers of either family.
+let knot4: KnotServer;
+let knot6: KnotServer;
 const slots: ToolSlot<PingRequest>[] = [];
 
 function config(over: Partial<Config> = {}, resolverFamily: 4 | 6 = 4): Config {
-  const resolver = resolverFamily === 4 ? `knot=127.0.0.1:${knot.port}` : `knot=[::1]:${knot.port}`;
+  const resolver = resolverFamily === 4 ? `knot=127.0.0.1:${knot4.port}` : `knot=[::1]:${knot6.port}`;
   return { ...testConfig({ NETTOOLS_RESOLVERS: resolver, NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true' }), ...over };
 }
 
@@ -48,12 +43,14 @@ function body(r: ToolResult): Record<string, unknown> {
 }
 
 test.before(async () => {
-  knot = await startKnot({ 'ping.test': ZONE });
+  knot4 = await startKnot([ZONE], '127.0.0.1');
+  knot6 = await startKnot([ZONE], '::1');
 });
 
 test.after(async () => {
   for (const s of slots) if ('close' in s) s.close();
-  await knot.stop();
+  await knot4.stop();
+  await knot6.stop();
 });
 
 test('an IPv4 literal is pinged and the body has exactly the contract fields', async () => {

@@ -2,13 +2,14 @@ import { performance } from 'node:perf_hooks';
 import type { Config, ResolverConfig } from '../../config/types';
 import type { FieldError } from '../../http/problems';
 import type { DnsRequest } from '../../schemas/requests';
-import { openResolverClient, type ResolverClient, type ResolverQueries } from '../../engines/dns';
+import type { ResolverClient, ResolverQueries } from '../../engines/dns';
 import type { ToolSlot } from '../index';
 import type { ToolResult } from '../tool';
 import { anyAnswered, isConsistent, mergeRecords } from './merge';
 
 export interface DnsToolDeps {
   config: Config;
+  client: ResolverClient; // shared with ping's host-name resolution; its owner closes it
 }
 
 // The request names resolvers by id; the schema cannot know the configured ones, so they are checked here.
@@ -78,13 +79,7 @@ export async function runDns(
   };
 }
 
-export function createDnsTool({ config }: DnsToolDeps): ToolSlot<DnsRequest> {
-  let client: ResolverClient;
-  try {
-    client = openResolverClient();
-  } catch (err) {
-    return { unavailable: `the DNS engine could not start: ${(err as Error).message}` };
-  }
+export function createDnsTool({ config, client }: DnsToolDeps): ToolSlot<DnsRequest> {
   return {
     handler: (request, signal) => runDns(client, config, request, signal),
     info: {
@@ -94,6 +89,6 @@ export function createDnsTool({ config }: DnsToolDeps): ToolSlot<DnsRequest> {
         return client.counters();
       },
     },
-    close: () => client.close(),
+    close: () => {},
   };
 }

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import type { ResolverClient } from '../../engines/dns';
 import { IcmpError } from '../../engines/icmp/errors';
 import { openPinger } from '../../engines/icmp/pinger';
 import { roundMicros } from '../../engines/icmp/stats';
@@ -10,6 +11,7 @@ import type { ToolResult } from '../tool';
 import { resolveHost } from './resolve-host';
 
 export interface PingToolDeps extends ToolDeps {
+  resolverClient: ResolverClient | null; // host names are resolved with the service's DNS engine
   pinger?: PingerOptions; // e.g. force a socket kind
 }
 
@@ -74,6 +76,7 @@ export function createPingTool(deps: PingToolDeps): ToolSlot<PingRequest> {
     const startedAt = new Date();
     const t0 = performance.now();
     const resolved = await resolveHost(request.host, {
+      client: deps.resolverClient,
       resolvers: config.resolvers,
       ...(request.ipVersion !== undefined ? { ipVersion: request.ipVersion } : {}),
       signal,

@@ -1,8 +1,8 @@
-// Turns the request's host into one address to ping, through the configured resolvers only.
-// Node's Resolver after setServers, never dns.lookup: the system resolver is not ours to use.
-import { Resolver } from 'node:dns/promises';
+// Turns the request's host into one address to ping, through the configured resolvers only, with the
+// service's own DNS engine: never the system resolver, which is not ours to use.
 import { isIPv4, isIPv6 } from 'node:net';
 import type { ResolverConfig } from '../../config/types';
+import { isAnswered, type AddressAnswer, type ResolverClient } from '../../engines/dns';
 
 export interface ResolvedHost {
   address: string;
@@ -11,10 +11,6 @@ export interface ResolvedHost {
 }
 
 export type ResolveOutcome = { ok: true; host: ResolvedHost } | { ok: false; reason: string };
-
-export function resolverServers(resolvers: readonly ResolverConfig[]): string[] {
-  return resolvers.map((r) => (r.family === 6 ? `[${r.address}]:${r.port}` : `${r.address}:${r.port}`));
-}
 
 const MAPPED_V4 = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i;
 
@@ -31,19 +27,35 @@ export function parseLiteral(host: string): ResolvedHost | null {
 }
 
 export interface ResolveOptions {
+  client: ResolverClient | null; // null: the DNS engine could not start
   resolvers: readonly ResolverConfig[];
   ipVersion?: 4 | 6;
   timeoutMs?: number;
   signal?: AbortSignal;
 }
 
-async function first(resolver: Resolver, family: 4 | 6, name: string): Promise<string | null> {
+// Asks every resolver at once and takes the first address that comes back; a silent resolver then
+// costs nothing while another answers. The rest are cancelled.
+async function firstAddress(client: ResolverClient, name: string, family: 4 | 6, opts: ResolveOptions): Promise<string | null> {
+  const type = family === 4 ? 'A' : 'AAAA';
+  const race = new AbortController();
+  const onAbort = (): void => race.abort();
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const found = family === 4 ? await resolver.resolve4(name) : await resolver.resolve6(name);
-    return found[0] ?? null;
-  } catch {
-    // NXDOMAIN, NODATA, SERVFAIL or timeout alike: no address of this family came back.
-    return null;
+    return await new Promise<string | null>((resolve) => {
+      let left = opts.resolvers.length;
+      for (const resolver of opts.resolvers) {
+        void client.query({ domain: name, types: [type], resolvers: [resolver], timeoutMs: opts.timeoutMs ?? 2000 }, race.signal).then(([result]) => {
+          const entry = result?.queries[type];
+          const address = isAnswered(entry) ? (entry.answers[0] as AddressAnswer | undefined)?.address : undefined;
+          if (address !== undefined) resolve(address);
+          else if (--left === 0) resolve(null);
+        });
+      }
+    });
+  } finally {
+    race.abort();
+    opts.signal?.removeEventListener('abort', onAbort);
   }
 }
 
@@ -51,20 +63,13 @@ export async function resolveHost(host: string, options: ResolveOptions): Promis
   const literal = parseLiteral(host);
   if (literal !== null) return { ok: true, host: literal };
   if (options.resolvers.length === 0) return { ok: false, reason: 'no resolvers are configured' };
-  const resolver = new Resolver({ timeout: options.timeoutMs ?? 2000, tries: 1 });
-  resolver.setServers(resolverServers(options.resolvers));
-  const onAbort = (): void => resolver.cancel();
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-  try {
-    // Without a wanted family: A first, then AAAA.
-    const families: (4 | 6)[] = options.ipVersion ? [options.ipVersion] : [4, 6];
-    for (const family of families) {
-      if (options.signal?.aborted) break;
-      const address = await first(resolver, family, host);
-      if (address !== null) return { ok: true, host: { address, family, literal: false } };
-    }
-  } finally {
-    options.signal?.removeEventListener('abort', onAbort);
+  if (options.client === null) return { ok: false, reason: 'the DNS engine is not available on this server to resolve host names' };
+  // Without a wanted family: A first, then AAAA.
+  const families: (4 | 6)[] = options.ipVersion ? [options.ipVersion] : [4, 6];
+  for (const family of families) {
+    if (options.signal?.aborted) break;
+    const address = await firstAddress(options.client, host, family, options);
+    if (address !== null) return { ok: true, host: { address, family, literal: false } };
   }
   const wanted = options.ipVersion ? (options.ipVersion === 4 ? 'A' : 'AAAA') : 'A or AAAA';
   return { ok: false, reason: `${host} has no ${wanted} record` };

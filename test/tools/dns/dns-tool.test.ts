@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Config, ResolverConfig } from '../../../src/config/types';
+import { openResolverClient, type ResolverClient } from '../../../src/engines/dns';
 import type { DnsRequest } from '../../../src/schemas/requests';
 import { createDnsTool } from '../../../src/tools/dns';
 import { createTools, type ToolSlot } from '../../../src/tools';
@@ -29,6 +30,7 @@ let silentA: Silent;
 let silentB: Silent;
 let config: Config;
 let slot: ToolSlot<DnsRequest>;
+let client: ResolverClient;
 const never = new AbortController().signal;
 
 function configWith(resolvers: ResolverConfig[]): Config {
@@ -49,11 +51,13 @@ test.before(async () => {
     { id: 'silentA', address: silentA.address, port: silentA.port, family: 4 },
     { id: 'silentB', address: silentB.address, port: silentB.port, family: 4 },
   ]);
-  slot = createDnsTool({ config });
+  client = openResolverClient();
+  slot = createDnsTool({ config, client });
 });
 
 test.after(async () => {
   if (slot && 'close' in slot) slot.close();
+  client?.close();
   await silentA?.stop();
   await silentB?.stop();
   await stopAllKnot();

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Config } from '../../../src/config/types';
+import { openResolverClient, type ResolverClient } from '../../../src/engines/dns';
 import type { PingRequest } from '../../../src/schemas/requests';
 import { createTools, type ToolSlot } from '../../../src/tools/index';
 import { createPingTool } from '../../../src/tools/ping/ping-tool';
@@ -25,7 +26,7 @@ function config(over: Partial<Config> = {}, resolverFamily: 4 | 6 = 4): Config {
 }
 
 function tool(over: Partial<Config> = {}, checkTarget: (a: string) => string | null = () => null, family: 4 | 6 = 4): ToolHandler<PingRequest> {
-  const slot = createPingTool({ config: config(over, family), checkTarget });
+  const slot = createPingTool({ config: config(over, family), checkTarget, resolverClient });
   slots.push(slot);
   if (!('handler' in slot)) throw new Error(`ping unavailable: ${slot.unavailable}`);
   return slot.handler;
@@ -42,12 +43,16 @@ function body(r: ToolResult): Record<string, unknown> {
   return r.body as Record<string, unknown>;
 }
 
+let resolverClient: ResolverClient;
+
 test.before(async () => {
+  resolverClient = openResolverClient();
   knot4 = await startKnot([ZONE], '127.0.0.1');
   knot6 = await startKnot([ZONE], '::1');
 });
 
 test.after(async () => {
+  resolverClient.close();
   for (const s of slots) if ('close' in s) s.close();
   await knot4.stop();
   await knot6.stop();
@@ -161,7 +166,7 @@ test('a request aborted while its name resolves ends without pinging', async () 
 });
 
 test('a measurement cut short by closing the tool answers engine-unavailable', async () => {
-  const slot = createPingTool({ config: config(), checkTarget: () => null });
+  const slot = createPingTool({ config: config(), checkTarget: () => null, resolverClient });
   if (!('handler' in slot)) throw new Error(slot.unavailable);
   const pending = slot.handler(req('127.0.0.1', { count: 10, intervalMs: 1000 }), live);
   setTimeout(() => slot.close(), 50);
@@ -187,7 +192,7 @@ test('createTools wires the ping tool, reports its socket kinds and closes it', 
 test('the tool is unavailable, saying why, when no ICMP socket opens', () => {
   const range = readFileSync('/proc/sys/net/ipv4/ping_group_range', 'utf8').trim().split(/\s+/).map(Number) as number[];
   if ((process.getgroups?.() ?? []).some((g) => g >= range[0]! && g <= range[1]!)) return;
-  const slot = createPingTool({ config: config(), checkTarget: () => null, pinger: { kind: 'dgram' } });
+  const slot = createPingTool({ config: config(), checkTarget: () => null, resolverClient, pinger: { kind: 'dgram' } });
   assert.ok('unavailable' in slot);
   if ('unavailable' in slot) assert.match(slot.unavailable, 'ping_group_range');
 });

@@ -193,6 +193,7 @@ Napi::Value IcmpEngine::Stats(const Napi::CallbackInfo& info) {
     Napi::Object fo = Napi::Object::New(env);
     fo.Set("inFlight", static_cast<double>(st.in_flight));
     fo.Set("drops", static_cast<double>(st.drops));
+    fo.Set("stray", static_cast<double>(st.stray));
     o.Set(f == Family::kV4 ? "v4" : "v6", fo);
   }
   o.Set("sessions", static_cast<double>(engine()->sessions()));

@@ -131,6 +131,9 @@ struct Engine::Socket {
   uv_poll_t poll{};
   SeqTable seqs;
   uint32_t drops = 0;
+  // Replies and errors that parsed but matched no echo of ours (other processes' traffic on a raw
+  // socket, late or forged packets): dropped, and counted so an operator can see them.
+  uint64_t stray = 0;
 };
 
 struct Engine::Echo {
@@ -205,6 +208,7 @@ FamilyState Engine::state(Family family) const {
   st.id = s.opened.id;
   st.in_flight = s.seqs.in_use();
   st.drops = s.drops;
+  st.stray = s.stray;
   return st;
 }
 
@@ -409,16 +413,19 @@ Engine::Session* Engine::Owner(Socket& s, uint16_t seq, uint32_t* index) {
   return it->second;
 }
 
+void Engine::Stray(Socket& s) { ++s.stray; }
+
 void Engine::HandlePacket(Socket& s, const uint8_t* data, const Received& rx) {
   const ParsedPacket p = ParsePacket(s.family, s.opened.kind, data, rx.len);
-  if (p.kind == PacketKind::kIgnore || p.id != s.opened.id) return;
+  if (p.kind == PacketKind::kIgnore) return;
+  if (p.id != s.opened.id) return Stray(s);
   uint32_t index = 0;
   Session* session = Owner(s, p.seq, &index);
-  if (session == nullptr) return;
+  if (session == nullptr) return Stray(s);
   Echo& e = session->echoes[index];
-  if (e.state == Echo::State::kUnsent || !CookieMatches(p, session->cookie, session->opts.size)) return;
+  if (e.state == Echo::State::kUnsent || !CookieMatches(p, session->cookie, session->opts.size)) return Stray(s);
   if (p.kind == PacketKind::kEchoReply) {
-    if (!SameAddress(rx.from, session->opts.address)) return;
+    if (!SameAddress(rx.from, session->opts.address)) return Stray(s);
     if (e.state == Echo::State::kSettled) {
       if (e.outcome.status == ReplyStatus::kReply) ++session->duplicates;
       return;
@@ -444,7 +451,7 @@ void Engine::HandlePacket(Socket& s, const uint8_t* data, const Received& rx) {
   } else {
     // An error quoting our echo: the quoted destination must be this session's target.
     if (e.state != Echo::State::kInFlight || !p.has_quoted_dst || !SameAddress(session->opts.address, p.quoted_dst)) {
-      return;
+      return Stray(s);
     }
     const ErrorMeaning m = ClassifyError(s.family, p.err_type, p.err_code);
     e.state = Echo::State::kSettled;
@@ -460,15 +467,16 @@ void Engine::HandleQueuedError(Socket& s, const uint8_t* data, const Received& r
   if (!rx.is_icmp_error) return;
   const size_t len = rx.len < kRxBufSize ? rx.len : kRxBufSize;
   const ParsedPacket p = ParseSentEcho(s.family, data, len);
-  if (p.kind == PacketKind::kIgnore || p.id != s.opened.id) return;
+  if (p.kind == PacketKind::kIgnore) return;
+  if (p.id != s.opened.id) return Stray(s);
   uint32_t index = 0;
   Session* session = Owner(s, p.seq, &index);
-  if (session == nullptr) return;
+  if (session == nullptr) return Stray(s);
   Echo& e = session->echoes[index];
   // The error queue names the original destination in msg_name.
   if (e.state != Echo::State::kInFlight || !SameAddress(rx.from, session->opts.address) ||
       !CookieMatches(p, session->cookie, session->opts.size)) {
-    return;
+    return Stray(s);
   }
   const ErrorMeaning m = ClassifyError(s.family, rx.err_type, rx.err_code);
   e.state = Echo::State::kSettled;

@@ -61,6 +61,7 @@ struct FamilyState {
   uint16_t id = 0;
   size_t in_flight = 0;  // sequences reserved
   uint32_t drops = 0;    // kernel drops on the socket (SO_RXQ_OVFL)
+  uint64_t stray = 0;    // parsed replies and errors that matched no echo of ours
 };
 
 class Engine {
@@ -95,6 +96,7 @@ class Engine {
   static void OnPoll(uv_poll_t* handle, int status, int events);
   void Drain(Socket& s, bool errqueue);
   void HandlePacket(Socket& s, const uint8_t* data, const Received& rx);
+  static void Stray(Socket& s);
   void HandleQueuedError(Socket& s, const uint8_t* data, const Received& rx);
   Session* Owner(Socket& s, uint16_t seq, uint32_t* index);
   static void OnTimer(uv_timer_t* handle);

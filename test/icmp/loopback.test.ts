@@ -143,7 +143,7 @@ test('a closed pinger refuses new pings with ICMP_ENGINE_CLOSED', async () => {
     .ping({ address: '127.0.0.1', family: 4, count: 1, intervalMs: 10, timeoutMs: 100, size: 8 })
     .then(() => null, (e: unknown) => e);
   assert.is((err as { code?: string }).code, 'ICMP_ENGINE_CLOSED');
-  assert.equal(p.stats(), { v4: { inFlight: 0, drops: 0 }, v6: { inFlight: 0, drops: 0 }, sessions: 0 });
+  assert.equal(p.stats(), { v4: { inFlight: 0, drops: 0, stray: 0 }, v6: { inFlight: 0, drops: 0, stray: 0 }, sessions: 0 });
   p.close();
 });
 

@@ -1,7 +1,7 @@
 import { addon } from '../../native/addon';
 import { IcmpError, fromNative } from './errors';
 import { summarize, type RawResult } from './stats';
-import type { EchoResult, KindPreference, Pinger, PingerOptions, PingOptions, SocketKind, SocketKinds } from './types';
+import type { EchoResult, FamilyStats, KindPreference, Pinger, PingerOptions, PingOptions, SocketKind, SocketKinds } from './types';
 import { checkPingOptions } from './validate';
 
 interface NativeFamily {
@@ -11,8 +11,8 @@ interface NativeFamily {
 }
 
 interface NativeStats {
-  v4: { inFlight: number; drops: number };
-  v6: { inFlight: number; drops: number };
+  v4: FamilyStats;
+  v6: FamilyStats;
   sessions: number;
 }
 
@@ -82,7 +82,7 @@ class NativePinger implements Pinger {
 
   stats(): NativeStats {
     if (this.engine === null) {
-      return { v4: { inFlight: 0, drops: 0 }, v6: { inFlight: 0, drops: 0 }, sessions: 0 };
+      return { v4: { inFlight: 0, drops: 0, stray: 0 }, v6: { inFlight: 0, drops: 0, stray: 0 }, sessions: 0 };
     }
     return this.engine.stats();
   }

@@ -31,6 +31,12 @@ export interface RttStats {
   jitterMs: number;
 }
 
+export interface FamilyStats {
+  inFlight: number;
+  drops: number;
+  stray: number;
+}
+
 export interface EchoResult {
   packets: PacketStats;
   rtt: RttStats | null;
@@ -63,7 +69,8 @@ export interface Pinger {
   readonly socketKinds: SocketKinds;
   ping(options: PingOptions, signal?: AbortSignal): Promise<EchoResult>;
   // Kernel drop counters and in-flight sequences, per family.
-  stats(): { v4: { inFlight: number; drops: number }; v6: { inFlight: number; drops: number }; sessions: number };
+  // drops: the kernel's receive-queue overflows; stray: packets that parsed as ours but matched no echo in flight.
+  stats(): { v4: FamilyStats; v6: FamilyStats; sessions: number };
   close(): void;
 }
 

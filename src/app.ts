@@ -2,6 +2,7 @@ import type { Config } from './config/types';
 import { createServer, type NettoolsServer } from './http/server';
 import type { Logger } from './log';
 import { createHttpMetrics } from './observability/metrics';
+import { createToolMetrics } from './observability/tool-metrics';
 import { createTargetCheck } from './policy/target-policy';
 import { buildOpenApi } from './openapi/document';
 import { createTools, type ToolSet } from './tools';
@@ -16,14 +17,19 @@ export interface App {
 // Everything the process runs, wired from one Config; main.ts adds only signals and exit codes.
 export function createApp(config: Config, log: Logger): App {
   const ids = config.resolvers.map((r) => r.id);
-  const tools = createTools({ config, checkTarget: createTargetCheck({ allowPrivateTargets: config.allowPrivateTargets }) });
+  const metrics = createHttpMetrics();
+  const tools = createTools({
+    config,
+    checkTarget: createTargetCheck({ allowPrivateTargets: config.allowPrivateTargets }),
+    metrics: createToolMetrics(metrics.registry),
+  });
   const server = createServer({
     config,
     tools,
     validators: createValidators(ids),
     openapi: JSON.stringify(buildOpenApi(ids, pkg.version)),
     log,
-    metrics: createHttpMetrics(),
+    metrics,
   });
   return { server, tools };
 }

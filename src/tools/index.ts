@@ -1,4 +1,5 @@
 import type { Config } from '../config/types';
+import type { ToolMetrics } from '../observability/tool-metrics';
 import type { DnsRequest, PingRequest } from '../schemas/requests';
 import { openResolverClient, type ResolverClient } from '../engines/dns';
 import { createDnsTool } from './dns';
@@ -22,6 +23,7 @@ export type TargetCheck = (address: string) => string | null;
 export interface ToolDeps {
   config: Config;
   checkTarget: TargetCheck;
+  metrics?: ToolMetrics;
 }
 
 export function createTools(deps: ToolDeps): ToolSet {
@@ -34,7 +36,10 @@ export function createTools(deps: ToolDeps): ToolSet {
     dnsFailure = `the DNS engine could not start: ${(err as Error).message}`;
   }
   const ping: ToolSlot<PingRequest> = createPingTool({ ...deps, resolverClient });
-  const dns: ToolSlot<DnsRequest> = resolverClient ? createDnsTool({ config: deps.config, client: resolverClient }) : { unavailable: dnsFailure };
+  const dns: ToolSlot<DnsRequest> = resolverClient
+    ? createDnsTool({ config: deps.config, client: resolverClient, metrics: deps.metrics })
+    : { unavailable: dnsFailure };
+  if (resolverClient) deps.metrics?.watchDnsEngine(() => resolverClient.counters());
   return {
     ping,
     dns,

@@ -3,6 +3,7 @@ import type { Config, ResolverConfig } from '../../config/types';
 import type { FieldError } from '../../http/problems';
 import type { DnsRequest } from '../../schemas/requests';
 import type { ResolverClient, ResolverQueries } from '../../engines/dns';
+import type { ToolMetrics } from '../../observability/tool-metrics';
 import type { ToolSlot } from '../index';
 import type { ToolResult } from '../tool';
 import { anyAnswered, isConsistent, mergeRecords } from './merge';
@@ -10,6 +11,7 @@ import { anyAnswered, isConsistent, mergeRecords } from './merge';
 export interface DnsToolDeps {
   config: Config;
   client: ResolverClient; // shared with ping's host-name resolution; its owner closes it
+  metrics?: ToolMetrics | undefined;
 }
 
 // The request names resolvers by id; the schema cannot know the configured ones, so they are checked here.
@@ -79,9 +81,13 @@ export async function runDns(
   };
 }
 
-export function createDnsTool({ config, client }: DnsToolDeps): ToolSlot<DnsRequest> {
+export function createDnsTool({ config, client, metrics }: DnsToolDeps): ToolSlot<DnsRequest> {
   return {
-    handler: (request, signal) => runDns(client, config, request, signal),
+    handler: async (request, signal) => {
+      const result = await runDns(client, config, request, signal);
+      metrics?.dnsFinished(result);
+      return result;
+    },
     info: {
       resolvers: config.resolvers.map((r) => r.id),
       // A getter, so whoever reads info (metrics, diagnostics) sees the engine's counters as they are now.

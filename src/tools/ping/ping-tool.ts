@@ -72,7 +72,9 @@ export function createPingTool(deps: PingToolDeps): ToolSlot<PingRequest> {
     };
   }
 
-  const handler = async (request: PingRequest, signal: AbortSignal): Promise<ToolResult> => {
+  deps.metrics?.watchPinger(() => pinger.stats());
+
+  const measure = async (request: PingRequest, signal: AbortSignal): Promise<ToolResult> => {
     const startedAt = new Date();
     const t0 = performance.now();
     const resolved = await resolveHost(request.host, {
@@ -125,6 +127,12 @@ export function createPingTool(deps: PingToolDeps): ToolSlot<PingRequest> {
     } catch (err) {
       return engineFailure(err);
     }
+  };
+
+  const handler = async (request: PingRequest, signal: AbortSignal): Promise<ToolResult> => {
+    const result = await measure(request, signal);
+    deps.metrics?.pingFinished(result);
+    return result;
   };
 
   return {

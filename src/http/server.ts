@@ -5,6 +5,9 @@ import type { HttpMetrics } from '../observability/metrics';
 import type { DnsRequest, PingRequest } from '../schemas/requests';
 import type { ToolSet, ToolSlot } from '../tools';
 import type { Parsed, RequestValidators } from '../validation/validator';
+import { dnsExposition, icmpExposition, PROBE_FAILURES_AS_METRICS } from '../probe/exposition';
+import { parseProbeQuery } from '../probe/query';
+import type { ToolResult } from '../tools/tool';
 import { isJsonContentType, parseJsonObject, readBody } from './body';
 import { addCorsHeaders, answerPreflight } from './cors';
 import { Admission } from './admission';
@@ -14,6 +17,7 @@ import { sendProblem } from './send-problem';
 import { loadNativeUws, type HttpRequest, type HttpResponse, type us_listen_socket } from './uws';
 
 export const BODY_LIMIT = 4096;
+const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';
 
 export interface ServerDeps {
   config: Config;
@@ -89,6 +93,17 @@ export function createServer(deps: ServerDeps): NettoolsServer {
     ['/health', { allow: 'GET, HEAD', methods: { GET: (ex) => ex.json(200, { status: 'ok' }) } }],
     ['/openapi.json', { allow: 'GET, HEAD', methods: { GET: (ex) => ex.send(200, 'application/json', deps.openapi) } }],
   ]);
+  routes.set('/probe', {
+    allow: 'GET, HEAD',
+    methods: {
+      GET: (ex, req) => {
+        const query = req.getQuery() ?? '';
+        ex.client = clientAddress(ex.rawPeer, forwardedFor(req), config.trustProxy);
+        if (!admission.admit(ex, clientKey(ex.client))) return;
+        void runProbe(ex, query);
+      },
+    },
+  });
   if (config.metrics) {
     routes.set('/metrics', {
       allow: 'GET, HEAD',
@@ -137,18 +152,47 @@ export function createServer(deps: ServerDeps): NettoolsServer {
     if (!parsed.ok) {
       return sendProblem(ex, 'validation-failed', 'the request body does not match the schema; see errors', { errors: parsed.errors });
     }
-    if ('unavailable' in slot) return sendProblem(ex, 'engine-unavailable', slot.unavailable);
+    const result = await invoke(ex, slot, parsed.value);
+    if (result) sendToolResult(ex, result);
+  }
+
+  // Runs a tool for a validated request; null when the exchange is settled already (unavailable, aborted, failed).
+  async function invoke<R>(ex: Exchange, slot: ToolSlot<R>, request: R): Promise<ToolResult | null> {
+    if ('unavailable' in slot) {
+      sendProblem(ex, 'engine-unavailable', slot.unavailable);
+      return null;
+    }
     const abort = new AbortController();
     ex.onAbort(() => abort.abort());
     try {
-      const result = await slot.handler(parsed.value, abort.signal);
-      if (result.kind === 'ok') return ex.json(200, result.body);
-      if (result.retryAfterSeconds !== undefined) ex.header('Retry-After', String(result.retryAfterSeconds));
-      sendProblem(ex, result.code, result.detail, result.extensions);
+      const result = await slot.handler(request, abort.signal);
+      return ex.open ? result : null;
     } catch (err) {
       log.log('error', 'tool failed', { path: ex.path, error: (err as Error).stack ?? String(err) });
       sendProblem(ex, 'internal-error', 'the measurement failed unexpectedly; this is a bug');
+      return null;
     }
+  }
+
+  function sendToolResult(ex: Exchange, result: ToolResult): void {
+    if (result.kind === 'ok') return ex.json(200, result.body);
+    if (result.retryAfterSeconds !== undefined) ex.header('Retry-After', String(result.retryAfterSeconds));
+    sendProblem(ex, result.code, result.detail, result.extensions);
+  }
+
+  async function runProbe(ex: Exchange, query: string): Promise<void> {
+    const parsed = parseProbeQuery(query, validators);
+    if (!parsed.ok) {
+      return sendProblem(ex, 'validation-failed', 'the query does not describe a probe; pointers name query parameters', { errors: parsed.errors });
+    }
+    const started = process.hrtime.bigint();
+    const { probe } = parsed;
+    const result = probe.module === 'icmp' ? await invoke(ex, tools.ping, probe.ping) : await invoke(ex, tools.dns, probe.dns);
+    if (result === null) return;
+    if (result.kind === 'problem' && !PROBE_FAILURES_AS_METRICS.has(result.code)) return sendToolResult(ex, result);
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const text = probe.module === 'icmp' ? await icmpExposition(result, seconds) : await dnsExposition(result, probe.dns.types[0] as string, seconds);
+    ex.send(200, PROMETHEUS_TEXT, text);
   }
 
   app.any('/*', (res: HttpResponse, req: HttpRequest) => {

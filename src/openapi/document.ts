@@ -2,6 +2,7 @@ import { PROBLEMS, type ProblemCode } from '../http/problems';
 import { dnsRequestSchema, dnsResolverResultSchema, dnsResultSchema } from '../schemas/dns';
 import { pingRequestSchema, pingResultSchema } from '../schemas/ping';
 import { problemSchema } from '../schemas/problem';
+import { PROBE_PARAMS } from '../probe/query';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -96,6 +97,24 @@ export function buildOpenApi(resolverIds: readonly string[], version: string): o
         },
       },
       '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1 document.' } } } },
+      '/probe': {
+        get: {
+          summary: 'blackbox_exporter-compatible probe: one ping or DNS measurement as Prometheus metrics',
+          description:
+            'Same rate limits and target policy as the tool endpoints. A target without an address, or no resolver answering, is probe_success 0; bad parameters and refusals are problems.',
+          parameters: Object.entries(PROBE_PARAMS).map(([name, description]) => ({
+            name,
+            in: 'query',
+            required: name === 'module' || name === 'target',
+            description,
+            schema: { type: 'string' },
+          })),
+          responses: {
+            '200': { description: 'probe_success, probe_duration_seconds, probe_icmp_* or probe_dns_* metrics.', headers: rateLimitHeaders, content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } } },
+            ...statusGroups(['validation-failed', 'target-forbidden', 'target-rate-limited', 'rate-limited', 'too-many-concurrent', 'overloaded', 'engine-unavailable', 'internal-error']),
+          },
+        },
+      },
       '/metrics': {
         get: {
           summary: 'Prometheus text exposition (absent when NETTOOLS_METRICS=false)',

@@ -20,17 +20,18 @@ export interface IputilsOutput {
   errors: IputilsError[];
   transmitted: number;
   received: number;
+  timeMs: number | null; // iputils' own elapsed time for the run
   rtt: { minMs: number; avgMs: number; maxMs: number; mdevMs: number } | null;
 }
 
 const REPLY = /^(\d+) bytes from [^:]+: icmp_seq=(\d+) ttl=(\d+) time=([\d.]+) ms( \(DUP!\))?$/;
 const ERROR = /^From (\S+) icmp_seq=(\d+) (.+)$/;
-const TOTALS = /^(\d+) packets transmitted, (\d+) received/;
+const TOTALS = /^(\d+) packets transmitted, (\d+) received.*?(?:, time (\d+)ms)?$/;
 const RTT = /^rtt min\/avg\/max\/mdev = ([\d.]+)\/([\d.]+)\/([\d.]+)\/([\d.]+) ms$/;
 
 // null when the text has no statistics block (ping failed before sending, or was killed).
 export function parseIputilsPing(text: string): IputilsOutput | null {
-  const out: IputilsOutput = { replies: [], errors: [], transmitted: 0, received: 0, rtt: null };
+  const out: IputilsOutput = { replies: [], errors: [], transmitted: 0, received: 0, timeMs: null, rtt: null };
   let sawTotals = false;
   for (const raw of text.split('\n')) {
     const line = raw.trim();
@@ -43,6 +44,7 @@ export function parseIputilsPing(text: string): IputilsOutput | null {
       sawTotals = true;
       out.transmitted = Number(m[1]);
       out.received = Number(m[2]);
+      out.timeMs = m[3] === undefined ? null : Number(m[3]);
     } else if ((m = RTT.exec(line))) {
       out.rtt = { minMs: Number(m[1]), avgMs: Number(m[2]), maxMs: Number(m[3]), mdevMs: Number(m[4]) };
     }

@@ -1,0 +1,24 @@
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
+import type { Machine } from './types';
+
+export function machine(): Machine {
+  const cpus = os.cpus();
+  return {
+    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+    cores: cpus.length,
+    memoryMiB: Math.round(os.totalmem() / 1024 / 1024),
+    kernel: os.release(),
+    node: process.version,
+  };
+}
+
+export function gitCommit(cwd: string): { commit: string; dirty: boolean } {
+  try {
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd }).toString().trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd }).toString().trim() !== '';
+    return { commit, dirty };
+  } catch {
+    return { commit: 'unknown', dirty: false };
+  }
+}

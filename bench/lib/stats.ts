@@ -33,7 +33,7 @@ export function formatCount(n: number): string {
   if (n >= 1e6) return `${(n / 1e6).toFixed(2)}M`;
   if (n >= 1e4) return `${(n / 1e3).toFixed(1)}k`;
   if (n >= 1e3) return `${(n / 1e3).toFixed(2)}k`;
-  return n >= 100 ? n.toFixed(0) : n.toFixed(1);
+  return n >= 100 || Number.isInteger(n) ? n.toFixed(0) : n.toFixed(1);
 }
 
 // Microseconds in the unit a human reads fastest.

@@ -94,7 +94,7 @@ export function renderBarChart(chart: BarChart): string {
         return;
       }
       const y = axis.y(v);
-      out.push(`<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${(plot.y1 - y).toFixed(1)}" fill="${PALETTE[i % PALETTE.length]}"><title>${escapeXml(`${s.name} ${cat}: ${chart.format(v)}`)}</title></rect>`);
+      out.push(`<rect class="bar" x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${(plot.y1 - y).toFixed(1)}" fill="${PALETTE[i % PALETTE.length]}"><title>${escapeXml(`${s.name} ${cat}: ${chart.format(v)}`)}</title></rect>`);
       out.push(`<text x="${cx}" y="${(y - 3).toFixed(1)}" text-anchor="middle" font-size="9">${escapeXml(chart.format(v))}</text>`);
     });
   });

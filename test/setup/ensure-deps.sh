@@ -9,6 +9,7 @@ declare -A wanted=(
   [ip]=iproute2
   [iptables]=iptables
   [wrk]=wrk
+  [ping]=iputils-ping
 )
 
 missing=()

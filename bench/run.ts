@@ -6,7 +6,7 @@ import { fpingRtt, endpointRtt, iputilsFlood, iputilsRtt } from './engines/icmp-
 import { measureNativeDns, measureNativeIcmp } from './engines/native';
 import { measureNodeResolver } from './engines/node-resolver';
 import { buildCharts } from './lib/charts';
-import { installCleanupHandlers, stopAll, trackDir } from './lib/children';
+import { installCleanupHandlers, stopAll, trackDir, wasInterrupted } from './lib/children';
 import { runDnsperf } from './lib/dnsperf';
 import { BENCH_ZONE, startKnot, type KnotSet } from './lib/knot';
 import { gitCommit, machine } from './lib/machine';
@@ -146,6 +146,9 @@ async function main(): Promise<void> {
   // machine every server measured ~40% slower and the comparison mostly measured the scheduler.
   const threads = Math.max(1, Math.min(4, mach.cores - 1));
   const workDir = trackDir(mkdtempSync(path.join(tmpdir(), `nettools-bench-${process.pid}-`)));
+  if (mach.loadAverage1m > mach.cores / 2) {
+    say(`warning: load average ${mach.loadAverage1m} on ${mach.cores} cores before the run; other work will skew the numbers`);
+  }
   say(`${opts.mode} run: connections ${opts.connections.join(', ')}, ${opts.durationS} s each, wrk ${threads} threads`);
   const knot = await startKnot(opts.resolvers);
   say(`Knot resolvers: ${knot.resolversEnv}`);
@@ -187,6 +190,7 @@ main()
   .then(() => stopAll())
   .then(() => process.exit(0))
   .catch(async (err: unknown) => {
+    if (wasInterrupted()) return; // the signal handler is already stopping everything and will exit
     process.stderr.write(`bench: failed: ${(err as Error).stack ?? String(err)}\n`);
     await stopAll();
     process.exit(1);

@@ -48,6 +48,12 @@ function killAllNow(): void {
 }
 
 let installed = false;
+let interrupted = false;
+
+// True once a signal started the shutdown: failures of the children it kills are expected then.
+export function wasInterrupted(): boolean {
+  return interrupted;
+}
 
 export function installCleanupHandlers(): void {
   if (installed) return;
@@ -55,6 +61,7 @@ export function installCleanupHandlers(): void {
   process.once('exit', killAllNow);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(signal, () => {
+      interrupted = true;
       process.stderr.write(`\nbench: ${signal}, stopping everything it started\n`);
       void stopAll().finally(() => process.exit(130));
     });

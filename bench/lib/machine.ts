@@ -10,6 +10,7 @@ export function machine(): Machine {
     memoryMiB: Math.round(os.totalmem() / 1024 / 1024),
     kernel: os.release(),
     node: process.version,
+    loadAverage1m: Math.round((os.loadavg()[0] ?? 0) * 100) / 100,
   };
 }
 

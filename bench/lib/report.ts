@@ -25,7 +25,7 @@ export function renderReadmeSection(results: BenchResults): string {
   lines.push(
     `Latest run: ${results.finishedAt} (\`npm run bench${results.mode === 'quick' ? ' -- --quick' : ''}\`, ${results.settings.durationS} s per point), ` +
       `commit \`${results.commit.slice(0, 12)}\`${results.dirty ? ' (uncommitted changes)' : ''}, ` +
-      `${m.cpuModel} × ${m.cores}, ${(m.memoryMiB / 1024).toFixed(0)} GiB, Node ${m.node}. ` +
+      `${m.cpuModel} × ${m.cores}, ${(m.memoryMiB / 1024).toFixed(0)} GiB, Node ${m.node}, load average ${m.loadAverage1m} before the run. ` +
       `wrk (${results.settings.wrkThreads} threads) runs on the same machine as the servers and the ${results.settings.resolvers.length} Knot resolvers.`,
     '',
     'Targets:',

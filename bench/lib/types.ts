@@ -62,6 +62,8 @@ export interface Machine {
   memoryMiB: number;
   kernel: string;
   node: string;
+  // 1-minute load average just before the run: other work on the machine skews every number.
+  loadAverage1m: number;
 }
 
 export interface TargetResult {

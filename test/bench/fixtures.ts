@@ -23,7 +23,7 @@ export function fullResults(): BenchResults {
     mode: 'full',
     commit: '0123456789abcdef0123456789abcdef01234567',
     dirty: false,
-    machine: { cpuModel: 'Test CPU', cores: 2, memoryMiB: 4096, kernel: '6.1.0', node: 'v20.0.0' },
+    machine: { cpuModel: 'Test CPU', cores: 2, memoryMiB: 4096, kernel: '6.1.0', node: 'v20.0.0', loadAverage1m: 0.1 },
     settings: { connections: [1, 64], durationS: 10, wrkThreads: 1, resolvers: ['knot1=127.0.0.1', 'knot2=127.0.0.2'] },
     scenarios: [
       {

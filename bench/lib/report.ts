@@ -16,7 +16,13 @@ function unavailable(s: ScenarioResult, server: ServerName): string | null {
   return 'unavailable' in r ? r.unavailable : null;
 }
 
-const cell = (p: LoadPoint | null, why: string | null) => (p ? formatCount(p.requestsPerSecond) : (why ?? '—'));
+// A point with wrong statuses or socket errors is marked, so its speed is never read as clean.
+function cell(p: LoadPoint | null, why: string | null): string {
+  if (p === null) return why ?? '—';
+  const e = p.errors;
+  const bad = e.unexpectedStatus + e.connect + e.read + e.write + e.timeout;
+  return bad > 0 ? `${formatCount(p.requestsPerSecond)} (${bad} failed)` : formatCount(p.requestsPerSecond);
+}
 const rss = (p: LoadPoint | null) => (p?.peakRssKiB != null ? `${(p.peakRssKiB / 1024).toFixed(0)} MiB` : '—');
 
 export function renderReadmeSection(results: BenchResults): string {
@@ -35,7 +41,12 @@ export function renderReadmeSection(results: BenchResults): string {
   );
   for (const t of results.targets) lines.push(`| ${t.description} | **${t.status}** | ${t.detail} |`);
 
-  lines.push('', 'Requests/s and ratios (nettools ÷ baseline, nettools ÷ bare uWebSockets.js ceiling); p99 latency; peak RSS of each server process:', '');
+  lines.push(
+    '',
+    'Requests/s and ratios (nettools ÷ baseline, nettools ÷ bare uWebSockets.js ceiling); p99 latency; peak RSS of each server process. ' +
+      '"(N failed)": responses with another status than the scenario expects, socket errors or wrk timeouts (>10 s) during that run:',
+    '',
+  );
   lines.push('| scenario | conns | nettools | baseline | ceiling | vs baseline | vs ceiling | p99 nettools | p99 baseline | RSS nettools | RSS baseline |');
   lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const s of results.scenarios) {

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { buildCharts } from '../../bench/lib/charts';
 import { README_BEGIN, README_END, renderReadmeSection, spliceReadme } from '../../bench/lib/report';
 import { evaluateTargets } from '../../bench/lib/targets';
-import { fullResults, missing } from './fixtures';
+import { fullResults, measured, missing, point } from './fixtures';
 
 test('the README section is replaced between its markers and nothing else changes', () => {
   const readme = `# x\n\n## Benchmarks\n\nintro\n\n${README_BEGIN}\nold numbers\n${README_END}\n\n## Layout\n`;
@@ -32,6 +32,13 @@ test('an unavailable server shows its reason in the table and in the chart legen
   assert.match(renderReadmeSection(r), /\| dns \| 64 \| unavailable: 503 engine-unavailable \| 6\.00k \|/);
   const chart = buildCharts(r).find((c) => c.name === 'dns-throughput.svg')!;
   assert.match(chart.svg, /nettools \(unavailable: 503 engine-unavailable\)/);
+});
+
+test('a run with failed responses is marked in the table with their count', () => {
+  const r = fullResults();
+  r.scenarios[1]!.servers[1] = measured('baseline', [point(1, 3000, 900), point(64, 4160, 321_000, { unexpectedStatus: 3850, timeout: 2 })]);
+  r.targets = evaluateTargets(r);
+  assert.match(renderReadmeSection(r), /\| dns \| 64 \| 40\.0k \| 4\.16k \(3852 failed\) \|/);
 });
 
 test('two charts per scenario: throughput per connection count and latency percentiles', () => {

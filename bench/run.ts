@@ -15,7 +15,7 @@ import { probe, unavailableReason } from './lib/probe';
 import { renderReadmeSection, spliceReadme } from './lib/report';
 import { readPeakRssKiB, resetPeakRss } from './lib/rss';
 import { SCENARIOS, type Scenario } from './lib/scenarios';
-import { startServer } from './lib/servers';
+import { startServer, type RunningServer } from './lib/servers';
 import { formatCount, formatMicros } from './lib/stats';
 import { evaluateTargets } from './lib/targets';
 import type { BenchResults, DnsEngineRow, IcmpRow, LoadPoint, ScenarioResult, ServerName, ServerScenarioResult } from './lib/types';
@@ -43,50 +43,68 @@ function checkTools(): void {
   if (missing.length > 0) throw new Error(`missing ${missing.join(', ')}: run bash bench/ensure-tools.sh (npm run bench does)`);
 }
 
-async function measureServer(server: ServerName, scenarios: Scenario[], opts: BenchOptions, knot: KnotSet, threads: number): Promise<Map<string, ServerScenarioResult>> {
-  const out = new Map<string, ServerScenarioResult>();
-  const running = await startServer(server, knot.resolversEnv);
+async function measurePoint(server: RunningServer, sc: Scenario, connections: number, opts: BenchOptions, threads: number): Promise<LoadPoint> {
+  const rssReset = resetPeakRss(server.pid);
+  const run = await runWrk({ url: server.url + sc.path, body: sc.body, connections, threads, durationS: opts.durationS, timeoutS: WRK_TIMEOUT_S });
+  if (!run.ok) throw new Error(`${server.name} ${sc.name} at ${connections} connections: ${run.error}`);
+  const s = run.summary;
+  const point: LoadPoint = {
+    connections,
+    durationS: s.durationUs / 1e6,
+    requests: s.requests,
+    requestsPerSecond: requestsPerSecond(s),
+    latencyUs: s.latencyUs,
+    errors: loadErrors(s, sc.expectedStatus),
+    peakRssKiB: rssReset ? readPeakRssKiB(server.pid) : null,
+  };
+  const e = point.errors;
+  say(
+    `${server.name} ${sc.name} c=${connections}: ${formatCount(point.requestsPerSecond)} req/s, p50 ${formatMicros(s.latencyUs.p50)}, p99 ${formatMicros(s.latencyUs.p99)}, ` +
+      `p99.9 ${formatMicros(s.latencyUs.p999)}, RSS ${point.peakRssKiB ?? '?'} KiB` +
+      (e.unexpectedStatus + e.connect + e.read + e.write + e.timeout > 0 ? `, errors ${JSON.stringify(e)}` : ''),
+  );
+  return point;
+}
+
+// All servers run side by side (idle ones cost nothing) and are measured in turn at each connection
+// count, so a change in the machine's load during the run hits every server alike instead of
+// skewing one ratio.
+async function measureScenarios(opts: BenchOptions, knot: KnotSet, threads: number): Promise<ScenarioResult[]> {
+  const running = new Map<ServerName, RunningServer>();
   try {
-    for (const sc of scenarios) {
-      const reply = await probe(running.url, sc.path, sc.body);
-      const why = unavailableReason(reply, sc.expectedStatus, sc.expectedCode);
-      if (why !== null) {
-        say(`${server} ${sc.name}: ${why}`);
-        out.set(sc.name, { server, unavailable: why });
-        continue;
+    for (const name of ['nettools', 'baseline', 'ceiling'] as const) running.set(name, await startServer(name, knot.resolversEnv));
+    const results: ScenarioResult[] = [];
+    for (const sc of SCENARIOS) {
+      const outcome = new Map<ServerName, ServerScenarioResult>();
+      const points = new Map<ServerName, LoadPoint[]>();
+      for (const name of sc.servers) {
+        const server = running.get(name) as RunningServer;
+        const why = unavailableReason(await probe(server.url, sc.path, sc.body), sc.expectedStatus, sc.expectedCode);
+        if (why !== null) {
+          say(`${name} ${sc.name}: ${why}`);
+          outcome.set(name, { server: name, unavailable: why });
+          continue;
+        }
+        const warm = await runWrk({ url: server.url + sc.path, body: sc.body, connections: 16, threads, durationS: opts.warmupS, timeoutS: WRK_TIMEOUT_S });
+        if (!warm.ok) throw new Error(`${name} ${sc.name} warm-up: ${warm.error}`);
+        points.set(name, []);
       }
-      const url = running.url + sc.path;
-      const warm = await runWrk({ url, body: sc.body, connections: 16, threads, durationS: opts.warmupS, timeoutS: WRK_TIMEOUT_S });
-      if (!warm.ok) throw new Error(`${server} ${sc.name} warm-up: ${warm.error}`);
-      const points: LoadPoint[] = [];
       for (const connections of opts.connections) {
-        const rssReset = resetPeakRss(running.pid);
-        const run = await runWrk({ url, body: sc.body, connections, threads, durationS: opts.durationS, timeoutS: WRK_TIMEOUT_S });
-        if (!run.ok) throw new Error(`${server} ${sc.name} at ${connections} connections: ${run.error}`);
-        const s = run.summary;
-        const point: LoadPoint = {
-          connections,
-          durationS: s.durationUs / 1e6,
-          requests: s.requests,
-          requestsPerSecond: requestsPerSecond(s),
-          latencyUs: s.latencyUs,
-          errors: loadErrors(s, sc.expectedStatus),
-          peakRssKiB: rssReset ? readPeakRssKiB(running.pid) : null,
-        };
-        points.push(point);
-        const e = point.errors;
-        say(
-          `${server} ${sc.name} c=${connections}: ${formatCount(point.requestsPerSecond)} req/s, p50 ${formatMicros(s.latencyUs.p50)}, p99 ${formatMicros(s.latencyUs.p99)}, ` +
-            `p99.9 ${formatMicros(s.latencyUs.p999)}, RSS ${point.peakRssKiB ?? '?'} KiB` +
-            (e.unexpectedStatus + e.connect + e.read + e.write + e.timeout > 0 ? `, errors ${JSON.stringify(e)}` : ''),
-        );
+        for (const [name, list] of points) list.push(await measurePoint(running.get(name) as RunningServer, sc, connections, opts, threads));
       }
-      out.set(sc.name, { server, points });
+      for (const [name, list] of points) outcome.set(name, { server: name, points: list });
+      results.push({
+        scenario: sc.name,
+        description: sc.description,
+        body: sc.body,
+        expectedStatus: sc.expectedStatus,
+        servers: sc.servers.map((name) => outcome.get(name) as ServerScenarioResult),
+      });
     }
+    return results;
   } finally {
-    await running.stop();
+    await Promise.all([...running.values()].map((s) => s.stop()));
   }
-  return out;
 }
 
 async function measureEngines(opts: BenchOptions, knot: KnotSet, workDir: string): Promise<BenchResults['engines']> {
@@ -153,17 +171,7 @@ async function main(): Promise<void> {
   const knot = await startKnot(opts.resolvers);
   say(`Knot resolvers: ${knot.resolversEnv}`);
 
-  const byServer = new Map<ServerName, Map<string, ServerScenarioResult>>();
-  for (const server of ['nettools', 'baseline', 'ceiling'] as const) {
-    byServer.set(server, await measureServer(server, SCENARIOS.filter((s) => s.servers.includes(server)), opts, knot, threads));
-  }
-  const scenarios: ScenarioResult[] = SCENARIOS.map((sc) => ({
-    scenario: sc.name,
-    description: sc.description,
-    body: sc.body,
-    expectedStatus: sc.expectedStatus,
-    servers: sc.servers.map((server) => byServer.get(server)?.get(sc.name) as ServerScenarioResult),
-  }));
+  const scenarios = await measureScenarios(opts, knot, threads);
   const engines = await measureEngines(opts, knot, workDir);
   await knot.stop();
 

@@ -14,10 +14,13 @@ export function machine(): Machine {
   };
 }
 
+// Read when the run starts: the code measured is the code at that moment. The run's own outputs
+// (bench/results/, README.md) do not make the tree dirty.
 export function gitCommit(cwd: string): { commit: string; dirty: boolean } {
   try {
     const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd }).toString().trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd }).toString().trim() !== '';
+    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':!bench/results', ':!README.md'], { cwd });
+    const dirty = status.toString().trim() !== '';
     return { commit, dirty };
   } catch {
     return { commit: 'unknown', dirty: false };

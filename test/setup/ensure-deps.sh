@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The tests run against real Knot DNS servers, real network namespaces and real iptables rules.
-# On a fresh Debian machine (as root) install what is missing instead of skipping tests.
+# On a fresh Debian machine (as root) install what is missing instead of skipping tests
+# (the benchmark suite's tests also run wrk, iputils ping, fping and dnsperf for real).
 set -euo pipefail
 
 declare -A wanted=(
@@ -9,6 +10,9 @@ declare -A wanted=(
   [ip]=iproute2
   [iptables]=iptables
   [wrk]=wrk
+  [ping]=iputils-ping
+  [fping]=fping
+  [dnsperf]=dnsperf
 )
 
 missing=()

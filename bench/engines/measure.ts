@@ -1,0 +1,38 @@
+import { BENCH_ZONE, type KnotSet } from '../lib/knot';
+import { runDnsperf } from '../lib/dnsperf';
+import { say } from '../lib/log';
+import type { BenchOptions } from '../lib/options';
+import { startServer } from '../lib/servers';
+import { formatCount } from '../lib/stats';
+import type { BenchResults, DnsEngineRow, IcmpRow } from '../lib/types';
+import { endpointRtt, fpingRtt, iputilsFlood, iputilsRtt } from './icmp-references';
+import { measureNativeDns, measureNativeIcmp } from './native';
+import { measureNodeResolver } from './node-resolver';
+
+// Each engine beside its ceiling and its peer, against the same loopback target.
+export async function measureEngines(opts: BenchOptions, knot: KnotSet, workDir: string): Promise<BenchResults['engines']> {
+  const target = knot.servers[0] as KnotSet['servers'][number];
+  const dnsOpts = { address: target.address, port: target.port, name: BENCH_ZONE, durationS: opts.engineDurationS, inFlight: opts.dnsInFlight };
+  const dns: DnsEngineRow[] = [];
+  dns.push({ name: 'native', result: await measureNativeDns(dnsOpts) });
+  dns.push({ name: 'dnsperf', result: await runDnsperf({ ...dnsOpts, workDir }) });
+  dns.push({ name: 'node-resolver', result: await measureNodeResolver(dnsOpts) });
+  for (const row of dns) say(`dns engine ${row.name}: ${row.result.ok ? `${formatCount(row.result.queriesPerSecond)} q/s` : row.result.unavailable}`);
+
+  const icmp: IcmpRow[] = [];
+  icmp.push({ name: 'native', result: await measureNativeIcmp({ durationS: opts.engineDurationS, inFlight: opts.icmpInFlight, rttSamples: opts.rttSamples }) });
+  const server = await startServer('nettools', knot.resolversEnv);
+  try {
+    icmp.push({ name: 'nettools-endpoint', result: await endpointRtt(server.url, Math.ceil(opts.rttSamples / 10)) });
+  } finally {
+    await server.stop();
+  }
+  icmp.push({ name: 'iputils-ping', result: await iputilsRtt(opts.rttSamples) });
+  icmp.push({ name: 'fping', result: await fpingRtt(opts.rttSamples) });
+  icmp.push({ name: 'iputils-ping-flood', result: await iputilsFlood(opts.floodCount, opts.engineDurationS * 2) });
+  for (const row of icmp) {
+    const r = row.result;
+    say(`icmp ${row.name}: ${r.ok ? `${r.echoesPerSecond === null ? '' : `${formatCount(r.echoesPerSecond)} echoes/s `}${r.rttMedianUs === null ? '' : `RTT median ${r.rttMedianUs.toFixed(1)} µs`}` : r.unavailable}`);
+  }
+  return { dns, icmp };
+}

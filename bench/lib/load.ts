@@ -1,0 +1,83 @@
+import { probe, unavailableReason } from './probe';
+import type { KnotSet } from './knot';
+import { say } from './log';
+import { readPeakRssKiB, resetPeakRss } from './rss';
+import { SCENARIOS, type Scenario } from './scenarios';
+import { startServer, type RunningServer } from './servers';
+import { formatCount, formatMicros } from './stats';
+import type { LoadPoint, ScenarioResult, ServerName, ServerScenarioResult } from './types';
+import { loadErrors, requestsPerSecond, runWrk } from './wrk';
+
+export interface LoadSettings {
+  connections: number[];
+  durationS: number;
+  warmupS: number;
+  threads: number;
+}
+
+// Generous: a request slower than this is counted as a wrk timeout and left out of the latencies.
+const WRK_TIMEOUT_S = 10;
+
+async function measurePoint(server: RunningServer, sc: Scenario, connections: number, opts: LoadSettings): Promise<LoadPoint> {
+  const rssReset = resetPeakRss(server.pid);
+  const run = await runWrk({ url: server.url + sc.path, body: sc.body, connections, threads: opts.threads, durationS: opts.durationS, timeoutS: WRK_TIMEOUT_S });
+  if (!run.ok) throw new Error(`${server.name} ${sc.name} at ${connections} connections: ${run.error}`);
+  const s = run.summary;
+  const point: LoadPoint = {
+    connections,
+    durationS: s.durationUs / 1e6,
+    requests: s.requests,
+    requestsPerSecond: requestsPerSecond(s),
+    latencyUs: s.latencyUs,
+    errors: loadErrors(s, sc.expectedStatus),
+    peakRssKiB: rssReset ? readPeakRssKiB(server.pid) : null,
+  };
+  const e = point.errors;
+  say(
+    `${server.name} ${sc.name} c=${connections}: ${formatCount(point.requestsPerSecond)} req/s, p50 ${formatMicros(s.latencyUs.p50)}, p99 ${formatMicros(s.latencyUs.p99)}, ` +
+      `p99.9 ${formatMicros(s.latencyUs.p999)}, RSS ${point.peakRssKiB ?? '?'} KiB` +
+      (e.unexpectedStatus + e.connect + e.read + e.write + e.timeout > 0 ? `, errors ${JSON.stringify(e)}` : ''),
+  );
+  return point;
+}
+
+// All servers run side by side (idle ones cost nothing) and are measured in turn at each connection
+// count, so a change in the machine's load during the run hits every server alike instead of
+// skewing one ratio.
+export async function measureScenarios(opts: LoadSettings, knot: KnotSet): Promise<ScenarioResult[]> {
+  const running = new Map<ServerName, RunningServer>();
+  try {
+    for (const name of ['nettools', 'baseline', 'ceiling'] as const) running.set(name, await startServer(name, knot.resolversEnv));
+    const results: ScenarioResult[] = [];
+    for (const sc of SCENARIOS) {
+      const outcome = new Map<ServerName, ServerScenarioResult>();
+      const points = new Map<ServerName, LoadPoint[]>();
+      for (const name of sc.servers) {
+        const server = running.get(name) as RunningServer;
+        const why = unavailableReason(await probe(server.url, sc.path, sc.body), sc.expectedStatus, sc.expectedCode);
+        if (why !== null) {
+          say(`${name} ${sc.name}: ${why}`);
+          outcome.set(name, { server: name, unavailable: why });
+          continue;
+        }
+        const warm = await runWrk({ url: server.url + sc.path, body: sc.body, connections: 16, threads: opts.threads, durationS: opts.warmupS, timeoutS: WRK_TIMEOUT_S });
+        if (!warm.ok) throw new Error(`${name} ${sc.name} warm-up: ${warm.error}`);
+        points.set(name, []);
+      }
+      for (const connections of opts.connections) {
+        for (const [name, list] of points) list.push(await measurePoint(running.get(name) as RunningServer, sc, connections, opts));
+      }
+      for (const [name, list] of points) outcome.set(name, { server: name, points: list });
+      results.push({
+        scenario: sc.name,
+        description: sc.description,
+        body: sc.body,
+        expectedStatus: sc.expectedStatus,
+        servers: sc.servers.map((name) => outcome.get(name) as ServerScenarioResult),
+      });
+    }
+    return results;
+  } finally {
+    await Promise.all([...running.values()].map((s) => s.stop()));
+  }
+}

@@ -1,0 +1,27 @@
+// What one run measures and for how long. Every duration here bounds the run.
+
+export interface BenchOptions {
+  mode: 'quick' | 'full';
+  connections: number[];
+  durationS: number;
+  warmupS: number;
+  engineDurationS: number;
+  dnsInFlight: number;
+  icmpInFlight: number;
+  rttSamples: number;
+  floodCount: number;
+  resolvers: number;
+  // The whole run is aborted (everything stopped) after this long.
+  deadlineS: number;
+}
+
+export function parseOptions(argv: readonly string[]): BenchOptions | string {
+  let quick = false;
+  for (const arg of argv) {
+    if (arg === '--quick') quick = true;
+    else return `unknown argument "${arg}" (only --quick is known)`;
+  }
+  return quick
+    ? { mode: 'quick', connections: [1, 64], durationS: 3, warmupS: 1, engineDurationS: 3, dnsInFlight: 100, icmpInFlight: 32, rttSamples: 20, floodCount: 5000, resolvers: 2, deadlineS: 600 }
+    : { mode: 'full', connections: [1, 16, 64, 256], durationS: 10, warmupS: 3, engineDurationS: 5, dnsInFlight: 100, icmpInFlight: 32, rttSamples: 20, floodCount: 20000, resolvers: 2, deadlineS: 1800 };
+}

@@ -1,0 +1,42 @@
+import { BENCH_ZONE } from './knot';
+import type { ScenarioName, ServerName } from './types';
+
+export interface Scenario {
+  name: ScenarioName;
+  description: string;
+  path: string;
+  body: string;
+  expectedStatus: number;
+  expectedCode: string | null; // a problem's `code`, when an error is what is measured
+  servers: ServerName[];
+}
+
+export const SCENARIOS: Scenario[] = [
+  {
+    name: 'validation',
+    description: 'POST /api/tools/ping with count 0: 400 validation-failed (the HTTP path alone)',
+    path: '/api/tools/ping',
+    body: JSON.stringify({ host: '127.0.0.1', count: 0 }),
+    expectedStatus: 400,
+    expectedCode: 'validation-failed',
+    servers: ['nettools', 'baseline', 'ceiling'],
+  },
+  {
+    name: 'dns',
+    description: `POST /api/tools/dns for ${BENCH_ZONE}: A, AAAA, MX, TXT from every loopback Knot resolver`,
+    path: '/api/tools/dns',
+    body: JSON.stringify({ domain: BENCH_ZONE }),
+    expectedStatus: 200,
+    expectedCode: null,
+    servers: ['nettools', 'baseline'],
+  },
+  {
+    name: 'ping',
+    description: 'POST /api/tools/ping count 1 to 127.0.0.1',
+    path: '/api/tools/ping',
+    body: JSON.stringify({ host: '127.0.0.1', count: 1 }),
+    expectedStatus: 200,
+    expectedCode: null,
+    servers: ['nettools', 'baseline'],
+  },
+];

@@ -1,0 +1,87 @@
+// Shapes of one benchmark run, as written to bench/results/*.json. Plain data only.
+
+export type ServerName = 'nettools' | 'baseline' | 'ceiling';
+export type ScenarioName = 'validation' | 'dns' | 'ping';
+
+export interface LatencyUs {
+  p50: number;
+  p90: number;
+  p99: number;
+  p999: number;
+  min: number;
+  mean: number;
+  max: number;
+}
+
+export interface LoadErrors {
+  connect: number;
+  read: number;
+  write: number;
+  timeout: number;
+  // Responses whose status was not the one the scenario expects (counted from wrk's non-2xx/3xx total).
+  unexpectedStatus: number;
+}
+
+export interface LoadPoint {
+  connections: number;
+  durationS: number;
+  requests: number;
+  requestsPerSecond: number;
+  latencyUs: LatencyUs;
+  errors: LoadErrors;
+  // Peak resident set of the server process during this run (VmHWM after a reset), KiB; null when unknown.
+  peakRssKiB: number | null;
+}
+
+// A server either was measured, or says why not (never a made-up number).
+export type ServerScenarioResult = { server: ServerName; points: LoadPoint[] } | { server: ServerName; unavailable: string };
+
+export interface ScenarioResult {
+  scenario: ScenarioName;
+  description: string;
+  body: string;
+  expectedStatus: number;
+  servers: ServerScenarioResult[];
+}
+
+export type Measured<T> = ({ ok: true } & T) | { ok: false; unavailable: string };
+
+export interface DnsEngineRow {
+  name: 'native' | 'dnsperf' | 'node-resolver';
+  result: Measured<{ queriesPerSecond: number; completed: number; failed: number; inFlight: number; durationS: number }>;
+}
+
+export interface IcmpRow {
+  name: 'native' | 'nettools-endpoint' | 'iputils-ping' | 'iputils-ping-flood' | 'fping';
+  result: Measured<{ echoesPerSecond: number | null; rttMedianUs: number | null; samples: number }>;
+}
+
+export interface Machine {
+  cpuModel: string;
+  cores: number;
+  memoryMiB: number;
+  kernel: string;
+  node: string;
+  // 1-minute load average just before the run: other work on the machine skews every number.
+  loadAverage1m: number;
+}
+
+export interface TargetResult {
+  id: string;
+  description: string;
+  status: 'met' | 'not met' | 'not evaluated';
+  detail: string;
+}
+
+export interface BenchResults {
+  startedAt: string;
+  finishedAt: string;
+  mode: 'quick' | 'full';
+  commit: string;
+  dirty: boolean;
+  machine: Machine;
+  settings: { connections: number[]; durationS: number; wrkThreads: number; resolvers: string[] };
+  scenarios: ScenarioResult[];
+  engines: { dns: DnsEngineRow[]; icmp: IcmpRow[] };
+  targets: TargetResult[];
+}

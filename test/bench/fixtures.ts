@@ -1,0 +1,70 @@
+import type { BenchResults, LoadPoint, ServerScenarioResult } from '../../bench/lib/types';
+
+export function point(connections: number, rps: number, p99: number, errors: Partial<LoadPoint['errors']> = {}): LoadPoint {
+  return {
+    connections,
+    durationS: 10,
+    requests: rps * 10,
+    requestsPerSecond: rps,
+    latencyUs: { min: 10, mean: p99 / 4, max: p99 * 3, p50: p99 / 5, p90: p99 / 2, p99, p999: p99 * 2 },
+    errors: { connect: 0, read: 0, write: 0, timeout: 0, unexpectedStatus: 0, ...errors },
+    peakRssKiB: 65536,
+  };
+}
+
+export const measured = (server: ServerScenarioResult['server'], points: LoadPoint[]): ServerScenarioResult => ({ server, points });
+export const missing = (server: ServerScenarioResult['server'], why: string): ServerScenarioResult => ({ server, unavailable: why });
+
+// A run where every number is present and every target is met.
+export function fullResults(): BenchResults {
+  return {
+    startedAt: '2026-11-22T12:00:00.000Z',
+    finishedAt: '2026-11-22T12:06:00.000Z',
+    mode: 'full',
+    commit: '0123456789abcdef0123456789abcdef01234567',
+    dirty: false,
+    machine: { cpuModel: 'Test CPU', cores: 2, memoryMiB: 4096, kernel: '6.1.0', node: 'v20.0.0', loadAverage1m: 0.1 },
+    settings: { connections: [1, 64], durationS: 10, wrkThreads: 1, resolvers: ['knot1=127.0.0.1', 'knot2=127.0.0.2'] },
+    scenarios: [
+      {
+        scenario: 'validation',
+        description: 'validation error',
+        body: '{}',
+        expectedStatus: 400,
+        servers: [
+          measured('nettools', [point(1, 20_000, 100), point(64, 120_000, 900)]),
+          measured('baseline', [point(1, 10_000, 200), point(64, 30_000, 3000)]),
+          measured('ceiling', [point(1, 30_000, 80), point(64, 150_000, 700)]),
+        ],
+      },
+      {
+        scenario: 'dns',
+        description: 'dns',
+        body: '{}',
+        expectedStatus: 200,
+        servers: [measured('nettools', [point(1, 9000, 500), point(64, 40_000, 4000)]), measured('baseline', [point(1, 3000, 900), point(64, 6000, 38_000)])],
+      },
+      {
+        scenario: 'ping',
+        description: 'ping',
+        body: '{}',
+        expectedStatus: 200,
+        servers: [measured('nettools', [point(1, 8000, 300), point(64, 30_000, 5000)]), measured('baseline', [point(1, 400, 8000), point(64, 500, 1_500_000)])],
+      },
+    ],
+    engines: {
+      dns: [
+        { name: 'native', result: { ok: true, queriesPerSecond: 200_000, completed: 1_000_000, failed: 0, inFlight: 100, durationS: 5 } },
+        { name: 'dnsperf', result: { ok: true, queriesPerSecond: 300_000, completed: 1_500_000, failed: 0, inFlight: 100, durationS: 5 } },
+        { name: 'node-resolver', result: { ok: true, queriesPerSecond: 80_000, completed: 400_000, failed: 0, inFlight: 100, durationS: 5 } },
+      ],
+      icmp: [
+        { name: 'native', result: { ok: true, echoesPerSecond: 100_000, rttMedianUs: 20, samples: 20 } },
+        { name: 'nettools-endpoint', result: { ok: true, echoesPerSecond: null, rttMedianUs: 25, samples: 20 } },
+        { name: 'iputils-ping', result: { ok: true, echoesPerSecond: null, rttMedianUs: 13, samples: 20 } },
+        { name: 'fping', result: { ok: true, echoesPerSecond: null, rttMedianUs: 12, samples: 20 } },
+      ],
+    },
+    targets: [],
+  };
+}

@@ -1,0 +1,49 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { buildCharts } from '../../bench/lib/charts';
+import { README_BEGIN, README_END, renderReadmeSection, spliceReadme } from '../../bench/lib/report';
+import { evaluateTargets } from '../../bench/lib/targets';
+import { fullResults, measured, missing, point } from './fixtures';
+
+test('the README section is replaced between its markers and nothing else changes', () => {
+  const readme = `# x\n\n## Benchmarks\n\nintro\n\n${README_BEGIN}\nold numbers\n${README_END}\n\n## Layout\n`;
+  const out = spliceReadme(readme, 'new numbers');
+  assert.is(out, `# x\n\n## Benchmarks\n\nintro\n\n${README_BEGIN}\nnew numbers\n${README_END}\n\n## Layout\n`);
+  assert.is(spliceReadme(out, 'newer'), out.replace('new numbers', 'newer'));
+});
+
+test('a README without the markers is refused rather than appended to', () => {
+  assert.throws(() => spliceReadme('# x\n', 'numbers'), /markers/);
+});
+
+test('the section carries the ratios against the baseline and the ceiling', () => {
+  const r = fullResults();
+  r.targets = evaluateTargets(r);
+  const text = renderReadmeSection(r);
+  assert.match(text, /\| validation \| 64 \| 120\.0k \| 30\.0k \| 150\.0k \| 4\.00x \| 0\.80x \|/);
+  assert.match(text, /\| ping \| 64 \| 30\.0k \| 500 \| — \| 60x \| — \|/);
+  assert.match(text, /\*\*met\*\*/);
+});
+
+test('an unavailable server shows its reason in the table and in the chart legend', () => {
+  const r = fullResults();
+  r.scenarios[1]!.servers[0] = missing('nettools', 'unavailable: 503 engine-unavailable');
+  r.targets = evaluateTargets(r);
+  assert.match(renderReadmeSection(r), /\| dns \| 64 \| unavailable: 503 engine-unavailable \| 6\.00k \|/);
+  const chart = buildCharts(r).find((c) => c.name === 'dns-throughput.svg')!;
+  assert.match(chart.svg, /nettools \(unavailable: 503 engine-unavailable\)/);
+});
+
+test('a run with failed responses is marked in the table with their count', () => {
+  const r = fullResults();
+  r.scenarios[1]!.servers[1] = measured('baseline', [point(1, 3000, 900), point(64, 4160, 321_000, { unexpectedStatus: 3850, timeout: 2 })]);
+  r.targets = evaluateTargets(r);
+  assert.match(renderReadmeSection(r), /\| dns \| 64 \| 40\.0k \| 4\.16k \(3852 failed\) \|/);
+});
+
+test('two charts per scenario: throughput per connection count and latency percentiles', () => {
+  const names = buildCharts(fullResults()).map((c) => c.name);
+  assert.equal(names, ['validation-throughput.svg', 'validation-latency.svg', 'dns-throughput.svg', 'dns-latency.svg', 'ping-throughput.svg', 'ping-latency.svg']);
+});
+
+test.run();

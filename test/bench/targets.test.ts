@@ -1,0 +1,104 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { evaluateTargets, pointAt } from '../../bench/lib/targets';
+import type { BenchResults } from '../../bench/lib/types';
+import { fullResults, measured, missing, point } from './fixtures';
+
+const byId = (r: BenchResults, id: string) => evaluateTargets(r).find((t) => t.id === id)!;
+
+test('every target is met when the numbers clear every bar', () => {
+  const targets = evaluateTargets(fullResults());
+  assert.equal(targets.map((t) => t.status), ['met', 'met', 'met', 'met', 'met']);
+});
+
+test('validation is not met below 3x the baseline, and the detail shows the ratio', () => {
+  const r = fullResults();
+  r.scenarios[0]!.servers[0] = measured('nettools', [point(64, 80_000, 900)]);
+  const t = byId(r, 'validation');
+  assert.is(t.status, 'not met');
+  assert.match(t.detail, /2\.67x \(needs 3x\)/);
+});
+
+test('validation is not met under 70% of the ceiling even at 3x the baseline', () => {
+  const r = fullResults();
+  r.scenarios[0]!.servers[2] = measured('ceiling', [point(64, 200_000, 700)]);
+  const t = byId(r, 'validation');
+  assert.is(t.status, 'not met');
+  assert.match(t.detail, /60% of the ceiling/);
+});
+
+test('dns is not met when its p99 is not lower than the baseline’s, whatever the speedup', () => {
+  const r = fullResults();
+  r.scenarios[1]!.servers[0] = measured('nettools', [point(64, 60_000, 38_000)]);
+  assert.is(byId(r, 'dns').status, 'not met');
+});
+
+test('ping needs 20x: 19x is not met', () => {
+  const r = fullResults();
+  r.scenarios[2]!.servers[0] = measured('nettools', [point(64, 9500, 5000)]);
+  assert.is(byId(r, 'ping').status, 'not met');
+});
+
+test('an unavailable endpoint leaves its target not evaluated, with the reason', () => {
+  const r = fullResults();
+  r.scenarios[1]!.servers[0] = missing('nettools', 'unavailable: 503 engine-unavailable');
+  const t = byId(r, 'dns');
+  assert.is(t.status, 'not evaluated');
+  assert.match(t.detail, /503 engine-unavailable/);
+});
+
+test('a run with unexpected statuses is not evaluated rather than counted as speed', () => {
+  const r = fullResults();
+  r.scenarios[2]!.servers[0] = measured('nettools', [point(64, 900_000, 50, { unexpectedStatus: 12 })]);
+  const t = byId(r, 'ping');
+  assert.is(t.status, 'not evaluated');
+  assert.match(t.detail, /12 bad responses/);
+});
+
+test('a target at 64 connections is not evaluated when 64 was not run', () => {
+  const r = fullResults();
+  r.scenarios[0]!.servers[1] = measured('baseline', [point(1, 10_000, 200)]);
+  assert.is(byId(r, 'validation').status, 'not evaluated');
+  assert.not.ok(pointAt(r, 'validation', 'baseline', 64).ok);
+});
+
+test('the DNS engine must reach half of dnsperf and beat dns.Resolver', () => {
+  const r = fullResults();
+  r.engines.dns[0] = { name: 'native', result: { ok: true, queriesPerSecond: 140_000, completed: 1, failed: 0, inFlight: 100, durationS: 5 } };
+  assert.is(byId(r, 'dns-engine').status, 'not met');
+  r.engines.dns[0] = { name: 'native', result: { ok: true, queriesPerSecond: 160_000, completed: 1, failed: 0, inFlight: 100, durationS: 5 } };
+  r.engines.dns[2] = { name: 'node-resolver', result: { ok: true, queriesPerSecond: 170_000, completed: 1, failed: 0, inFlight: 100, durationS: 5 } };
+  assert.is(byId(r, 'dns-engine').status, 'not met');
+});
+
+test('an engine that is not built leaves the DNS engine target not evaluated', () => {
+  const r = fullResults();
+  r.engines.dns[0] = { name: 'native', result: { ok: false, unavailable: 'unavailable: engine not built' } };
+  const t = byId(r, 'dns-engine');
+  assert.is(t.status, 'not evaluated');
+  assert.match(t.detail, /engine not built/);
+});
+
+test('the RTT target uses the endpoint’s median and allows 20 µs either way', () => {
+  const r = fullResults();
+  assert.match(byId(r, 'ping-rtt').detail, /endpoint median 25\.0 µs vs iputils 13\.0 µs \(\+12\.0 µs\)/);
+  r.engines.icmp[1] = { name: 'nettools-endpoint', result: { ok: true, echoesPerSecond: null, rttMedianUs: 34, samples: 20 } };
+  assert.is(byId(r, 'ping-rtt').status, 'not met');
+});
+
+test('the RTT target falls back to the native engine when the endpoint is unavailable', () => {
+  const r = fullResults();
+  r.engines.icmp[1] = { name: 'nettools-endpoint', result: { ok: false, unavailable: 'unavailable: 503 engine-unavailable' } };
+  const t = byId(r, 'ping-rtt');
+  assert.is(t.status, 'met');
+  assert.match(t.detail, /native engine median 20\.0 µs/);
+});
+
+test('the RTT target is not evaluated with neither the endpoint nor the engine', () => {
+  const r = fullResults();
+  r.engines.icmp[0] = { name: 'native', result: { ok: false, unavailable: 'unavailable: engine not built' } };
+  r.engines.icmp[1] = { name: 'nettools-endpoint', result: { ok: false, unavailable: 'unavailable: 503 engine-unavailable' } };
+  assert.is(byId(r, 'ping-rtt').status, 'not evaluated');
+});
+
+test.run();

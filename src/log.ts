@@ -5,6 +5,8 @@ type Level = 'debug' | 'info' | 'warn' | 'error';
 
 export interface Logger {
   log(level: Level, msg: string, fields?: Record<string, unknown>): void;
+  // Lets a hot path skip building fields nobody will write.
+  enabled(level: Level): boolean;
   // Writes out what is buffered; call before process.exit.
   flush(): void;
 }
@@ -30,6 +32,7 @@ export function createLogger(level: Config['logLevel'], sink?: LineSink): Logger
     log(lvl, msg, fields = {}) {
       logger[lvl](fields, msg);
     },
+    enabled: (lvl) => logger.isLevelEnabled(lvl),
     flush() {
       if (!sink) (destination as ReturnType<typeof pino.destination>).flushSync();
     },

@@ -1,6 +1,6 @@
 import type { Config } from '../config/types';
 import { ClientLimiter } from '../ratelimit/client-limiter';
-import { rateLimitHeaders, retryAfterHeader } from '../ratelimit/headers';
+import { createRateLimitHeaderWriter, retryAfterHeader } from '../ratelimit/headers';
 import { InFlight } from '../ratelimit/in-flight';
 import type { Exchange } from './exchange';
 import { sendProblem } from './send-problem';
@@ -11,10 +11,12 @@ export class Admission {
   readonly limiter: ClientLimiter;
   readonly inFlight: InFlight;
   private readonly pruneTimer: NodeJS.Timeout;
+  private readonly headersFor: ReturnType<typeof createRateLimitHeaderWriter>;
 
   constructor(config: Config) {
     this.limiter = new ClientLimiter({ rate: config.rateLimit, max: config.rateLimitCacheMax });
     this.inFlight = new InFlight({ perClient: config.maxInFlightPerClient, global: config.maxInFlight });
+    this.headersFor = createRateLimitHeaderWriter({ limit: config.rateLimit.capacity, windowMs: config.rateLimit.windowMs });
     // Full buckets are dropped in the background; unref'd so it never keeps the process alive.
     this.pruneTimer = setInterval(() => this.limiter.prune(), 60_000).unref();
   }
@@ -23,7 +25,7 @@ export class Admission {
   admit(ex: Exchange, key: string): boolean {
     const slot = this.inFlight.acquire(key);
     if (!slot.ok) {
-      for (const [name, value] of rateLimitHeaders(this.limiter.peek(key))) ex.header(name, value);
+      for (const [name, value] of this.headersFor(this.limiter.peek(key))) ex.header(name, value);
       if (slot.code === 'overloaded') {
         for (const [name, value] of retryAfterHeader(slot.retryAfterSeconds)) ex.header(name, value);
         sendProblem(ex, 'overloaded', `the server has ${slot.limit} requests in flight; try again shortly`);
@@ -34,7 +36,7 @@ export class Admission {
     }
     ex.onSettle(slot.release);
     const decision = this.limiter.check(key);
-    for (const [name, value] of rateLimitHeaders(decision)) ex.header(name, value);
+    for (const [name, value] of this.headersFor(decision)) ex.header(name, value);
     if (!decision.allowed) {
       sendProblem(ex, 'rate-limited', `${decision.limit} requests per ${decision.windowMs / 1000} s; retry after ${decision.retryAfterSeconds} s`);
       return false;

@@ -1,3 +1,4 @@
+import { isIPv4 } from 'node:net';
 import { cidrContains, formatIp, parseIp, unmapIPv4, type Cidr, type IpAddress } from '../net/ip';
 
 // Who is the client, for rate limiting and concurrency caps.
@@ -81,6 +82,8 @@ export function clientAddress(peer: string, xff: string | undefined, trusted: re
  * IPv4-mapped IPv6 is keyed as IPv4. Text that is not an address is returned unchanged.
  */
 export function clientKey(address: string): string {
+  // Canonical dotted IPv4 (what the server hands in) is its own key: no parse on the hot path.
+  if (isIPv4(address)) return address;
   const parsed = parseIp(address);
   if (parsed === null) return address;
   const ip = unmapIPv4(parsed);

@@ -3,9 +3,11 @@ import type { Exchange } from './exchange';
 // Headers a browser script may read from a tool response (rate-limit state, retry hints, tracing).
 const EXPOSED = 'RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id';
 
-export function addCorsHeaders(ex: Exchange, origin: string): void {
+// Allow-Origin on every tool response, as the contract says; the long Expose-Headers list only where a
+// browser asked (an Origin header), since nothing else reads it.
+export function addCorsHeaders(ex: Exchange, origin: string, crossOrigin: boolean): void {
   ex.header('Access-Control-Allow-Origin', origin);
-  ex.header('Access-Control-Expose-Headers', EXPOSED);
+  if (crossOrigin) ex.header('Access-Control-Expose-Headers', EXPOSED);
   if (origin !== '*') ex.header('Vary', 'Origin');
 }
 

@@ -1,8 +1,24 @@
 import { STATUS_CODES } from 'node:http';
-import { normaliseIp } from '../net/ip';
 import type { HttpResponse } from './uws';
 
 export type Header = readonly [name: string, value: string];
+
+// uWS converts every JS string it is handed to UTF-8; header names, content types and status lines come
+// from a small fixed set in our code, so each is encoded once and handed over as bytes.
+const encoded = new Map<string, Buffer>();
+function bytes(text: string): Buffer {
+  let b = encoded.get(text);
+  if (b === undefined) encoded.set(text, (b = Buffer.from(text, 'latin1')));
+  return b;
+}
+const statusLines = new Map<number, Buffer>();
+function statusLine(status: number): Buffer {
+  let b = statusLines.get(status);
+  if (b === undefined) statusLines.set(status, (b = Buffer.from(`${status} ${STATUS_CODES[status] ?? ''}`, 'latin1')));
+  return b;
+}
+
+const CONTENT_TYPE = Buffer.from('Content-Type');
 
 // One request/response pair. uWS forbids touching `res` after an abort or after `end`, so every write
 // goes through here, corked, and becomes a no-op once the exchange is settled.
@@ -24,11 +40,11 @@ export class Exchange {
     private readonly res: HttpResponse,
     readonly method: string,
     readonly path: string,
-    readonly rawPeer: string, // as uWS reports it: IPv6 text, IPv4 peers mapped
+    peer: string, // the socket peer as text people write (see peer.ts)
     readonly startedAt: bigint,
     private readonly onSettled: (ex: Exchange) => void,
   ) {
-    this.client = normaliseIp(rawPeer) ?? rawPeer;
+    this.client = peer;
     res.onAborted(() => {
       if (this.finished) return;
       this.aborted = true;
@@ -74,9 +90,9 @@ export class Exchange {
     this.status = status;
     this.abortListeners = [];
     this.res.cork(() => {
-      this.res.writeStatus(`${status} ${STATUS_CODES[status] ?? ''}`);
-      if (contentType !== null) this.res.writeHeader('Content-Type', contentType);
-      for (const [name, value] of this.headers) this.res.writeHeader(name, value);
+      this.res.writeStatus(statusLine(status));
+      if (contentType !== null) this.res.writeHeader(CONTENT_TYPE, bytes(contentType));
+      for (const [name, value] of this.headers) this.res.writeHeader(bytes(name), value);
       if (this.method === 'HEAD') this.res.endWithoutBody(body === null ? 0 : Buffer.byteLength(body), this.closeConnection);
       else this.res.end(body ?? '', this.closeConnection);
     });

@@ -13,6 +13,7 @@ import { addCorsHeaders, answerPreflight } from './cors';
 import { Admission } from './admission';
 import { clientAddress, clientKey } from './client-key';
 import { Exchange } from './exchange';
+import { peerText } from './peer';
 import { sendProblem } from './send-problem';
 import { loadNativeUws, type HttpRequest, type HttpResponse, type us_listen_socket } from './uws';
 
@@ -58,6 +59,7 @@ export function createServer(deps: ServerDeps): NettoolsServer {
     inFlight--;
     const durationMs = Number(process.hrtime.bigint() - ex.startedAt) / 1e6;
     metrics.requestSettled(ex.route, ex.method, ex.aborted ? 'aborted' : ex.status, durationMs / 1000, ex.problemCode);
+    if (!log.enabled('info')) return;
     log.log('info', 'request', {
       requestId: ex.requestId,
       method: ex.method,
@@ -77,10 +79,9 @@ export function createServer(deps: ServerDeps): NettoolsServer {
         // uWS invalidates `req` once this function returns: read every header now.
         const contentType = req.getHeader('content-type');
         const contentLength = req.getHeader('content-length');
-        addCorsHeaders(ex, config.corsOrigin);
-        const client = clientAddress(ex.rawPeer, forwardedFor(req), config.trustProxy);
-        ex.client = client;
-        if (!admission.admit(ex, clientKey(client))) return;
+        addCorsHeaders(ex, config.corsOrigin, req.getHeader('origin') !== '');
+        identifyClient(ex, req);
+        if (!admission.admit(ex, clientKey(ex.client))) return;
         void runTool(ex, contentType, contentLength, slot(), validate);
       },
       OPTIONS: (ex) => answerPreflight(ex, config.corsOrigin, 'POST, OPTIONS'),
@@ -98,7 +99,7 @@ export function createServer(deps: ServerDeps): NettoolsServer {
     methods: {
       GET: (ex, req) => {
         const query = req.getQuery() ?? '';
-        ex.client = clientAddress(ex.rawPeer, forwardedFor(req), config.trustProxy);
+        identifyClient(ex, req);
         if (!admission.admit(ex, clientKey(ex.client))) return;
         void runProbe(ex, query);
       },
@@ -119,6 +120,12 @@ export function createServer(deps: ServerDeps): NettoolsServer {
         },
       },
     });
+  }
+
+  // X-Forwarded-For is read only when some proxy is trusted: otherwise the peer is the client, and
+  // nobody pays for walking a header that will never be believed.
+  function identifyClient(ex: Exchange, req: HttpRequest): void {
+    if (config.trustProxy.length > 0) ex.client = clientAddress(ex.client, forwardedFor(req), config.trustProxy);
   }
 
   async function runTool<R>(
@@ -200,8 +207,7 @@ export function createServer(deps: ServerDeps): NettoolsServer {
     metrics.requestStarted();
     const method = req.getCaseSensitiveMethod();
     const path = req.getUrl();
-    const peer = Buffer.from(res.getRemoteAddressAsText()).toString();
-    const ex = new Exchange(res, method, path, peer, process.hrtime.bigint(), settled);
+    const ex = new Exchange(res, method, path, peerText(res.getRemoteAddress()), process.hrtime.bigint(), settled);
     ex.requestId = requestId(req.getHeader('x-request-id'));
     ex.header('X-Request-Id', ex.requestId);
     if (draining) ex.closeConnection = true;

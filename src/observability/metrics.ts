@@ -9,6 +9,9 @@ export interface HttpMetrics {
   gaugeFrom(name: string, help: string, read: () => number): void;
 }
 
+// The method is the client's to choose: anything else would let a client grow the label set without bound.
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'CONNECT', 'TRACE']);
+
 export function createHttpMetrics(): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -32,14 +35,26 @@ export function createHttpMetrics(): HttpMetrics {
     labelNames: ['code'] as const,
     registers: [registry],
   });
+  // Label-bound children, looked up by a flat key: prom-client re-hashes a label object on every call.
+  // Every label value here comes from a bounded set (methods are folded into KNOWN_METHODS or "other").
+  const requestChildren = new Map<string, ReturnType<typeof requests.labels>>();
+  const durationChildren = new Map<string, ReturnType<typeof duration.labels>>();
+  const problemChildren = new Map<string, ReturnType<typeof problems.labels>>();
+  const child = <C>(cache: Map<string, C>, key: string, make: () => C): C => {
+    let found = cache.get(key);
+    if (found === undefined) cache.set(key, (found = make()));
+    return found;
+  };
   return {
     registry,
     requestStarted: () => inFlight.inc(),
-    requestSettled(route, method, status, seconds, problem) {
+    requestSettled(route, rawMethod, status, seconds, problem) {
       inFlight.dec();
-      requests.inc({ route, method, status: String(status) });
-      duration.observe({ route }, seconds);
-      if (problem !== null) problems.inc({ code: problem });
+      const method = KNOWN_METHODS.has(rawMethod) ? rawMethod : 'other';
+      const statusText = String(status);
+      child(requestChildren, `${route} ${method} ${statusText}`, () => requests.labels(route, method, statusText)).inc();
+      child(durationChildren, route, () => duration.labels(route)).observe(seconds);
+      if (problem !== null) child(problemChildren, problem, () => problems.labels(problem)).inc();
     },
     gaugeFrom(name, help, read) {
       new Gauge({

@@ -32,19 +32,34 @@ function sfString(text: string): string {
  * client that waits exactly that long is let in.
  */
 export function rateLimitHeaders(decision: RateDecision, options: RateLimitHeaderOptions = {}): HeaderList {
-  const policy = sfString(options.policy ?? DEFAULT_POLICY_NAME);
-  const pk = options.partitionKey === undefined ? '' : `;pk=:${options.partitionKey}:`;
-  const windowSeconds = Math.max(1, Math.ceil(decision.windowMs / 1000));
-  const nowEpochMs = options.nowEpochMs ?? Date.now();
-  const headers: HeaderList = [
-    ['RateLimit-Policy', `${policy};q=${decision.limit};w=${windowSeconds}${pk}`],
-    ['RateLimit', `${policy};r=${decision.remaining};t=${decision.resetSeconds}${pk}`],
-    ['X-RateLimit-Limit', String(decision.limit)],
-    ['X-RateLimit-Remaining', String(decision.remaining)],
-    ['X-RateLimit-Reset', String(Math.ceil((nowEpochMs + decision.resetMs) / 1000))],
-  ];
-  if (!decision.allowed) headers.push(['Retry-After', String(decision.retryAfterSeconds)]);
-  return headers;
+  return createRateLimitHeaderWriter({ policy: options.policy, limit: decision.limit, windowMs: decision.windowMs })(decision, options);
+}
+
+/**
+ * The same headers, with everything that depends only on the policy computed once: a server with one
+ * policy builds three small strings per response instead of re-deriving the constant ones.
+ */
+export function createRateLimitHeaderWriter(policyOf: {
+  policy?: string | undefined;
+  limit: number;
+  windowMs: number;
+}): (decision: RateDecision, options?: Omit<RateLimitHeaderOptions, 'policy'>) => HeaderList {
+  const policy = sfString(policyOf.policy ?? DEFAULT_POLICY_NAME);
+  const policyValue = `${policy};q=${policyOf.limit};w=${Math.max(1, Math.ceil(policyOf.windowMs / 1000))}`;
+  const limit = String(policyOf.limit);
+  return (decision, options = {}) => {
+    const pk = options.partitionKey === undefined ? '' : `;pk=:${options.partitionKey}:`;
+    const nowEpochMs = options.nowEpochMs ?? Date.now();
+    const headers: HeaderList = [
+      ['RateLimit-Policy', policyValue + pk],
+      ['RateLimit', `${policy};r=${decision.remaining};t=${decision.resetSeconds}${pk}`],
+      ['X-RateLimit-Limit', limit],
+      ['X-RateLimit-Remaining', String(decision.remaining)],
+      ['X-RateLimit-Reset', String(Math.ceil((nowEpochMs + decision.resetMs) / 1000))],
+    ];
+    if (!decision.allowed) headers.push(['Retry-After', String(decision.retryAfterSeconds)]);
+    return headers;
+  };
 }
 
 /** Retry-After for refusals that are not about the bucket (503 overloaded, target budget). */

@@ -21,12 +21,24 @@ test('OPTIONS on a tool path answers a CORS preflight', async () => {
   }
 });
 
-test('tool responses, errors included, carry Access-Control-Allow-Origin and expose rate-limit headers', async () => {
+test('tool responses, errors included, carry Access-Control-Allow-Origin', async () => {
   const server = await startServer();
   try {
     const reply = await postJson(server.base, '/api/tools/ping', { nope: 1 });
     assert.is(reply.headers['access-control-allow-origin'], '*');
+  } finally {
+    await server.stop();
+  }
+});
+
+test('a cross-origin request is told which rate-limit headers it may read', async () => {
+  const server = await startServer();
+  try {
+    const reply = await postJson(server.base, '/api/tools/ping', { nope: 1 }, { origin: 'https://app.example' });
     assert.match(String(reply.headers['access-control-expose-headers']), 'Retry-After');
+    assert.match(String(reply.headers['access-control-expose-headers']), 'X-RateLimit-Remaining');
+    const sameOrigin = await postJson(server.base, '/api/tools/ping', { nope: 1 });
+    assert.is(sameOrigin.headers['access-control-expose-headers'], undefined);
   } finally {
     await server.stop();
   }

@@ -1,7 +1,7 @@
 import type { Config } from './config/types';
 import { createServer, type NettoolsServer } from './http/server';
 import type { Logger } from './log';
-import { createHttpMetrics } from './observability/metrics';
+import { createHttpMetrics, disabledHttpMetrics } from './observability/metrics';
 import { createToolMetrics } from './observability/tool-metrics';
 import { createTargetCheck } from './policy/target-policy';
 import { buildOpenApi } from './openapi/document';
@@ -17,11 +17,11 @@ export interface App {
 // Everything the process runs, wired from one Config; main.ts adds only signals and exit codes.
 export function createApp(config: Config, log: Logger): App {
   const ids = config.resolvers.map((r) => r.id);
-  const metrics = createHttpMetrics();
+  const metrics = config.metrics ? createHttpMetrics() : disabledHttpMetrics();
   const tools = createTools({
     config,
     checkTarget: createTargetCheck({ allowPrivateTargets: config.allowPrivateTargets }),
-    metrics: createToolMetrics(metrics.registry),
+    ...(config.metrics ? { metrics: createToolMetrics(metrics.registry) } : {}),
   });
   const server = createServer({
     config,

@@ -47,7 +47,7 @@ async function measurePoint(server: RunningServer, sc: Scenario, connections: nu
 export async function measureScenarios(opts: LoadSettings, knot: KnotSet): Promise<ScenarioResult[]> {
   const running = new Map<ServerName, RunningServer>();
   try {
-    for (const name of ['nettools', 'baseline', 'ceiling'] as const) running.set(name, await startServer(name, knot.resolversEnv));
+    for (const name of ['nettools', 'nettools-nometrics', 'baseline', 'ceiling'] as const) running.set(name, await startServer(name, knot.resolversEnv));
     const results: ScenarioResult[] = [];
     for (const sc of SCENARIOS) {
       const outcome = new Map<ServerName, ServerScenarioResult>();

@@ -19,7 +19,7 @@ export const SCENARIOS: Scenario[] = [
     body: JSON.stringify({ host: '127.0.0.1', count: 0 }),
     expectedStatus: 400,
     expectedCode: 'validation-failed',
-    servers: ['nettools', 'baseline', 'ceiling'],
+    servers: ['nettools', 'nettools-nometrics', 'baseline', 'ceiling'],
   },
   {
     name: 'dns',

@@ -34,6 +34,7 @@ export function nettoolsEnv(port: number, resolvers: string): Record<string, str
 
 const ENTRY: Record<ServerName, string> = {
   nettools: path.join(DIST, 'src', 'main.js'),
+  'nettools-nometrics': path.join(DIST, 'src', 'main.js'),
   baseline: path.join(DIST, 'bench', 'peers', 'baseline.js'),
   ceiling: path.join(DIST, 'bench', 'peers', 'ceiling.js'),
 };
@@ -43,7 +44,11 @@ const ENTRY: Record<ServerName, string> = {
 export async function startServer(name: ServerName, resolvers: string): Promise<RunningServer> {
   const port = await freePort();
   // Only loopback resolvers reach any of them; the environment is built here, not inherited.
-  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...nettoolsEnv(port, resolvers) };
+  const env = {
+    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+    ...nettoolsEnv(port, resolvers),
+    ...(name === 'nettools-nometrics' ? { NETTOOLS_METRICS: 'false' } : {}),
+  };
   const child = track(spawn(process.execPath, [ENTRY[name]], { env, stdio: ['ignore', 'ignore', 'pipe'] }), name);
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));

@@ -103,9 +103,30 @@ function rttTarget(results: Inputs): TargetResult {
   };
 }
 
+// Issue: "metrics add no measurable cost to a request". Both servers are measured in the same
+// interleaved run; a gap under METRICS_NOISE is within what two back-to-back runs of one server differ by.
+export const METRICS_NOISE = 0.05;
+
+function metricsCostTarget(results: Inputs): TargetResult {
+  const id = 'metrics-cost';
+  const description = `metrics cost on the validation path at ${REFERENCE_CONNECTIONS} connections: within ${METRICS_NOISE * 100}% of nettools with NETTOOLS_METRICS=false`;
+  const on = pointAt(results, 'validation', 'nettools', REFERENCE_CONNECTIONS);
+  if (!on.ok) return notEvaluated(id, description, on.why);
+  const off = pointAt(results, 'validation', 'nettools-nometrics', REFERENCE_CONNECTIONS);
+  if (!off.ok) return notEvaluated(id, description, off.why);
+  const cost = 1 - on.point.requestsPerSecond / off.point.requestsPerSecond;
+  return {
+    id,
+    description,
+    status: cost <= METRICS_NOISE ? 'met' : 'not met',
+    detail: `${formatCount(on.point.requestsPerSecond)} req/s with metrics vs ${formatCount(off.point.requestsPerSecond)} without (${(cost * 100).toFixed(1)}% cost)`,
+  };
+}
+
 export function evaluateTargets(results: Inputs): TargetResult[] {
   return [
     validationTarget(results),
+    metricsCostTarget(results),
     speedup('dns', `dns endpoint at ${REFERENCE_CONNECTIONS} connections: >= 5x baseline req/s with lower p99`, results, 'dns', 5, true),
     speedup('ping', `ping endpoint (count 1, loopback) at ${REFERENCE_CONNECTIONS} connections: >= 20x baseline req/s with lower p99`, results, 'ping', 20, true),
     dnsEngineTarget(results),

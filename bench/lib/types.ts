@@ -1,6 +1,7 @@
 // Shapes of one benchmark run, as written to bench/results/*.json. Plain data only.
 
-export type ServerName = 'nettools' | 'baseline' | 'ceiling';
+// nettools-nometrics: nettools with NETTOOLS_METRICS=false, to measure what metrics cost a request.
+export type ServerName = 'nettools' | 'nettools-nometrics' | 'baseline' | 'ceiling';
 export type ScenarioName = 'validation' | 'dns' | 'ping';
 
 export interface LatencyUs {

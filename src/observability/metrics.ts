@@ -9,6 +9,11 @@ export interface HttpMetrics {
   gaugeFrom(name: string, help: string, read: () => number): void;
 }
 
+// NETTOOLS_METRICS=false: nothing is recorded, so the cost of metrics can be measured against it.
+export function disabledHttpMetrics(): HttpMetrics {
+  return { registry: new Registry(), requestStarted() {}, requestSettled() {}, gaugeFrom() {} };
+}
+
 // The method is the client's to choose: anything else would let a client grow the label set without bound.
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'CONNECT', 'TRACE']);
 

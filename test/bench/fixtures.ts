@@ -35,6 +35,7 @@ export function fullResults(): BenchResults {
           measured('nettools', [point(1, 20_000, 100), point(64, 120_000, 900)]),
           measured('baseline', [point(1, 10_000, 200), point(64, 30_000, 3000)]),
           measured('ceiling', [point(1, 30_000, 80), point(64, 150_000, 700)]),
+          measured('nettools-nometrics', [point(1, 20_300, 100), point(64, 122_000, 880)]),
         ],
       },
       {

@@ -8,7 +8,21 @@ const byId = (r: BenchResults, id: string) => evaluateTargets(r).find((t) => t.i
 
 test('every target is met when the numbers clear every bar', () => {
   const targets = evaluateTargets(fullResults());
-  assert.equal(targets.map((t) => t.status), ['met', 'met', 'met', 'met', 'met']);
+  assert.equal(targets.map((t) => t.status), ['met', 'met', 'met', 'met', 'met', 'met']);
+});
+
+test('metrics cost is not met when nettools with metrics is over 5% slower than without', () => {
+  const r = fullResults();
+  r.scenarios[0]!.servers[3] = measured('nettools-nometrics', [point(64, 130_000, 800)]);
+  const t = byId(r, 'metrics-cost');
+  assert.is(t.status, 'not met');
+  assert.match(t.detail, /7\.7% cost/);
+});
+
+test('metrics cost is not evaluated without the metrics-off run', () => {
+  const r = fullResults();
+  r.scenarios[0]!.servers.splice(3, 1);
+  assert.is(byId(r, 'metrics-cost').status, 'not evaluated');
 });
 
 test('validation is not met below 3x the baseline, and the detail shows the ratio', () => {

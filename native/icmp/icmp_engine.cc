@@ -453,14 +453,9 @@ void Engine::HandlePacket(Socket& s, const uint8_t* data, const Received& rx) {
     if (e.state != Echo::State::kInFlight || !p.has_quoted_dst || !SameAddress(session->opts.address, p.quoted_dst)) {
       return Stray(s);
     }
-    const ErrorMeaning m = ClassifyError(s.family, p.err_type, p.err_code);
-    e.state = Echo::State::kSettled;
-    ++session->settled;
-    e.outcome.status = m.status;
-    e.outcome.reason = m.reason;
-    e.outcome.from = AddressText(rx.from);
+    SettleWithError(session, e, ClassifyError(s.family, p.err_type, p.err_code), AddressText(rx.from));
   }
-  if (session->next_send == session->opts.count && session->settled == session->opts.count) Finish(session);
+  FinishIfDone(session);
 }
 
 void Engine::HandleQueuedError(Socket& s, const uint8_t* data, const Received& rx) {
@@ -478,12 +473,21 @@ void Engine::HandleQueuedError(Socket& s, const uint8_t* data, const Received& r
       !CookieMatches(p, session->cookie, session->opts.size)) {
     return Stray(s);
   }
-  const ErrorMeaning m = ClassifyError(s.family, rx.err_type, rx.err_code);
+  SettleWithError(session, e, ClassifyError(s.family, rx.err_type, rx.err_code), rx.has_offender ? AddressText(rx.offender) : std::string());
+  FinishIfDone(session);
+}
+
+// Whoever settles an echo with an ICMP error (a quoted packet on a raw socket, or the error queue of a
+// datagram one) reports it the same way.
+void Engine::SettleWithError(Session* session, Echo& e, const ErrorMeaning& m, std::string from) {
   e.state = Echo::State::kSettled;
   ++session->settled;
   e.outcome.status = m.status;
   e.outcome.reason = m.reason;
-  if (rx.has_offender) e.outcome.from = AddressText(rx.offender);
+  if (!from.empty()) e.outcome.from = std::move(from);
+}
+
+void Engine::FinishIfDone(Session* session) {
   if (session->next_send == session->opts.count && session->settled == session->opts.count) Finish(session);
 }
 

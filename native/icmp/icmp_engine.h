@@ -97,6 +97,8 @@ class Engine {
   void Drain(Socket& s, bool errqueue);
   void HandlePacket(Socket& s, const uint8_t* data, const Received& rx);
   static void Stray(Socket& s);
+  static void SettleWithError(Session* session, Echo& e, const ErrorMeaning& m, std::string from);
+  void FinishIfDone(Session* session);
   void HandleQueuedError(Socket& s, const uint8_t* data, const Received& rx);
   Session* Owner(Socket& s, uint16_t seq, uint32_t* index);
   static void OnTimer(uv_timer_t* handle);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The tests run against real Knot DNS servers, real network namespaces and real iptables rules.
 # On a fresh Debian machine (as root) install what is missing instead of skipping tests
-# (the benchmark suite's tests also run wrk, iputils ping, fping and dnsperf for real).
+# (the benchmark suite's tests also run wrk, iputils ping, fping and dnsperf for real; bench/ensure-tools.sh
+# uses this list too; python3 runs the ICMP test responder inside namespaces).
 set -euo pipefail
 
 declare -A wanted=(
@@ -13,6 +14,7 @@ declare -A wanted=(
   [ping]=iputils-ping
   [fping]=fping
   [dnsperf]=dnsperf
+  [python3]=python3
 )
 
 missing=()
@@ -21,7 +23,7 @@ for cmd in "${!wanted[@]}"; do
 done
 
 if [ "${#missing[@]}" -gt 0 ]; then
-  echo "test setup: installing ${missing[*]}" >&2
+  echo "setup: installing ${missing[*]}" >&2
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >&2
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

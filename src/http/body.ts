@@ -1,30 +1,33 @@
+import type { Deadlines } from './deadlines';
 import type { Exchange } from './exchange';
 
-export type BodyOutcome = { kind: 'body'; bytes: Buffer } | { kind: 'too-large' } | { kind: 'timeout' } | { kind: 'aborted' };
+// `bytes` may be uWS's own buffer, valid only until the callback returns: consume it there.
+export type BodyOutcome = { kind: 'body'; bytes: Uint8Array } | { kind: 'too-large' } | { kind: 'timeout' } | { kind: 'aborted' };
 
-// Copies every chunk (uWS neuters the ArrayBuffer after the callback) and stops collecting at the limit,
-// whatever Content-Length claimed. The deadline covers the whole body: a client trickling a byte at a
-// time would otherwise hold its in-flight slot for hours without ever tripping an idle timeout.
-export function readBody(ex: Exchange, limit: number, deadlineMs: number): Promise<BodyOutcome> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const timer = setTimeout(() => settle({ kind: 'timeout' }), deadlineMs);
-    const settle = (outcome: BodyOutcome) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(outcome);
-    };
-    ex.onAbort(() => settle({ kind: 'aborted' }));
-    ex.onData((chunk, isLast) => {
-      if (settled) return;
-      size += chunk.byteLength;
-      if (size > limit) return settle({ kind: 'too-large' });
-      chunks.push(Buffer.from(chunk.slice(0)));
-      if (isLast) settle({ kind: 'body', bytes: Buffer.concat(chunks, size) });
-    });
+// Calls `done` exactly once. A body that arrives whole in its first chunk (nearly every request) is
+// handed over without a copy, synchronously inside uWS's data callback; a body in several chunks is
+// copied chunk by chunk (uWS neuters each ArrayBuffer after its callback). Collection stops at the
+// limit, whatever Content-Length claimed. The deadline covers the whole body: a client trickling a
+// byte at a time would otherwise hold its in-flight slot for hours without tripping an idle timeout.
+export function readBody(ex: Exchange, limit: number, deadlineMs: number, deadlines: Deadlines, done: (outcome: BodyOutcome) => void): void {
+  let chunks: Buffer[] | null = null;
+  let size = 0;
+  let settled = false;
+  const settle = (outcome: BodyOutcome) => {
+    if (settled) return;
+    settled = true;
+    deadlines.remove(ex);
+    done(outcome);
+  };
+  deadlines.add(ex, deadlineMs, () => settle({ kind: 'timeout' }));
+  ex.onAbort(() => settle({ kind: 'aborted' }));
+  ex.onData((chunk, isLast) => {
+    if (settled) return;
+    size += chunk.byteLength;
+    if (size > limit) return settle({ kind: 'too-large' });
+    if (isLast && chunks === null) return settle({ kind: 'body', bytes: new Uint8Array(chunk) });
+    (chunks ??= []).push(Buffer.from(chunk.slice(0)));
+    if (isLast) settle({ kind: 'body', bytes: Buffer.concat(chunks, size) });
   });
 }
 
@@ -32,7 +35,7 @@ export type JsonOutcome = { kind: 'object'; value: Record<string, unknown> } | {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-export function parseJsonObject(bytes: Buffer): JsonOutcome {
+export function parseJsonObject(bytes: Uint8Array): JsonOutcome {
   let text: string;
   try {
     text = utf8.decode(bytes);

@@ -41,7 +41,7 @@ export class Exchange {
     readonly method: string,
     readonly path: string,
     peer: string, // the socket peer as text people write (see peer.ts)
-    readonly startedAt: bigint,
+    readonly startedAt: number, // performance.now() when the request arrived
     private readonly onSettled: (ex: Exchange) => void,
   ) {
     this.client = peer;

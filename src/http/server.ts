@@ -12,6 +12,7 @@ import { isJsonContentType, parseJsonObject, readBody } from './body';
 import { addCorsHeaders, answerPreflight } from './cors';
 import { Admission } from './admission';
 import { clientAddress, clientKey } from './client-key';
+import { Deadlines } from './deadlines';
 import { Exchange } from './exchange';
 import { peerText } from './peer';
 import { sendProblem } from './send-problem';
@@ -53,11 +54,12 @@ export function createServer(deps: ServerDeps): NettoolsServer {
   let inFlight = 0;
   let drained: (() => void) | null = null;
   const admission = new Admission(config);
+  const deadlines = new Deadlines();
   metrics.gaugeFrom('nettools_rate_limit_clients', 'Client buckets held in the rate-limit cache.', () => admission.limiter.size);
 
   const settled = (ex: Exchange) => {
     inFlight--;
-    const durationMs = Number(process.hrtime.bigint() - ex.startedAt) / 1e6;
+    const durationMs = performance.now() - ex.startedAt;
     metrics.requestSettled(ex.route, ex.method, ex.aborted ? 'aborted' : ex.status, durationMs / 1000, ex.problemCode);
     if (!log.enabled('info')) return;
     log.log('info', 'request', {
@@ -82,7 +84,7 @@ export function createServer(deps: ServerDeps): NettoolsServer {
         addCorsHeaders(ex, config.corsOrigin, req.getHeader('origin') !== '');
         identifyClient(ex, req);
         if (!admission.admit(ex, clientKey(ex.client))) return;
-        void runTool(ex, contentType, contentLength, slot(), validate);
+        runTool(ex, contentType, contentLength, slot(), validate);
       },
       OPTIONS: (ex) => answerPreflight(ex, config.corsOrigin, 'POST, OPTIONS'),
     },
@@ -128,13 +130,13 @@ export function createServer(deps: ServerDeps): NettoolsServer {
     if (config.trustProxy.length > 0) ex.client = clientAddress(ex.client, forwardedFor(req), config.trustProxy);
   }
 
-  async function runTool<R>(
+  function runTool<R>(
     ex: Exchange,
     contentType: string,
     contentLength: string,
     slot: ToolSlot<R>,
     validate: (body: Record<string, unknown>) => Parsed<R>,
-  ): Promise<void> {
+  ): void {
     if (!isJsonContentType(contentType)) {
       return sendProblem(ex, 'unsupported-media-type', `Content-Type must be application/json, got "${contentType || '(none)'}"`);
     }
@@ -143,24 +145,25 @@ export function createServer(deps: ServerDeps): NettoolsServer {
       ex.closeConnection = true;
       return sendProblem(ex, 'payload-too-large', `body is limited to ${BODY_LIMIT} bytes`);
     }
-    const body = await readBody(ex, BODY_LIMIT, config.bodyTimeoutMs);
-    if (body.kind === 'aborted') return;
-    if (body.kind === 'timeout') {
-      ex.closeConnection = true;
-      return sendProblem(ex, 'request-timeout', `the body did not arrive within ${config.bodyTimeoutMs} ms`);
-    }
-    if (body.kind === 'too-large') {
-      ex.closeConnection = true;
-      return sendProblem(ex, 'payload-too-large', `body is limited to ${BODY_LIMIT} bytes`);
-    }
-    const json = parseJsonObject(body.bytes);
-    if (json.kind === 'invalid') return sendProblem(ex, 'invalid-json', json.detail);
-    const parsed = validate(json.value);
-    if (!parsed.ok) {
-      return sendProblem(ex, 'validation-failed', 'the request body does not match the schema; see errors', { errors: parsed.errors });
-    }
-    const result = await invoke(ex, slot, parsed.value);
-    if (result) sendToolResult(ex, result);
+    readBody(ex, BODY_LIMIT, config.bodyTimeoutMs, deadlines, (body) => {
+      if (body.kind === 'aborted') return;
+      if (body.kind === 'timeout') {
+        ex.closeConnection = true;
+        return sendProblem(ex, 'request-timeout', `the body did not arrive within ${config.bodyTimeoutMs} ms`);
+      }
+      if (body.kind === 'too-large') {
+        ex.closeConnection = true;
+        return sendProblem(ex, 'payload-too-large', `body is limited to ${BODY_LIMIT} bytes`);
+      }
+      // Synchronous up to the tool: a refused body is answered inside uWS's data callback, already corked.
+      const json = parseJsonObject(body.bytes);
+      if (json.kind === 'invalid') return sendProblem(ex, 'invalid-json', json.detail);
+      const parsed = validate(json.value);
+      if (!parsed.ok) {
+        return sendProblem(ex, 'validation-failed', 'the request body does not match the schema; see errors', { errors: parsed.errors });
+      }
+      void invoke(ex, slot, parsed.value).then((result) => result && sendToolResult(ex, result));
+    });
   }
 
   // Runs a tool for a validated request; null when the exchange is settled already (unavailable, aborted, failed).
@@ -192,12 +195,12 @@ export function createServer(deps: ServerDeps): NettoolsServer {
     if (!parsed.ok) {
       return sendProblem(ex, 'validation-failed', 'the query does not describe a probe; pointers name query parameters', { errors: parsed.errors });
     }
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     const { probe } = parsed;
     const result = probe.module === 'icmp' ? await invoke(ex, tools.ping, probe.ping) : await invoke(ex, tools.dns, probe.dns);
     if (result === null) return;
     if (result.kind === 'problem' && !PROBE_FAILURES_AS_METRICS.has(result.code)) return sendToolResult(ex, result);
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const seconds = (performance.now() - started) / 1000;
     const text = probe.module === 'icmp' ? await icmpExposition(result, seconds) : await dnsExposition(result, probe.dns.types[0] as string, seconds);
     ex.send(200, PROMETHEUS_TEXT, text);
   }
@@ -207,7 +210,7 @@ export function createServer(deps: ServerDeps): NettoolsServer {
     metrics.requestStarted();
     const method = req.getCaseSensitiveMethod();
     const path = req.getUrl();
-    const ex = new Exchange(res, method, path, peerText(res.getRemoteAddress()), process.hrtime.bigint(), settled);
+    const ex = new Exchange(res, method, path, peerText(res.getRemoteAddress()), performance.now(), settled);
     ex.requestId = requestId(req.getHeader('x-request-id'));
     ex.header('X-Request-Id', ex.requestId);
     if (draining) ex.closeConnection = true;
@@ -239,17 +242,22 @@ export function createServer(deps: ServerDeps): NettoolsServer {
     },
     shutdown(graceMs) {
       draining = true;
-      admission.close();
       if (listenSocket) uws.us_listen_socket_close(listenSocket);
       listenSocket = null;
-      if (inFlight === 0) return Promise.resolve({ unfinished: 0 });
+      // Timers stop only once nothing is in flight: a body still arriving keeps its deadline while draining.
+      const stopTimers = <T>(outcome: T): T => {
+        admission.close();
+        deadlines.close();
+        return outcome;
+      };
+      if (inFlight === 0) return Promise.resolve(stopTimers({ unfinished: 0 }));
       return new Promise((resolve) => {
-        const timer = setTimeout(() => resolve({ unfinished: inFlight }), graceMs);
+        const timer = setTimeout(() => resolve(stopTimers({ unfinished: inFlight })), graceMs);
         drained = () => {
           clearTimeout(timer);
           // The last response is still in uWS's cork buffer until its callback returns to native code;
           // resolving on the next macrotask lets it reach the socket before the caller exits.
-          setImmediate(() => resolve({ unfinished: 0 }));
+          setImmediate(() => resolve(stopTimers({ unfinished: 0 })));
         };
       });
     },

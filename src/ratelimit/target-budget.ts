@@ -47,6 +47,9 @@ export class TargetBudget {
       ttl: 1000,
       perf: { now: this.#now },
       ttlResolution: 0,
+      // As in the client limiter: a stale read still means a full bucket, but deleting the cache's last
+      // entry on that read makes lru-cache clear its arrays (O(max)) for one busy target's every ping.
+      noDeleteOnStaleGet: true,
     });
   }
 

@@ -14,9 +14,20 @@ export type NativeOutcome =
   | { rcode: string; flags: Flag[]; rttMs: number; transport: 'udp' | 'tcp'; answers: Answer[]; cnames: CnameLink[] }
   | { error: string; detail?: string };
 
+// Every (resolver, type) pair of one request; outcomes come back resolver-major in one callback.
+export interface NativeBatchSpec {
+  name: string;
+  types: readonly RecordType[];
+  resolvers: ReadonlyArray<{ address: string; port: number }>;
+  timeoutMs: number;
+}
+
 export interface NativeDnsEngine {
+  // Both return an id for cancel(), or 0 when `done` was already called because nothing could start.
   query(spec: NativeQuerySpec, done: (outcome: NativeOutcome) => void): number;
-  cancel(id: number): boolean;
+  queryMany(spec: NativeBatchSpec, done: (outcomes: NativeOutcome[]) => void): number;
+  // The outcomes so far with the unsettled ones as cancelled; `done` is then never called.
+  cancel(id: number): NativeOutcome | NativeOutcome[] | undefined;
   counters(): EngineCounters;
   close(): void;
 }

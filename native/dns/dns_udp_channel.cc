@@ -1,0 +1,202 @@
+#include "dns/dns_udp_channel.h"
+
+#include <netinet/in.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include "dns/dns_engine.h"
+#include "dns/dns_message.h"
+#include "dns/dns_query_task.h"
+#include "dns/dns_reader.h"
+
+namespace nettools::dns {
+
+namespace {
+
+// A send the kernel could not take at once: it owns a copy of the packet, since the query may settle
+// (and free its own) before libuv gets to it.
+struct PendingSend {
+  uv_udp_send_t req{};
+  std::vector<uint8_t> packet;
+  std::weak_ptr<EngineCore> core;
+  uint32_t query = 0;
+};
+
+void OnSent(uv_udp_send_t* req, int status) {
+  std::unique_ptr<PendingSend> send(static_cast<PendingSend*>(req->data));
+  // ECANCELED: the socket was closed under the send, at shutdown.
+  if (status >= 0 || status == UV_ECANCELED) return;
+  if (auto core = send->core.lock()) core->SendFailed(send->query, StatusFromUv(status));
+}
+
+}  // namespace
+
+bool SameEndpoint(const sockaddr* from, const sockaddr_storage& server) {
+  if (from == nullptr || from->sa_family != server.ss_family) return false;
+  if (from->sa_family == AF_INET) {
+    const auto* a = reinterpret_cast<const sockaddr_in*>(from);
+    const auto* b = reinterpret_cast<const sockaddr_in*>(&server);
+    return a->sin_port == b->sin_port && a->sin_addr.s_addr == b->sin_addr.s_addr;
+  }
+  if (from->sa_family == AF_INET6) {
+    const auto* a = reinterpret_cast<const sockaddr_in6*>(from);
+    const auto* b = reinterpret_cast<const sockaddr_in6*>(&server);
+    return a->sin6_port == b->sin6_port && std::memcmp(&a->sin6_addr, &b->sin6_addr, sizeof(in6_addr)) == 0;
+  }
+  return false;
+}
+
+UdpChannel::UdpChannel(EngineCore* core, int family, uint64_t opened_ms)
+    : core_(core), family_(family), opened_ms_(opened_ms) {
+  udp_.data = this;
+  inflight_.reserve(kMaxQueries);
+  used_.reserve(kMaxQueries);
+}
+
+UdpChannel* UdpChannel::Open(EngineCore* core, uv_loop_t* loop, int family, Status* status) {
+  auto* ch = new UdpChannel(core, family, uv_now(loop));
+  if (uv_udp_init(loop, &ch->udp_) != 0) {
+    delete ch;
+    *status = Status::kNetworkError;
+    return nullptr;
+  }
+  sockaddr_storage any{};
+  unsigned bind_flags = 0;
+  if (family == AF_INET) {
+    reinterpret_cast<sockaddr_in*>(&any)->sin_family = AF_INET;
+  } else {
+    reinterpret_cast<sockaddr_in6*>(&any)->sin6_family = AF_INET6;
+    bind_flags = UV_UDP_IPV6ONLY;
+  }
+  if (uv_udp_bind(&ch->udp_, reinterpret_cast<const sockaddr*>(&any), bind_flags) != 0 ||
+      uv_udp_recv_start(&ch->udp_, OnAlloc, OnRecv) != 0) {
+    ch->Close();
+    *status = Status::kNetworkError;
+    return nullptr;
+  }
+  int size = kReceiveBuffer;
+  // Best effort: the kernel caps it at net.core.rmem_max, and a smaller buffer still works.
+  (void)uv_recv_buffer_size(reinterpret_cast<uv_handle_t*>(&ch->udp_), &size);
+  // Idle until the first query registers: an open socket alone must not keep Node running.
+  uv_unref(reinterpret_cast<uv_handle_t*>(&ch->udp_));
+  *status = Status::kOk;
+  return ch;
+}
+
+Status UdpChannel::Register(QueryTask* task, IdPool* ids, uint16_t* txid) {
+  uint16_t id = 0;
+  do {
+    Status s = ids->Next(&id);
+    if (s != Status::kOk) return s;
+  } while (std::find(used_.begin(), used_.end(), id) != used_.end());
+  used_.push_back(id);
+  if (inflight_.empty()) uv_ref(reinterpret_cast<uv_handle_t*>(&udp_));
+  inflight_.emplace_back(id, task);
+  *txid = id;
+  return Status::kOk;
+}
+
+void UdpChannel::Release(uint16_t txid) {
+  auto it = std::find_if(inflight_.begin(), inflight_.end(), [txid](const auto& e) { return e.first == txid; });
+  if (it == inflight_.end()) return;
+  *it = inflight_.back();
+  inflight_.pop_back();
+  if (!inflight_.empty() || closing_) return;
+  uv_unref(reinterpret_cast<uv_handle_t*>(&udp_));
+  if (retired_) Close();
+  else core_->ChannelIdle(this);
+}
+
+Status UdpChannel::Send(const std::vector<uint8_t>& packet, const sockaddr_storage& to, uint32_t query) {
+  uv_buf_t buf = uv_buf_init(const_cast<char*>(reinterpret_cast<const char*>(packet.data())),
+                             static_cast<unsigned>(packet.size()));
+  const auto* addr = reinterpret_cast<const sockaddr*>(&to);
+  // Straight to the kernel when it has room: no request, no queue, no callback.
+  int n = uv_udp_try_send(&udp_, &buf, 1, addr);
+  if (n >= 0) return Status::kOk;
+  if (n != UV_EAGAIN && n != UV_ENOSYS) return StatusFromUv(n);
+  auto send = std::make_unique<PendingSend>();
+  send->packet = packet;
+  send->core = core_->weak_from_this();
+  send->query = query;
+  send->req.data = send.get();
+  buf = uv_buf_init(reinterpret_cast<char*>(send->packet.data()), static_cast<unsigned>(send->packet.size()));
+  int err = uv_udp_send(&send->req, &udp_, &buf, 1, addr, OnSent);
+  if (err != 0) return StatusFromUv(err);
+  send.release();  // OnSent owns it now
+  return Status::kOk;
+}
+
+void UdpChannel::Retire() {
+  if (retired_) return;
+  retired_ = true;
+  if (inflight_.empty()) Close();
+}
+
+void UdpChannel::Close() {
+  if (closing_) return;
+  closing_ = true;
+  core_->ChannelClosing(this);
+  uv_close(reinterpret_cast<uv_handle_t*>(&udp_), OnClosed);
+}
+
+void UdpChannel::OnClosed(uv_handle_t* handle) { delete static_cast<UdpChannel*>(handle->data); }
+
+void UdpChannel::OnAlloc(uv_handle_t* handle, size_t, uv_buf_t* buf) {
+  auto* self = static_cast<UdpChannel*>(handle->data);
+  *buf = uv_buf_init(reinterpret_cast<char*>(self->in_.data()), static_cast<unsigned>(self->in_.size()));
+}
+
+void UdpChannel::OnRecv(uv_udp_t* udp, ssize_t nread, const uv_buf_t*, const sockaddr* addr, unsigned flags) {
+  auto* self = static_cast<UdpChannel*>(udp->data);
+  // nread < 0 on an unconnected socket is a transient receive error: keep waiting for the real answers.
+  if (self->closing_ || nread <= 0) return;
+  if (flags & UV_UDP_PARTIAL) {
+    self->core_->counters_.malformed_dropped++;
+    return;
+  }
+  self->OnDatagram(self->in_.data(), static_cast<size_t>(nread), addr);
+}
+
+QueryTask* UdpChannel::Find(uint16_t txid) const {
+  for (const auto& e : inflight_) {
+    if (e.first == txid) return e.second;
+  }
+  return nullptr;
+}
+
+bool UdpChannel::FromAnyServer(const sockaddr* from) const {
+  for (const auto& e : inflight_) {
+    if (SameEndpoint(from, e.second->server())) return true;
+  }
+  return false;
+}
+
+// The same checks, in the same order, as when each query had its own socket: source, shape, then
+// ID and question. The ID only picks which query's checks apply; the source must be that query's resolver.
+void UdpChannel::OnDatagram(const uint8_t* data, size_t size, const sockaddr* from) {
+  Counters& counters = core_->counters_;
+  Reader r(data, size);
+  uint16_t txid = 0;
+  QueryTask* task = r.u16(&txid) ? Find(txid) : nullptr;
+  bool from_server = task != nullptr ? SameEndpoint(from, task->server()) : FromAnyServer(from);
+  if (!from_server) {
+    counters.mismatched_dropped++;
+    return;
+  }
+  Message m;
+  if (ParseMessage(data, size, &m) != Status::kOk) {
+    counters.malformed_dropped++;
+    return;
+  }
+  // No query: a late answer for one that settled, or an ID nobody here asked with.
+  if (task == nullptr || !task->Answers(m)) {
+    counters.mismatched_dropped++;
+    return;
+  }
+  task->OnUdpAnswer(m);
+}
+
+}  // namespace nettools::dns

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "dns/dns_engine.h"
+#include "dns/dns_outcome_js.h"
 
 namespace nettools::dns {
 
@@ -36,79 +37,6 @@ bool ParseEndpoint(const std::string& address, uint32_t port, sockaddr_storage* 
   return uv_ip6_addr(address.c_str(), static_cast<int>(port), reinterpret_cast<sockaddr_in6*>(out)) == 0;
 }
 
-Napi::Array Flags(Napi::Env env, uint16_t flags) {
-  static constexpr struct {
-    uint16_t bit;
-    const char* name;
-  } kFlags[] = {{flag::kQr, "qr"}, {flag::kAa, "aa"}, {flag::kTc, "tc"}, {flag::kRd, "rd"},
-                {flag::kRa, "ra"}, {flag::kAd, "ad"}, {flag::kCd, "cd"}};
-  Napi::Array out = Napi::Array::New(env);
-  uint32_t n = 0;
-  for (const auto& f : kFlags) {
-    if (flags & f.bit) out.Set(n++, Napi::String::New(env, f.name));
-  }
-  return out;
-}
-
-Napi::Object RecordToJs(Napi::Env env, const Record& r) {
-  Napi::Object o = Napi::Object::New(env);
-  switch (r.type) {
-    case type::kA:
-    case type::kAaaa:
-      o.Set("address", r.address);
-      break;
-    case type::kMx:
-      o.Set("priority", r.preference);
-      o.Set("exchange", NameToText(r.target));
-      break;
-    case type::kTxt: {
-      Napi::Array parts = Napi::Array::New(env, r.parts.size());
-      std::string value;
-      for (uint32_t i = 0; i < r.parts.size(); ++i) {
-        parts.Set(i, r.parts[i]);
-        value += r.parts[i];
-      }
-      o.Set("value", value);
-      o.Set("parts", parts);
-      break;
-    }
-    default:
-      break;
-  }
-  o.Set("ttl", Napi::Number::New(env, r.ttl));
-  return o;
-}
-
-Napi::Object OutcomeToJs(Napi::Env env, const QueryOutcome& q) {
-  Napi::Object o = Napi::Object::New(env);
-  if (q.status != Status::kOk) {
-    if (IsWireError(q.status)) {
-      o.Set("error", "malformed");
-      o.Set("detail", StatusCode(q.status));
-    } else {
-      o.Set("error", StatusCode(q.status));
-    }
-    return o;
-  }
-  o.Set("rcode", RcodeName(q.rcode));
-  o.Set("flags", Flags(env, q.flags));
-  o.Set("rttMs", q.rtt_ms);
-  o.Set("transport", q.tcp ? "tcp" : "udp");
-  Napi::Array answers = Napi::Array::New(env, q.records.size());
-  for (uint32_t i = 0; i < q.records.size(); ++i) answers.Set(i, RecordToJs(env, q.records[i]));
-  o.Set("answers", answers);
-  Napi::Array chain = Napi::Array::New(env, q.chain.size());
-  for (uint32_t i = 0; i < q.chain.size(); ++i) {
-    Napi::Object link = Napi::Object::New(env);
-    link.Set("name", q.chain[i].name);
-    link.Set("target", q.chain[i].target);
-    link.Set("ttl", Napi::Number::New(env, q.chain[i].ttl));
-    chain.Set(i, link);
-  }
-  o.Set("cnames", chain);
-  return o;
-}
-
 // One JS call's queries: every (resolver, type) pair of a request, answered by one callback.
 struct Batch {
   Napi::FunctionReference callback;
@@ -117,12 +45,6 @@ struct Batch {
   size_t remaining = 0;
   bool single = false;  // query(): the callback takes the one outcome, not an array
 };
-
-Napi::Array OutcomesToJs(Napi::Env env, const std::vector<QueryOutcome>& outcomes) {
-  Napi::Array out = Napi::Array::New(env, outcomes.size());
-  for (uint32_t i = 0; i < outcomes.size(); ++i) out.Set(i, OutcomeToJs(env, outcomes[i]));
-  return out;
-}
 
 class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
  public:
@@ -138,7 +60,7 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
   }
 
   explicit DnsEngineWrap(const Napi::CallbackInfo& info)
-      : Napi::ObjectWrap<DnsEngineWrap>(info), async_(info.Env(), "nettools:DnsEngine") {
+      : Napi::ObjectWrap<DnsEngineWrap>(info), async_(info.Env(), "nettools:DnsEngine"), writer_(info.Env()) {
     Napi::Env env = info.Env();
     uv_loop_t* loop = nullptr;
     if (napi_get_uv_event_loop(env, &loop) != napi_ok || loop == nullptr) {
@@ -187,8 +109,8 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
   // Registers the batch, or delivers it at once when no query could start.
   Napi::Value Launch(Napi::Env env, std::unique_ptr<Batch> batch, uint32_t batch_id) {
     if (batch->remaining == 0) {
-      Napi::Value result = batch->single ? Napi::Value(OutcomeToJs(env, batch->outcomes[0]))
-                                         : Napi::Value(OutcomesToJs(env, batch->outcomes));
+      Napi::Value result = batch->single ? Napi::Value(writer_.Outcome(env, batch->outcomes[0]))
+                                         : Napi::Value(writer_.Outcomes(env, batch->outcomes));
       batch->callback.Call({result});
       return Napi::Number::New(env, 0);
     }
@@ -307,8 +229,8 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
       core_->Cancel(q);
       batch->outcomes[i].status = Status::kCancelled;
     }
-    Napi::Value result = batch->single ? Napi::Value(OutcomeToJs(env, batch->outcomes[0]))
-                                       : Napi::Value(OutcomesToJs(env, batch->outcomes));
+    Napi::Value result = batch->single ? Napi::Value(writer_.Outcome(env, batch->outcomes[0]))
+                                       : Napi::Value(writer_.Outcomes(env, batch->outcomes));
     ReleaseIfIdle();
     return result;
   }
@@ -354,8 +276,8 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     batches_.erase(it);
     Napi::Env env = Env();
     Napi::HandleScope scope(env);
-    Napi::Value result = done->single ? Napi::Value(OutcomeToJs(env, done->outcomes[0]))
-                                      : Napi::Value(OutcomesToJs(env, done->outcomes));
+    Napi::Value result = done->single ? Napi::Value(writer_.Outcome(env, done->outcomes[0]))
+                                      : Napi::Value(writer_.Outcomes(env, done->outcomes));
     // MakeCallback, not Call: we are on a bare libuv callback, and promise jobs must run after it.
     try {
       done->callback.MakeCallback(Value(), {result}, async_);
@@ -382,6 +304,7 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
   std::unordered_map<uint32_t, Slot> slots_;  // engine query id -> its place in a batch
   uint32_t next_batch_ = 1;
   Napi::AsyncContext async_;
+  OutcomeWriter writer_;
   bool hook_registered_ = false;
   bool closed_ = false;
   bool refd_ = false;

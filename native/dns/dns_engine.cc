@@ -1,6 +1,7 @@
 #include "dns/dns_engine.h"
 
 #include <algorithm>
+#include <memory>
 
 #include "dns/dns_query_task.h"
 #include "dns/dns_udp_channel.h"
@@ -9,7 +10,17 @@ namespace nettools::dns {
 
 namespace {
 
-void FreeTimer(uv_handle_t* handle) { delete reinterpret_cast<uv_timer_t*>(handle); }
+template <typename Handle>
+void FreeHandle(uv_handle_t* handle) {
+  delete reinterpret_cast<Handle*>(handle);
+}
+
+template <typename Handle>
+void CloseHandle(Handle*& h) {
+  if (h == nullptr) return;
+  uv_close(reinterpret_cast<uv_handle_t*>(h), FreeHandle<Handle>);
+  h = nullptr;
+}
 
 // Leftover entries of settled queries beyond this many per live one are swept out in one pass.
 constexpr size_t kDeadlineSlack = 4;
@@ -28,16 +39,7 @@ EngineCore::~EngineCore() { Shutdown(); }
 
 Status EngineCore::Start(const QuerySpec& spec, uint32_t* id) {
   if (shut_down_) return Status::kEngineClosed;
-  if (timer_ == nullptr) {
-    auto* timer = new uv_timer_t();
-    if (uv_timer_init(loop_, timer) != 0) {
-      delete timer;
-      return Status::kNetworkError;
-    }
-    timer->data = this;
-    uv_unref(reinterpret_cast<uv_handle_t*>(timer));
-    timer_ = timer;
-  }
+  if (!EnsureHandles()) return Status::kNetworkError;
   uint32_t qid = next_id_++;
   if (next_id_ == 0) next_id_ = 1;
   auto* task = new QueryTask(shared_from_this(), qid);
@@ -51,6 +53,58 @@ Status EngineCore::Start(const QuerySpec& spec, uint32_t* id) {
   *id = qid;
   Schedule(qid, task->deadline_ms());
   return Status::kOk;
+}
+
+// Made on first use, so an engine that never queries holds nothing; closed at shutdown. Handles on the
+// heap: libuv may call their close callbacks after this object is gone.
+bool EngineCore::EnsureHandles() {
+  if (timer_ != nullptr) return true;
+  auto timer = std::make_unique<uv_timer_t>();
+  auto prepare = std::make_unique<uv_prepare_t>();
+  auto check = std::make_unique<uv_check_t>();
+  if (uv_timer_init(loop_, timer.get()) != 0) return false;
+  timer_ = timer.release();
+  if (uv_prepare_init(loop_, prepare.get()) != 0) {
+    CloseHandle(timer_);
+    return false;
+  }
+  prepare_ = prepare.release();
+  if (uv_check_init(loop_, check.get()) != 0) {
+    CloseHandle(timer_);
+    CloseHandle(prepare_);
+    return false;
+  }
+  check_ = check.release();
+  timer_->data = this;
+  prepare_->data = this;
+  check_->data = this;
+  // Never what keeps Node running: in-flight queries do that through the timer.
+  uv_unref(reinterpret_cast<uv_handle_t*>(timer_));
+  uv_unref(reinterpret_cast<uv_handle_t*>(prepare_));
+  uv_unref(reinterpret_cast<uv_handle_t*>(check_));
+  return true;
+}
+
+void EngineCore::ChannelQueued(UdpChannel* ch) {
+  if (queued_.empty() && prepare_ != nullptr) {
+    uv_prepare_start(prepare_, [](uv_prepare_t* p) { static_cast<EngineCore*>(p->data)->FlushAll(); });
+    uv_check_start(check_, [](uv_check_t* c) { static_cast<EngineCore*>(c->data)->FlushAll(); });
+  }
+  queued_.push_back(ch);
+}
+
+void EngineCore::FlushAll() {
+  // Keeps this object alive through callbacks into JS (a failed send settles its query).
+  std::shared_ptr<EngineCore> self = shared_from_this();
+  while (!queued_.empty() && !shut_down_) {
+    UdpChannel* ch = queued_.back();
+    queued_.pop_back();
+    ch->Flush();
+  }
+  if (queued_.empty() && prepare_ != nullptr) {
+    uv_prepare_stop(prepare_);
+    uv_check_stop(check_);
+  }
 }
 
 UdpChannel* EngineCore::ChannelFor(int family, Status* status) {
@@ -78,6 +132,7 @@ void EngineCore::ChannelClosing(UdpChannel* ch) {
   if (current_v4_ == ch) current_v4_ = nullptr;
   if (current_v6_ == ch) current_v6_ = nullptr;
   channels_.erase(std::remove(channels_.begin(), channels_.end(), ch), channels_.end());
+  queued_.erase(std::remove(queued_.begin(), queued_.end(), ch), queued_.end());
 }
 
 bool EngineCore::Cancel(uint32_t id) {
@@ -102,10 +157,10 @@ void EngineCore::Shutdown() {
   deadlines_.Clear();
   std::vector<UdpChannel*> open = channels_;
   for (UdpChannel* ch : open) ch->Close();
-  if (timer_ != nullptr) {
-    uv_close(reinterpret_cast<uv_handle_t*>(timer_), FreeTimer);
-    timer_ = nullptr;
-  }
+  queued_.clear();
+  CloseHandle(timer_);
+  CloseHandle(prepare_);
+  CloseHandle(check_);
 }
 
 void EngineCore::SendFailed(uint32_t id, Status s) {

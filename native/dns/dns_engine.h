@@ -92,6 +92,10 @@ class EngineCore : public std::enable_shared_from_this<EngineCore> {
   UdpChannel* ChannelFor(int family, Status* status);
   void ChannelIdle(UdpChannel* ch);
   void ChannelClosing(UdpChannel* ch);
+  // The socket has datagrams waiting: flush them before the loop next waits for I/O.
+  void ChannelQueued(UdpChannel* ch);
+  void FlushAll();
+  bool EnsureHandles();
   void Schedule(uint32_t id, uint64_t when_ms);
   void ArmTimer();
   void OnTimer();
@@ -112,6 +116,11 @@ class EngineCore : public std::enable_shared_from_this<EngineCore> {
   UdpChannel* current_v4_ = nullptr;
   UdpChannel* current_v6_ = nullptr;
   std::vector<UdpChannel*> channels_;  // every open socket, current and retired
+  // Sends queued during a loop phase go out at its end: in the check phase after I/O callbacks, in the
+  // prepare phase for queries started from timers, immediates or the main script.
+  uv_prepare_t* prepare_ = nullptr;
+  uv_check_t* check_ = nullptr;
+  std::vector<UdpChannel*> queued_;
   bool shut_down_ = false;
 };
 

@@ -32,9 +32,7 @@ Status QueryTask::Begin(const QuerySpec& spec) {
 }
 
 Status QueryTask::SendUdp() {
-  Status s = channel_->Send(packet_, server_, id_);
-  if (s == Status::kOk) core_->counters_.sent++;
-  return s;
+  return channel_->Queue(packet_, server_, id_, txid_);
 }
 
 bool QueryTask::Answers(const Message& m) const { return AnswersQuery(m, txid_, qname_, qtype_); }

@@ -1,6 +1,9 @@
 #include "dns/dns_udp_channel.h"
 
 #include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <cerrno>
 
 #include <algorithm>
 #include <cstring>
@@ -103,24 +106,80 @@ void UdpChannel::Release(uint16_t txid) {
   if (it == inflight_.end()) return;
   *it = inflight_.back();
   inflight_.pop_back();
+  // Not sent yet: a query that is gone must not reach the resolver.
+  queued_.erase(std::remove_if(queued_.begin(), queued_.end(), [txid](const Outgoing& o) { return o.txid == txid; }),
+                queued_.end());
   if (!inflight_.empty() || closing_) return;
   uv_unref(reinterpret_cast<uv_handle_t*>(&udp_));
   if (retired_) Close();
   else core_->ChannelIdle(this);
 }
 
-Status UdpChannel::Send(const std::vector<uint8_t>& packet, const sockaddr_storage& to, uint32_t query) {
-  uv_buf_t buf = uv_buf_init(const_cast<char*>(reinterpret_cast<const char*>(packet.data())),
-                             static_cast<unsigned>(packet.size()));
-  const auto* addr = reinterpret_cast<const sockaddr*>(&to);
-  // Straight to the kernel when it has room: no request, no queue, no callback.
+Status UdpChannel::Queue(const std::vector<uint8_t>& packet, const sockaddr_storage& to, uint32_t query,
+                         uint16_t txid) {
+  if (closing_) return Status::kNetworkError;
+  Outgoing out;
+  if (packet.size() > out.data.size()) return Status::kInvalidName;
+  out.query = query;
+  out.txid = txid;
+  out.size = static_cast<uint16_t>(packet.size());
+  out.to = to;
+  std::copy(packet.begin(), packet.end(), out.data.begin());
+  if (queued_.empty()) core_->ChannelQueued(this);
+  queued_.push_back(out);
+  return Status::kOk;
+}
+
+void UdpChannel::Flush() {
+  if (queued_.empty() || closing_) return;
+  int fd = -1;
+  size_t done = 0;
+  if (uv_fileno(reinterpret_cast<uv_handle_t*>(&udp_), &fd) == 0) {
+    constexpr size_t kBatch = 64;
+    std::array<mmsghdr, kBatch> msgs{};
+    std::array<iovec, kBatch> iov{};
+    while (done < queued_.size()) {
+      size_t n = std::min(kBatch, queued_.size() - done);
+      for (size_t i = 0; i < n; ++i) {
+        Outgoing& out = queued_[done + i];
+        iov[i] = iovec{out.data.data(), out.size};
+        msgs[i] = mmsghdr{};
+        msgs[i].msg_hdr.msg_name = &out.to;
+        msgs[i].msg_hdr.msg_namelen = out.to.ss_family == AF_INET6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in);
+        msgs[i].msg_hdr.msg_iov = &iov[i];
+        msgs[i].msg_hdr.msg_iovlen = 1;
+      }
+      // Non-blocking: libuv opened the socket O_NONBLOCK; EAGAIN leaves the rest to libuv's own queue.
+      int sent = sendmmsg(fd, msgs.data(), static_cast<unsigned>(n), 0);
+      if (sent < 0 && errno == EINTR) continue;
+      if (sent <= 0) break;
+      done += static_cast<size_t>(sent);
+    }
+  }
+  // What the kernel did not take in one go (full buffer, or an error for one datagram) goes through
+  // libuv, which reports each failure on its own.
+  core_->counters_.sent += done;
+  std::vector<Outgoing> rest(queued_.begin() + static_cast<std::ptrdiff_t>(done), queued_.end());
+  queued_.clear();
+  // A failure settles its query, which calls into JS; that may queue more here (flushed next phase).
+  for (const Outgoing& out : rest) {
+    Status s = SendNow(out);
+    if (s == Status::kOk) core_->counters_.sent++;
+    else core_->SendFailed(out.query, s);
+    if (closing_) return;
+  }
+}
+
+Status UdpChannel::SendNow(const Outgoing& out) {
+  const auto* addr = reinterpret_cast<const sockaddr*>(&out.to);
+  uv_buf_t buf = uv_buf_init(const_cast<char*>(reinterpret_cast<const char*>(out.data.data())), out.size);
   int n = uv_udp_try_send(&udp_, &buf, 1, addr);
   if (n >= 0) return Status::kOk;
   if (n != UV_EAGAIN && n != UV_ENOSYS) return StatusFromUv(n);
   auto send = std::make_unique<PendingSend>();
-  send->packet = packet;
+  send->packet.assign(out.data.begin(), out.data.begin() + out.size);
   send->core = core_->weak_from_this();
-  send->query = query;
+  send->query = out.query;
   send->req.data = send.get();
   buf = uv_buf_init(reinterpret_cast<char*>(send->packet.data()), static_cast<unsigned>(send->packet.size()));
   int err = uv_udp_send(&send->req, &udp_, &buf, 1, addr, OnSent);

@@ -110,7 +110,7 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
   Napi::Value Launch(Napi::Env env, std::unique_ptr<Batch> batch, uint32_t batch_id) {
     if (batch->remaining == 0) {
       Napi::Value result = batch->single ? Napi::Value(writer_.Outcome(env, batch->outcomes[0]))
-                                         : Napi::Value(writer_.Outcomes(env, batch->outcomes));
+                                         : Napi::Value(writer_.Packed(env, batch->outcomes));
       batch->callback.Call({result});
       return Napi::Number::New(env, 0);
     }
@@ -162,8 +162,8 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     return Launch(env, std::move(batch), batch_id);
   }
 
-  // queryMany({ name, timeoutMs, resolvers: [{ address, port }], types: [...] }, (results) => void): id
-  // One call and one callback for a whole request; results are resolver-major (resolver i, type j at
+  // queryMany({ name, timeoutMs, resolvers: [{ address, port }], types: [...] }, (packed) => void): id
+  // One call and one callback for a whole request; outcomes (OutcomeWriter::Packed) are resolver-major (resolver i, type j at
   // i * types.length + j). A pair that cannot start (bad address, name or type) reports its error in place.
   Napi::Value QueryMany(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
@@ -213,7 +213,8 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     return Launch(env, std::move(batch), batch_id);
   }
 
-  // cancel(id): the batch's outcomes so far, its unsettled queries as cancelled; undefined if unknown.
+  // cancel(id): the batch's outcomes so far (packed like queryMany's; one object for query()), its
+  // unsettled queries as cancelled; undefined if unknown.
   // The callback is not called for a cancelled batch.
   Napi::Value Cancel(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
@@ -230,7 +231,7 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
       batch->outcomes[i].status = Status::kCancelled;
     }
     Napi::Value result = batch->single ? Napi::Value(writer_.Outcome(env, batch->outcomes[0]))
-                                       : Napi::Value(writer_.Outcomes(env, batch->outcomes));
+                                       : Napi::Value(writer_.Packed(env, batch->outcomes));
     ReleaseIfIdle();
     return result;
   }
@@ -277,7 +278,7 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     Napi::Env env = Env();
     Napi::HandleScope scope(env);
     Napi::Value result = done->single ? Napi::Value(writer_.Outcome(env, done->outcomes[0]))
-                                      : Napi::Value(writer_.Outcomes(env, done->outcomes));
+                                      : Napi::Value(writer_.Packed(env, done->outcomes));
     // MakeCallback, not Call: we are on a bare libuv callback, and promise jobs must run after it.
     try {
       done->callback.MakeCallback(Value(), {result}, async_);

@@ -16,7 +16,12 @@ class OutcomeWriter {
   explicit OutcomeWriter(Napi::Env env);
 
   Napi::Object Outcome(Napi::Env env, const QueryOutcome& q) const;
-  Napi::Array Outcomes(Napi::Env env, const std::vector<QueryOutcome>& outcomes) const;
+  // Many outcomes flattened into one array of primitives, which src/engines/dns/unpack.ts turns back
+  // into objects: JS builds object literals far faster than N-API sets properties one by one.
+  // Per outcome: 0, error, detail | 1, rcode, flag bits, rttMs, transport, n, n records, c, c links;
+  // a record is address, ttl (A, AAAA) | priority, exchange, ttl (MX) | k, k parts, ttl (TXT);
+  // a link is name, target, ttl.
+  Napi::Array Packed(Napi::Env env, const std::vector<QueryOutcome>& outcomes) const;
 
  private:
   enum Key : size_t {

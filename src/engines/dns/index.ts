@@ -1,4 +1,5 @@
-import { errorCode, nativeEngineClass, type NativeOutcome } from './native';
+import { errorCode, nativeEngineClass } from './native';
+import { unpackOutcomes } from './unpack';
 import type { EngineCounters, QueryEntry, RecordType, ResolverQueries, ResolverQuery } from './types';
 
 export * from './types';
@@ -10,23 +11,15 @@ export interface ResolverClient {
   close(): void;
 }
 
-function toEntry(outcome: NativeOutcome): QueryEntry {
-  if ('error' in outcome) return outcome;
-  const { cnames, ...rest } = outcome;
-  return cnames.length > 0 ? { ...rest, cnames } : rest;
-}
-
 const CANCELLED: QueryEntry = { error: 'cancelled' };
 
 // Outcomes are resolver-major: resolver i, type j at i * types.length + j; a missing one was cancelled.
-function shape(request: ResolverQuery, outcomes: readonly NativeOutcome[], fallback: QueryEntry): ResolverQueries[] {
+function shape(request: ResolverQuery, packed: readonly unknown[], fallback: QueryEntry): ResolverQueries[] {
   const { types, resolvers } = request;
+  const entries = packed.length === 0 ? [] : unpackOutcomes(packed, resolvers.flatMap(() => types));
   return resolvers.map((resolver, i) => {
     const queries: Partial<Record<RecordType, QueryEntry>> = {};
-    types.forEach((type, j) => {
-      const outcome = outcomes[i * types.length + j];
-      queries[type] = outcome === undefined ? fallback : toEntry(outcome);
-    });
+    types.forEach((type, j) => (queries[type] = entries[i * types.length + j] ?? { ...fallback }));
     return { resolver, queries };
   });
 }
@@ -42,10 +35,10 @@ export function openResolverClient(): ResolverClient {
       return new Promise((resolve) => {
         if (signal?.aborted) return resolve(shape(request, [], CANCELLED));
         let id = 0;
-        const settle = (outcomes: readonly NativeOutcome[]) => {
+        const settle = (packed: readonly unknown[]) => {
           pending.delete(cancel);
           signal?.removeEventListener('abort', cancel);
-          resolve(shape(request, outcomes, CANCELLED));
+          resolve(shape(request, packed, CANCELLED));
         };
         const cancel = () => {
           const partial = engine.cancel(id);

@@ -41,6 +41,11 @@ function addresses(entry: unknown): string[] {
   return (entry as QueryAnswered).answers.map((a) => ('address' in a ? a.address : ''));
 }
 
+// Lets the current socket's 250 ms run out, so the next query opens a fresh one that stays open a while.
+function freshSocket(): Promise<void> {
+  return new Promise((res) => setTimeout(res, 300));
+}
+
 // Waits (bounded) for a counter to move: a dropped datagram leaves no other trace.
 async function counterReaches(read: () => EngineCounters, key: keyof EngineCounters, target: number): Promise<number> {
   const deadline = Date.now() + 2000;
@@ -113,6 +118,7 @@ test('an answer for a query that has settled is dropped and counted, not taken b
       await d.send(answerA(q, '198.51.100.66'), q); // a duplicate: arrives after the query settled
     })();
   });
+  await freshSocket();
   const before = client.counters();
   const [r] = await client.query({ domain: 'one.test', types: ['A'], resolvers: [resolver], timeoutMs: 3000 });
   assert.equal(addresses(r?.queries.A), ['198.51.100.1']);
@@ -137,6 +143,22 @@ test('no transaction ID is used twice on one socket, so a late answer can only b
   assert.is(dns.seen.length, 128);
   for (const [port, ids] of idsByPort) assert.is(new Set(ids).size, ids.length, `an ID repeated on source port ${port}`);
   assert.ok([...idsByPort.values()].some((ids) => ids.length > 16), 'some socket outlived one wave');
+});
+
+test('an idle socket closes once its age runs out: an answer sent to it later is never read', async () => {
+  const { dns, resolver } = await peer((q, d) => void d.send(answerA(q, '198.51.100.1'), q));
+  await freshSocket();
+  const [r] = await client.query({ domain: 'one.test', types: ['A'], resolvers: [resolver], timeoutMs: 3000 });
+  assert.equal(addresses(r?.queries.A), ['198.51.100.1']);
+  const query = dns.seen[0] as SeenQuery;
+  // While the socket is open, a repeat of the answer is read and dropped as a settled query's.
+  const before = client.counters().mismatchedDropped;
+  await dns.send(answerA(query, '198.51.100.1'), query);
+  assert.is(await counterReaches(() => client.counters(), 'mismatchedDropped', before + 1), before + 1);
+  await new Promise((res) => setTimeout(res, 500)); // well past the 250 ms age of the idle socket
+  await dns.send(answerA(query, '198.51.100.1'), query);
+  await new Promise((res) => setTimeout(res, 100));
+  assert.is(client.counters().mismatchedDropped, before + 1, 'the closed socket read nothing');
 });
 
 test.run();

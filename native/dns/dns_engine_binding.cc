@@ -163,8 +163,9 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
   }
 
   // queryMany({ name, timeoutMs, resolvers: [{ address, port }], types: [...] }, (packed) => void): id
-  // One call and one callback for a whole request; outcomes (OutcomeWriter::Packed) are resolver-major (resolver i, type j at
-  // i * types.length + j). A pair that cannot start (bad address, name or type) reports its error in place.
+  // One call and one callback for a whole request; the outcomes (OutcomeWriter::Packed) are
+  // resolver-major (resolver i, type j at i * types.length + j). A pair that cannot start (bad
+  // address, name or type) reports its error in place.
   Napi::Value QueryMany(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     CheckOpen(env);

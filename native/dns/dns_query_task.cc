@@ -76,7 +76,8 @@ void QueryTask::StartTcp() {
   tcp_->out.insert(tcp_->out.end(), packet_.begin(), packet_.end());
   if (uv_tcp_init(core_->loop_, &tcp_->handle) != 0) return Fail(Status::kNetworkError);
   tcp_->open = true;
-  int err = uv_tcp_connect(&tcp_->connect_req, &tcp_->handle, reinterpret_cast<const sockaddr*>(&server_), OnTcpConnect);
+  const auto* to = reinterpret_cast<const sockaddr*>(&server_);
+  int err = uv_tcp_connect(&tcp_->connect_req, &tcp_->handle, to, OnTcpConnect);
   if (err != 0) Fail(StatusFromUv(err));
 }
 

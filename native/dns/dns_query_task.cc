@@ -35,8 +35,6 @@ Status QueryTask::SendUdp() {
   return channel_->Queue(packet_, server_, id_, txid_);
 }
 
-bool QueryTask::Answers(const Message& m) const { return AnswersQuery(m, txid_, qname_, qtype_); }
-
 void QueryTask::OnDeadline() {
   if (finished_) return;
   if (resent_) return Fail(Status::kTimeout);
@@ -128,7 +126,7 @@ void QueryTask::DrainTcp() {
     // The stream is ours alone, so a malformed answer here is the resolver's, not a spoofer's: report it.
     Status s = ParseMessage(in.data() + start, len, &m);
     if (s != Status::kOk) return Fail(s);
-    if (!Answers(m)) {
+    if (!AnswersQuery(m, txid_, qname_, qtype_)) {
       core_->counters_.mismatched_dropped++;
       continue;
     }

@@ -26,11 +26,11 @@ class QueryTask {
   void Close();
 
   const sockaddr_storage& server() const { return server_; }
+  const Name& qname() const { return qname_; }
+  uint16_t qtype() const { return qtype_; }
   // The engine timer's next stop for this query: the resend, then the end of the budget.
   uint64_t deadline_ms() const { return deadline_ms_; }
   void OnDeadline();
-  // Is this exactly the response to our query (ID, QR, opcode, question)?
-  bool Answers(const Message& m) const;
   // An accepted UDP response from our resolver: the answer, or the switch to TCP when truncated.
   void OnUdpAnswer(const Message& m);
   void Fail(Status s);

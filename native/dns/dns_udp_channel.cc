@@ -6,13 +6,12 @@
 #include <cerrno>
 
 #include <algorithm>
-#include <cstring>
 #include <memory>
 
 #include "dns/dns_engine.h"
+#include "dns/dns_demux.h"
 #include "dns/dns_message.h"
 #include "dns/dns_query_task.h"
-#include "dns/dns_reader.h"
 
 namespace nettools::dns {
 
@@ -36,25 +35,11 @@ void OnSent(uv_udp_send_t* req, int status) {
 
 }  // namespace
 
-bool SameEndpoint(const sockaddr* from, const sockaddr_storage& server) {
-  if (from == nullptr || from->sa_family != server.ss_family) return false;
-  if (from->sa_family == AF_INET) {
-    const auto* a = reinterpret_cast<const sockaddr_in*>(from);
-    const auto* b = reinterpret_cast<const sockaddr_in*>(&server);
-    return a->sin_port == b->sin_port && a->sin_addr.s_addr == b->sin_addr.s_addr;
-  }
-  if (from->sa_family == AF_INET6) {
-    const auto* a = reinterpret_cast<const sockaddr_in6*>(from);
-    const auto* b = reinterpret_cast<const sockaddr_in6*>(&server);
-    return a->sin6_port == b->sin6_port && std::memcmp(&a->sin6_addr, &b->sin6_addr, sizeof(in6_addr)) == 0;
-  }
-  return false;
-}
-
 UdpChannel::UdpChannel(EngineCore* core, int family, uint64_t opened_ms)
     : core_(core), family_(family), opened_ms_(opened_ms) {
   udp_.data = this;
-  inflight_.reserve(kMaxQueries);
+  waiting_.reserve(kMaxQueries);
+  tasks_.reserve(kMaxQueries);
   used_.reserve(kMaxQueries);
 }
 
@@ -95,21 +80,25 @@ Status UdpChannel::Register(QueryTask* task, IdPool* ids, uint16_t* txid) {
     if (s != Status::kOk) return s;
   } while (std::find(used_.begin(), used_.end(), id) != used_.end());
   used_.push_back(id);
-  if (inflight_.empty()) uv_ref(reinterpret_cast<uv_handle_t*>(&udp_));
-  inflight_.emplace_back(id, task);
+  if (waiting_.empty()) uv_ref(reinterpret_cast<uv_handle_t*>(&udp_));
+  waiting_.push_back(Waiting{id, &task->server(), &task->qname(), task->qtype()});
+  tasks_.push_back(task);
   *txid = id;
   return Status::kOk;
 }
 
 void UdpChannel::Release(uint16_t txid) {
-  auto it = std::find_if(inflight_.begin(), inflight_.end(), [txid](const auto& e) { return e.first == txid; });
-  if (it == inflight_.end()) return;
-  *it = inflight_.back();
-  inflight_.pop_back();
+  auto it = std::find_if(waiting_.begin(), waiting_.end(), [txid](const Waiting& w) { return w.txid == txid; });
+  if (it == waiting_.end()) return;
+  size_t i = static_cast<size_t>(it - waiting_.begin());
+  waiting_[i] = waiting_.back();
+  waiting_.pop_back();
+  tasks_[i] = tasks_.back();
+  tasks_.pop_back();
   // Not sent yet: a query that is gone must not reach the resolver.
   queued_.erase(std::remove_if(queued_.begin(), queued_.end(), [txid](const Outgoing& o) { return o.txid == txid; }),
                 queued_.end());
-  if (!inflight_.empty() || closing_) return;
+  if (!waiting_.empty() || closing_) return;
   uv_unref(reinterpret_cast<uv_handle_t*>(&udp_));
   if (retired_) Close();
   else core_->ChannelIdle(this);
@@ -191,7 +180,7 @@ Status UdpChannel::SendNow(const Outgoing& out) {
 void UdpChannel::Retire() {
   if (retired_) return;
   retired_ = true;
-  if (inflight_.empty()) Close();
+  if (waiting_.empty()) Close();
 }
 
 void UdpChannel::Close() {
@@ -219,43 +208,21 @@ void UdpChannel::OnRecv(uv_udp_t* udp, ssize_t nread, const uv_buf_t*, const soc
   self->OnDatagram(self->in_.data(), static_cast<size_t>(nread), addr);
 }
 
-QueryTask* UdpChannel::Find(uint16_t txid) const {
-  for (const auto& e : inflight_) {
-    if (e.first == txid) return e.second;
-  }
-  return nullptr;
-}
-
-bool UdpChannel::FromAnyServer(const sockaddr* from) const {
-  for (const auto& e : inflight_) {
-    if (SameEndpoint(from, e.second->server())) return true;
-  }
-  return false;
-}
-
-// The same checks, in the same order, as when each query had its own socket: source, shape, then
-// ID and question. The ID only picks which query's checks apply; the source must be that query's resolver.
 void UdpChannel::OnDatagram(const uint8_t* data, size_t size, const sockaddr* from) {
   Counters& counters = core_->counters_;
-  Reader r(data, size);
-  uint16_t txid = 0;
-  QueryTask* task = r.u16(&txid) ? Find(txid) : nullptr;
-  bool from_server = task != nullptr ? SameEndpoint(from, task->server()) : FromAnyServer(from);
-  if (!from_server) {
-    counters.mismatched_dropped++;
-    return;
-  }
   Message m;
-  if (ParseMessage(data, size, &m) != Status::kOk) {
-    counters.malformed_dropped++;
-    return;
+  size_t index = 0;
+  switch (Demultiplex(data, size, from, waiting_.data(), waiting_.size(), &index, &m)) {
+    case Verdict::kMismatched:
+      counters.mismatched_dropped++;
+      return;
+    case Verdict::kMalformed:
+      counters.malformed_dropped++;
+      return;
+    case Verdict::kAnswer:
+      tasks_[index]->OnUdpAnswer(m);
+      return;
   }
-  // No query: a late answer for one that settled, or an ID nobody here asked with.
-  if (task == nullptr || !task->Answers(m)) {
-    counters.mismatched_dropped++;
-    return;
-  }
-  task->OnUdpAnswer(m);
 }
 
 }  // namespace nettools::dns

@@ -8,9 +8,9 @@
 
 #include <array>
 #include <cstdint>
-#include <utility>
 #include <vector>
 
+#include "dns/dns_demux.h"
 #include "dns/dns_random.h"
 #include "dns/dns_status.h"
 
@@ -44,7 +44,7 @@ class UdpChannel {
 
   bool Exhausted(uint64_t now_ms) const { return used_.size() >= kMaxQueries || now_ms - opened_ms_ >= kMaxAgeMs; }
   uint64_t expires_ms() const { return opened_ms_ + kMaxAgeMs; }
-  bool idle() const { return inflight_.empty(); }
+  bool idle() const { return waiting_.empty(); }
   int family() const { return family_; }
   // Takes no more queries; closes once idle (at once if it already is).
   void Retire();
@@ -59,10 +59,8 @@ class UdpChannel {
   static void OnRecv(uv_udp_t* udp, ssize_t nread, const uv_buf_t* buf, const sockaddr* addr, unsigned flags);
   static void OnClosed(uv_handle_t* handle);
   void OnDatagram(const uint8_t* data, size_t size, const sockaddr* from);
-  QueryTask* Find(uint16_t txid) const;
   struct Outgoing;
   Status SendNow(const Outgoing& out);
-  bool FromAnyServer(const sockaddr* from) const;
 
   EngineCore* core_;
   int family_;
@@ -70,8 +68,9 @@ class UdpChannel {
   uv_udp_t udp_{};
   bool retired_ = false;
   bool closing_ = false;
-  // At most kMaxQueries entries each: linear scans beat hashing at this size.
-  std::vector<std::pair<uint16_t, QueryTask*>> inflight_;
+  // At most kMaxQueries entries each: linear scans beat hashing at this size. tasks_[i] owns waiting_[i].
+  std::vector<Waiting> waiting_;
+  std::vector<QueryTask*> tasks_;
   std::vector<uint16_t> used_;
   std::array<uint8_t, 4096> in_{};
 
@@ -85,8 +84,5 @@ class UdpChannel {
   };
   std::vector<Outgoing> queued_;
 };
-
-// Only the resolver's exact address and port may answer: off-path spoofers can send from anywhere.
-bool SameEndpoint(const sockaddr* from, const sockaddr_storage& server);
 
 }  // namespace nettools::dns

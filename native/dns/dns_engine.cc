@@ -85,6 +85,13 @@ bool EngineCore::EnsureHandles() {
   return true;
 }
 
+std::vector<uint8_t>& EngineCore::ReceiveBuffer() {
+  constexpr size_t kSlice = 64 * 1024;  // libuv's UV__UDP_DGRAM_MAXSIZE
+  constexpr size_t kSlices = 20;        // libuv's UV__MMSG_MAXWIDTH
+  if (receive_buffer_.empty()) receive_buffer_.resize(kSlice * kSlices);
+  return receive_buffer_;
+}
+
 void EngineCore::ChannelQueued(UdpChannel* ch) {
   if (queued_.empty() && prepare_ != nullptr) {
     uv_prepare_start(prepare_, [](uv_prepare_t* p) { static_cast<EngineCore*>(p->data)->FlushAll(); });

@@ -96,6 +96,7 @@ class EngineCore : public std::enable_shared_from_this<EngineCore> {
   void ChannelQueued(UdpChannel* ch);
   void FlushAll();
   bool EnsureHandles();
+  std::vector<uint8_t>& ReceiveBuffer();
   void Schedule(uint32_t id, uint64_t when_ms);
   void ArmTimer();
   void OnTimer();
@@ -121,6 +122,8 @@ class EngineCore : public std::enable_shared_from_this<EngineCore> {
   uv_prepare_t* prepare_ = nullptr;
   uv_check_t* check_ = nullptr;
   std::vector<UdpChannel*> queued_;
+  // For recvmmsg: libuv reads one datagram per 64 KiB slice, up to 20 per call.
+  std::vector<uint8_t> receive_buffer_;
   bool shut_down_ = false;
 };
 

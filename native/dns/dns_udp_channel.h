@@ -25,6 +25,7 @@ class UdpChannel {
   static constexpr uint64_t kMaxAgeMs = 250;
   // Bursts of answers arrive faster than one loop turn reads them; the default buffer drops some.
   static constexpr int kReceiveBuffer = 1 << 20;
+  static constexpr size_t kMaxDatagram = 4096;
 
   // Opens and binds a socket to port 0 (a fresh ephemeral port); nullptr with `status` set on failure.
   static UdpChannel* Open(EngineCore* core, uv_loop_t* loop, int family, Status* status);
@@ -72,7 +73,6 @@ class UdpChannel {
   std::vector<Waiting> waiting_;
   std::vector<QueryTask*> tasks_;
   std::vector<uint16_t> used_;
-  std::array<uint8_t, 4096> in_{};
 
   // A query is at most 12 + 255 + 4 + 11 bytes (header, name, question tail, OPT).
   struct Outgoing {

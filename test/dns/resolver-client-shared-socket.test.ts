@@ -145,6 +145,19 @@ test('no transaction ID is used twice on one socket, so a late answer can only b
   assert.ok([...idsByPort.values()].some((ids) => ids.length > 16), 'some socket outlived one wave');
 });
 
+test('a datagram larger than any answer we ask for is dropped as malformed and the real one still wins', async () => {
+  const { resolver } = await peer((q, d) => {
+    void (async () => {
+      await d.send(Buffer.concat([answerA(q, '198.51.100.66'), Buffer.alloc(5000)]), q);
+      await d.send(answerA(q, '198.51.100.1'), q);
+    })();
+  });
+  const before = client.counters();
+  const [r] = await client.query({ domain: 'one.test', types: ['A'], resolvers: [resolver], timeoutMs: 3000 });
+  assert.equal(addresses(r?.queries.A), ['198.51.100.1']);
+  assert.is(client.counters().malformedDropped - before.malformedDropped, 1);
+});
+
 test('an idle socket closes once its age runs out: an answer sent to it later is never read', async () => {
   const { dns, resolver } = await peer((q, d) => void d.send(answerA(q, '198.51.100.1'), q));
   await freshSocket();

@@ -22,13 +22,6 @@ bool Fill(uint8_t* buf, size_t size) {
 
 }  // namespace
 
-Status RandomId(uint16_t* out) {
-  uint8_t buf[2];
-  if (!Fill(buf, sizeof(buf))) return Status::kRandomUnavailable;
-  *out = static_cast<uint16_t>((buf[0] << 8) | buf[1]);
-  return Status::kOk;
-}
-
 Status IdPool::Next(uint16_t* out) {
   if (pos_ + 2 > buf_.size()) {
     if (!Fill(buf_.data(), buf_.size())) return Status::kRandomUnavailable;

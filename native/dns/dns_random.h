@@ -9,9 +9,7 @@
 
 namespace nettools::dns {
 
-Status RandomId(uint16_t* out);
-
-// The same CSPRNG bytes, fetched a block at a time: one getrandom call per 256 IDs instead of one per ID.
+// CSPRNG bytes fetched a block at a time: one getrandom call per 256 IDs instead of one per ID.
 // The bytes are used once each and never derived from one another, so buffering adds no predictability.
 class IdPool {
  public:

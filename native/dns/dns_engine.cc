@@ -1,12 +1,45 @@
 #include "dns/dns_engine.h"
 
+#include <algorithm>
+#include <memory>
+
 #include "dns/dns_query_task.h"
+#include "dns/dns_udp_channel.h"
 
 namespace nettools::dns {
 
+namespace {
+
+template <typename Handle>
+void FreeHandle(uv_handle_t* handle) {
+  delete reinterpret_cast<Handle*>(handle);
+}
+
+template <typename Handle>
+void CloseHandle(Handle*& h) {
+  if (h == nullptr) return;
+  uv_close(reinterpret_cast<uv_handle_t*>(h), FreeHandle<Handle>);
+  h = nullptr;
+}
+
+// Leftover entries of settled queries beyond this many per live one are swept out in one pass.
+constexpr size_t kDeadlineSlack = 4;
+
+}  // namespace
+
+Status StatusFromUv(int err) {
+  if (err == UV_ECONNREFUSED) return Status::kConnectionRefused;
+  if (err == UV_EOF || err == UV_ECONNRESET || err == UV_EPIPE) return Status::kConnectionClosed;
+  return Status::kNetworkError;
+}
+
 EngineCore::EngineCore(uv_loop_t* loop, Done done) : loop_(loop), done_(std::move(done)) {}
 
+EngineCore::~EngineCore() { Shutdown(); }
+
 Status EngineCore::Start(const QuerySpec& spec, uint32_t* id) {
+  if (shut_down_) return Status::kEngineClosed;
+  if (!EnsureHandles()) return Status::kNetworkError;
   uint32_t qid = next_id_++;
   if (next_id_ == 0) next_id_ = 1;
   auto* task = new QueryTask(shared_from_this(), qid);
@@ -18,7 +51,95 @@ Status EngineCore::Start(const QuerySpec& spec, uint32_t* id) {
   counters_.queries++;
   active_[qid] = task;
   *id = qid;
+  Schedule(qid, task->deadline_ms());
   return Status::kOk;
+}
+
+// Made on first use, so an engine that never queries holds nothing; closed at shutdown. Handles on the
+// heap: libuv may call their close callbacks after this object is gone.
+bool EngineCore::EnsureHandles() {
+  if (timer_ != nullptr) return true;
+  auto timer = std::make_unique<uv_timer_t>();
+  auto prepare = std::make_unique<uv_prepare_t>();
+  auto check = std::make_unique<uv_check_t>();
+  if (uv_timer_init(loop_, timer.get()) != 0) return false;
+  timer_ = timer.release();
+  if (uv_prepare_init(loop_, prepare.get()) != 0) {
+    CloseHandle(timer_);
+    return false;
+  }
+  prepare_ = prepare.release();
+  if (uv_check_init(loop_, check.get()) != 0) {
+    CloseHandle(timer_);
+    CloseHandle(prepare_);
+    return false;
+  }
+  check_ = check.release();
+  timer_->data = this;
+  prepare_->data = this;
+  check_->data = this;
+  // Never what keeps Node running: in-flight queries do that through the timer.
+  uv_unref(reinterpret_cast<uv_handle_t*>(timer_));
+  uv_unref(reinterpret_cast<uv_handle_t*>(prepare_));
+  uv_unref(reinterpret_cast<uv_handle_t*>(check_));
+  return true;
+}
+
+std::vector<uint8_t>& EngineCore::ReceiveBuffer() {
+  constexpr size_t kSlice = 64 * 1024;  // libuv's UV__UDP_DGRAM_MAXSIZE
+  constexpr size_t kSlices = 20;        // libuv's UV__MMSG_MAXWIDTH
+  if (receive_buffer_.empty()) receive_buffer_.resize(kSlice * kSlices);
+  return receive_buffer_;
+}
+
+void EngineCore::ChannelQueued(UdpChannel* ch) {
+  if (queued_.empty() && prepare_ != nullptr) {
+    uv_prepare_start(prepare_, [](uv_prepare_t* p) { static_cast<EngineCore*>(p->data)->FlushAll(); });
+    uv_check_start(check_, [](uv_check_t* c) { static_cast<EngineCore*>(c->data)->FlushAll(); });
+  }
+  queued_.push_back(ch);
+}
+
+void EngineCore::FlushAll() {
+  // Keeps this object alive through callbacks into JS (a failed send settles its query).
+  std::shared_ptr<EngineCore> self = shared_from_this();
+  while (!queued_.empty() && !shut_down_) {
+    UdpChannel* ch = queued_.back();
+    queued_.pop_back();
+    ch->Flush();
+  }
+  if (queued_.empty() && prepare_ != nullptr) {
+    uv_prepare_stop(prepare_);
+    uv_check_stop(check_);
+  }
+}
+
+UdpChannel* EngineCore::ChannelFor(int family, Status* status) {
+  UdpChannel*& current = family == AF_INET6 ? current_v6_ : current_v4_;
+  if (current != nullptr && current->Exhausted(uv_now(loop_))) {
+    UdpChannel* old = current;
+    current = nullptr;
+    old->Retire();
+  }
+  if (current == nullptr) {
+    current = UdpChannel::Open(this, loop_, family, status);
+    if (current == nullptr) return nullptr;
+    channels_.push_back(current);
+  }
+  *status = Status::kOk;
+  return current;
+}
+
+// An idle current socket stays open (unreferenced) for the next burst until its age runs out.
+void EngineCore::ChannelIdle(UdpChannel*) {
+  if (active_.empty()) ArmTimer();
+}
+
+void EngineCore::ChannelClosing(UdpChannel* ch) {
+  if (current_v4_ == ch) current_v4_ = nullptr;
+  if (current_v6_ == ch) current_v6_ = nullptr;
+  channels_.erase(std::remove(channels_.begin(), channels_.end(), ch), channels_.end());
+  queued_.erase(std::remove(queued_.begin(), queued_.end(), ch), queued_.end());
 }
 
 bool EngineCore::Cancel(uint32_t id) {
@@ -28,17 +149,101 @@ bool EngineCore::Cancel(uint32_t id) {
   active_.erase(it);
   counters_.cancelled++;
   task->Close();
+  if (active_.empty()) ArmTimer();
   return true;
 }
 
-void EngineCore::CancelAll() {
+void EngineCore::Shutdown() {
+  if (shut_down_) return;
+  shut_down_ = true;
+  done_ = nullptr;
   std::vector<uint32_t> ids;
   ids.reserve(active_.size());
   for (const auto& entry : active_) ids.push_back(entry.first);
   for (uint32_t id : ids) Cancel(id);
+  deadlines_.Clear();
+  std::vector<UdpChannel*> open = channels_;
+  for (UdpChannel* ch : open) ch->Close();
+  queued_.clear();
+  CloseHandle(timer_);
+  CloseHandle(prepare_);
+  CloseHandle(check_);
 }
 
-void EngineCore::Detach() { done_ = nullptr; }
+void EngineCore::SendFailed(uint32_t id, Status s) {
+  auto it = active_.find(id);
+  if (it != active_.end()) it->second->Fail(s);
+}
+
+void EngineCore::Schedule(uint32_t id, uint64_t when_ms) {
+  deadlines_.Push(when_ms, id);
+  if (deadlines_.size() > kDeadlineSlack * active_.size() + 1024) {
+    deadlines_.Prune([this](const Deadline& d) {
+      auto it = active_.find(d.query);
+      return it != active_.end() && it->second->deadline_ms() == d.when_ms;
+    });
+  }
+  // Same-budget queries come due in the order they started: the timer rarely needs moving.
+  if (!timer_armed_ || when_ms < timer_due_ || !timer_refd_) ArmTimer();
+}
+
+// Armed for the earliest query deadline and referenced while queries are in flight; when none are,
+// armed unreferenced for the idle sockets' expiry, so an idle engine never keeps Node running.
+void EngineCore::ArmTimer() {
+  if (timer_ == nullptr) return;
+  auto* handle = reinterpret_cast<uv_handle_t*>(timer_);
+  uint64_t due = 0;
+  bool have = false;
+  bool busy = !active_.empty();
+  if (busy) {
+    due = deadlines_.top().when_ms;
+    have = true;
+  } else {
+    deadlines_.Clear();
+    for (UdpChannel* ch : channels_) {
+      if (!ch->idle()) continue;
+      if (!have || ch->expires_ms() < due) due = ch->expires_ms();
+      have = true;
+    }
+  }
+  if (busy != timer_refd_) {
+    if (busy) uv_ref(handle);
+    else uv_unref(handle);
+    timer_refd_ = busy;
+  }
+  if (!have) {
+    if (timer_armed_) uv_timer_stop(timer_);
+    timer_armed_ = false;
+    return;
+  }
+  if (timer_armed_ && due == timer_due_) return;
+  uint64_t now = uv_now(loop_);
+  uv_timer_start(timer_, [](uv_timer_t* t) { static_cast<EngineCore*>(t->data)->OnTimer(); },
+                 due > now ? due - now : 0, 0);
+  timer_due_ = due;
+  timer_armed_ = true;
+}
+
+void EngineCore::OnTimer() {
+  timer_armed_ = false;
+  // Keeps this object alive through callbacks into JS, which may drop the engine.
+  std::shared_ptr<EngineCore> self = shared_from_this();
+  uint64_t now = uv_now(loop_);
+  while (!shut_down_ && !deadlines_.empty() && deadlines_.top().when_ms <= now) {
+    Deadline d = deadlines_.top();
+    deadlines_.Pop();
+    auto it = active_.find(d.query);
+    if (it == active_.end() || it->second->deadline_ms() != d.when_ms) continue;
+    it->second->OnDeadline();  // may settle the query and call into JS
+  }
+  if (shut_down_) return;
+  std::vector<UdpChannel*> expired;
+  for (UdpChannel* ch : channels_) {
+    if (ch->idle() && ch->expires_ms() <= now) expired.push_back(ch);
+  }
+  for (UdpChannel* ch : expired) ch->Close();
+  ArmTimer();
+}
 
 void EngineCore::Finished(uint32_t id, QueryOutcome& outcome) {
   active_.erase(id);
@@ -49,7 +254,8 @@ void EngineCore::Finished(uint32_t id, QueryOutcome& outcome) {
   } else {
     counters_.errors++;
   }
-  // A copy: the callback may run JS that detaches or replaces done_ while it runs.
+  if (active_.empty()) ArmTimer();
+  // A copy: the callback may run JS that shuts the engine down while it runs.
   Done done = done_;
   if (done) done(id, outcome);
 }

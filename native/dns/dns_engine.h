@@ -12,7 +12,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "dns/dns_deadlines.h"
 #include "dns/dns_message.h"
+#include "dns/dns_random.h"
 #include "dns/dns_status.h"
 
 namespace nettools::dns {
@@ -54,35 +56,75 @@ struct Counters {
 };
 
 class QueryTask;
+class UdpChannel;
 
+// libuv error -> our transport status.
+Status StatusFromUv(int err);
+
+// One engine: shared UDP sockets, one timer for every deadline, the in-flight queries and the counters.
 class EngineCore : public std::enable_shared_from_this<EngineCore> {
  public:
   using Done = std::function<void(uint32_t id, QueryOutcome& outcome)>;
 
   EngineCore(uv_loop_t* loop, Done done);
+  ~EngineCore();
   EngineCore(const EngineCore&) = delete;
   EngineCore& operator=(const EngineCore&) = delete;
 
   // Starts a query; `done` is called once from the loop unless the query is cancelled first.
   Status Start(const QuerySpec& spec, uint32_t* id);
-  // Closes the query's sockets; `done` is not called for it.
+  // Ends the query without calling `done` for it.
   bool Cancel(uint32_t id);
-  void CancelAll();
-  // Stops calling back: the owner is going away.
-  void Detach();
+  // Stops calling back, cancels every query and closes every handle: the owner is going away.
+  void Shutdown();
+
+  // A send libuv had queued failed later: the query ends with that error.
+  void SendFailed(uint32_t id, Status s);
 
   size_t active() const { return active_.size(); }
   const Counters& counters() const { return counters_; }
 
  private:
   friend class QueryTask;
+  friend class UdpChannel;
+
+  // The socket for a new query to a resolver of this family, rotating the current one when it is used up.
+  UdpChannel* ChannelFor(int family, Status* status);
+  void ChannelIdle(UdpChannel* ch);
+  void ChannelClosing(UdpChannel* ch);
+  // The socket has datagrams waiting: flush them before the loop next waits for I/O.
+  void ChannelQueued(UdpChannel* ch);
+  void FlushAll();
+  bool EnsureHandles();
+  std::vector<uint8_t>& ReceiveBuffer();
+  void Schedule(uint32_t id, uint64_t when_ms);
+  void ArmTimer();
+  void OnTimer();
   void Finished(uint32_t id, QueryOutcome& outcome);
 
   uv_loop_t* loop_;
   Done done_;
   Counters counters_;
+  IdPool ids_;
   uint32_t next_id_ = 1;
   std::unordered_map<uint32_t, QueryTask*> active_;
+  DeadlineQueue deadlines_;
+  // On the heap: libuv may call its close callback after this object is gone.
+  uv_timer_t* timer_ = nullptr;
+  uint64_t timer_due_ = 0;
+  bool timer_armed_ = false;
+  bool timer_refd_ = false;
+  UdpChannel* current_v4_ = nullptr;
+  UdpChannel* current_v6_ = nullptr;
+  std::vector<UdpChannel*> channels_;  // every open socket, current and retired
+  // Sends queued during a loop phase go out at its end: in the check phase after I/O callbacks, in the
+  // prepare phase for queries started from timers, immediates or the main script.
+  uv_prepare_t* prepare_ = nullptr;
+  uv_check_t* check_ = nullptr;
+  std::vector<UdpChannel*> queued_;
+  // For recvmmsg: libuv reads one datagram per 64 KiB slice, up to 20 per call.
+  std::vector<uint8_t> receive_buffer_;
+  bool shut_down_ = false;
 };
 
 }  // namespace nettools::dns

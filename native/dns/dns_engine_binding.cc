@@ -5,8 +5,10 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "dns/dns_engine.h"
+#include "dns/dns_outcome_js.h"
 
 namespace nettools::dns {
 
@@ -35,78 +37,14 @@ bool ParseEndpoint(const std::string& address, uint32_t port, sockaddr_storage* 
   return uv_ip6_addr(address.c_str(), static_cast<int>(port), reinterpret_cast<sockaddr_in6*>(out)) == 0;
 }
 
-Napi::Array Flags(Napi::Env env, uint16_t flags) {
-  static constexpr struct {
-    uint16_t bit;
-    const char* name;
-  } kFlags[] = {{flag::kQr, "qr"}, {flag::kAa, "aa"}, {flag::kTc, "tc"}, {flag::kRd, "rd"},
-                {flag::kRa, "ra"}, {flag::kAd, "ad"}, {flag::kCd, "cd"}};
-  Napi::Array out = Napi::Array::New(env);
-  uint32_t n = 0;
-  for (const auto& f : kFlags) {
-    if (flags & f.bit) out.Set(n++, Napi::String::New(env, f.name));
-  }
-  return out;
-}
-
-Napi::Object RecordToJs(Napi::Env env, const Record& r) {
-  Napi::Object o = Napi::Object::New(env);
-  switch (r.type) {
-    case type::kA:
-    case type::kAaaa:
-      o.Set("address", r.address);
-      break;
-    case type::kMx:
-      o.Set("priority", r.preference);
-      o.Set("exchange", NameToText(r.target));
-      break;
-    case type::kTxt: {
-      Napi::Array parts = Napi::Array::New(env, r.parts.size());
-      std::string value;
-      for (uint32_t i = 0; i < r.parts.size(); ++i) {
-        parts.Set(i, r.parts[i]);
-        value += r.parts[i];
-      }
-      o.Set("value", value);
-      o.Set("parts", parts);
-      break;
-    }
-    default:
-      break;
-  }
-  o.Set("ttl", Napi::Number::New(env, r.ttl));
-  return o;
-}
-
-Napi::Object OutcomeToJs(Napi::Env env, const QueryOutcome& q) {
-  Napi::Object o = Napi::Object::New(env);
-  if (q.status != Status::kOk) {
-    if (IsWireError(q.status)) {
-      o.Set("error", "malformed");
-      o.Set("detail", StatusCode(q.status));
-    } else {
-      o.Set("error", StatusCode(q.status));
-    }
-    return o;
-  }
-  o.Set("rcode", RcodeName(q.rcode));
-  o.Set("flags", Flags(env, q.flags));
-  o.Set("rttMs", q.rtt_ms);
-  o.Set("transport", q.tcp ? "tcp" : "udp");
-  Napi::Array answers = Napi::Array::New(env, q.records.size());
-  for (uint32_t i = 0; i < q.records.size(); ++i) answers.Set(i, RecordToJs(env, q.records[i]));
-  o.Set("answers", answers);
-  Napi::Array chain = Napi::Array::New(env, q.chain.size());
-  for (uint32_t i = 0; i < q.chain.size(); ++i) {
-    Napi::Object link = Napi::Object::New(env);
-    link.Set("name", q.chain[i].name);
-    link.Set("target", q.chain[i].target);
-    link.Set("ttl", Napi::Number::New(env, q.chain[i].ttl));
-    chain.Set(i, link);
-  }
-  o.Set("cnames", chain);
-  return o;
-}
+// One JS call's queries: every (resolver, type) pair of a request, answered by one callback.
+struct Batch {
+  Napi::FunctionReference callback;
+  std::vector<QueryOutcome> outcomes;
+  std::vector<uint32_t> queries;  // engine ids; 0 once that slot has its outcome
+  size_t remaining = 0;
+  bool single = false;  // query(): the callback takes the one outcome, not an array
+};
 
 class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
  public:
@@ -114,6 +52,7 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     return DefineClass(env, "DnsEngine",
                        {
                            InstanceMethod("query", &DnsEngineWrap::Query),
+                           InstanceMethod("queryMany", &DnsEngineWrap::QueryMany),
                            InstanceMethod("cancel", &DnsEngineWrap::Cancel),
                            InstanceMethod("counters", &DnsEngineWrap::Counters),
                            InstanceMethod("close", &DnsEngineWrap::Close),
@@ -121,7 +60,7 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
   }
 
   explicit DnsEngineWrap(const Napi::CallbackInfo& info)
-      : Napi::ObjectWrap<DnsEngineWrap>(info), async_(info.Env(), "nettools:DnsEngine") {
+      : Napi::ObjectWrap<DnsEngineWrap>(info), async_(info.Env(), "nettools:DnsEngine"), writer_(info.Env()) {
     Napi::Env env = info.Env();
     uv_loop_t* loop = nullptr;
     if (napi_get_uv_event_loop(env, &loop) != napi_ok || loop == nullptr) {
@@ -146,14 +85,54 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
 
   void Shutdown() {
     closed_ = true;
-    core_->Detach();
-    core_->CancelAll();
+    core_->Shutdown();
   }
 
-  // query({ address, port, name, type, timeoutMs }, (result) => void): number
+  void CheckOpen(Napi::Env env) const {
+    if (closed_) throw ErrorFor(env, Status::kEngineClosed, "the DNS engine is closed");
+  }
+
+  // Starts one slot of a batch; a query that cannot start gets its outcome at once.
+  void StartSlot(Batch* batch, uint32_t batch_id, size_t slot, QuerySpec& q, Status parsed) {
+    Status s = parsed;
+    uint32_t id = 0;
+    if (s == Status::kOk) s = core_->Start(q, &id);
+    if (s != Status::kOk) {
+      batch->outcomes[slot].status = s;
+      return;
+    }
+    batch->queries[slot] = id;
+    batch->remaining++;
+    slots_.emplace(id, Slot{batch_id, static_cast<uint32_t>(slot)});
+  }
+
+  // Registers the batch, or delivers it at once when no query could start.
+  Napi::Value Launch(Napi::Env env, std::unique_ptr<Batch> batch, uint32_t batch_id) {
+    if (batch->remaining == 0) {
+      Napi::Value result = batch->single ? Napi::Value(writer_.Outcome(env, batch->outcomes[0]))
+                                         : Napi::Value(writer_.Packed(env, batch->outcomes));
+      batch->callback.Call({result});
+      return Napi::Number::New(env, 0);
+    }
+    batches_.emplace(batch_id, std::move(batch));
+    // Pending callbacks need this object alive even if JS drops every reference to it.
+    if (!refd_) {
+      Ref();
+      refd_ = true;
+    }
+    return Napi::Number::New(env, batch_id);
+  }
+
+  uint32_t NextBatchId() {
+    uint32_t id = next_batch_++;
+    if (next_batch_ == 0) next_batch_ = 1;
+    return id;
+  }
+
+  // query({ address, port, name, type, timeoutMs }, (result) => void): id (0: already called back)
   Napi::Value Query(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    if (closed_) throw ErrorFor(env, Status::kEngineClosed, "the DNS engine is closed");
+    CheckOpen(env);
     if (info.Length() < 2 || !info[0].IsObject() || !info[1].IsFunction()) {
       throw ErrorFor(env, Status::kInvalidArgument, "query(spec, callback) expects an object and a function");
     }
@@ -169,25 +148,93 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     }
     q.name = spec.Get("name").ToString().Utf8Value();
     q.timeout_ms = spec.Get("timeoutMs").ToNumber().Uint32Value();
-    uint32_t id = 0;
-    Status s = core_->Start(q, &id);
-    if (s != Status::kOk) throw ErrorFor(env, s, std::string("cannot start the query: ") + StatusCode(s));
-    callbacks_.emplace(id, Napi::Persistent(info[1].As<Napi::Function>()));
-    // Pending callbacks need this object alive even if JS drops every reference to it.
-    if (!refd_) {
-      Ref();
-      refd_ = true;
+    auto batch = std::make_unique<Batch>();
+    batch->single = true;
+    batch->callback = Napi::Persistent(info[1].As<Napi::Function>());
+    batch->outcomes.resize(1);
+    batch->queries.resize(1);
+    uint32_t batch_id = NextBatchId();
+    StartSlot(batch.get(), batch_id, 0, q, Status::kOk);
+    if (batch->remaining == 0) {
+      Status s = batch->outcomes[0].status;
+      throw ErrorFor(env, s, std::string("cannot start the query: ") + StatusCode(s));
     }
-    return Napi::Number::New(env, id);
+    return Launch(env, std::move(batch), batch_id);
   }
 
+  // queryMany({ name, timeoutMs, resolvers: [{ address, port }], types: [...] }, (packed) => void): id
+  // One call and one callback for a whole request; the outcomes (OutcomeWriter::Packed) are
+  // resolver-major (resolver i, type j at i * types.length + j). A pair that cannot start (bad
+  // address, name or type) reports its error in place.
+  Napi::Value QueryMany(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    CheckOpen(env);
+    if (info.Length() < 2 || !info[0].IsObject() || !info[1].IsFunction()) {
+      throw ErrorFor(env, Status::kInvalidArgument, "queryMany(spec, callback) expects an object and a function");
+    }
+    Napi::Object spec = info[0].As<Napi::Object>();
+    Napi::Value resolvers_v = spec.Get("resolvers");
+    Napi::Value types_v = spec.Get("types");
+    if (!resolvers_v.IsArray() || !types_v.IsArray()) {
+      throw ErrorFor(env, Status::kInvalidArgument, "queryMany expects resolvers and types arrays");
+    }
+    Napi::Array resolvers = resolvers_v.As<Napi::Array>();
+    Napi::Array types = types_v.As<Napi::Array>();
+    std::string name = spec.Get("name").ToString().Utf8Value();
+    uint32_t timeout_ms = spec.Get("timeoutMs").ToNumber().Uint32Value();
+    uint32_t n_types = types.Length();
+    std::vector<uint16_t> type_codes(n_types, 0);
+    std::vector<bool> type_ok(n_types, false);
+    for (uint32_t j = 0; j < n_types; ++j) type_ok[j] = TypeFromName(types.Get(j).ToString(), &type_codes[j]);
+
+    auto batch = std::make_unique<Batch>();
+    batch->callback = Napi::Persistent(info[1].As<Napi::Function>());
+    size_t total = static_cast<size_t>(resolvers.Length()) * n_types;
+    batch->outcomes.resize(total);
+    batch->queries.resize(total, 0);
+    uint32_t batch_id = NextBatchId();
+    for (uint32_t i = 0; i < resolvers.Length(); ++i) {
+      Napi::Value rv = resolvers.Get(i);
+      sockaddr_storage server{};
+      bool endpoint_ok = false;
+      if (rv.IsObject()) {
+        Napi::Object r = rv.As<Napi::Object>();
+        endpoint_ok = ParseEndpoint(r.Get("address").ToString(), r.Get("port").ToNumber().Uint32Value(), &server);
+      }
+      for (uint32_t j = 0; j < n_types; ++j) {
+        QuerySpec q;
+        q.name = name;
+        q.type = type_codes[j];
+        q.server = server;
+        q.timeout_ms = timeout_ms;
+        Status parsed = !endpoint_ok ? Status::kInvalidAddress : !type_ok[j] ? Status::kInvalidType : Status::kOk;
+        StartSlot(batch.get(), batch_id, static_cast<size_t>(i) * n_types + j, q, parsed);
+      }
+    }
+    return Launch(env, std::move(batch), batch_id);
+  }
+
+  // cancel(id): the batch's outcomes so far (packed like queryMany's; one object for query()), its
+  // unsettled queries as cancelled; undefined if unknown.
+  // The callback is not called for a cancelled batch.
   Napi::Value Cancel(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     uint32_t id = info[0].ToNumber().Uint32Value();
-    bool found = core_->Cancel(id);
-    callbacks_.erase(id);
+    auto it = batches_.find(id);
+    if (it == batches_.end()) return env.Undefined();
+    std::unique_ptr<Batch> batch = std::move(it->second);
+    batches_.erase(it);
+    for (size_t i = 0; i < batch->queries.size(); ++i) {
+      uint32_t q = batch->queries[i];
+      if (q == 0) continue;
+      slots_.erase(q);
+      core_->Cancel(q);
+      batch->outcomes[i].status = Status::kCancelled;
+    }
+    Napi::Value result = batch->single ? Napi::Value(writer_.Outcome(env, batch->outcomes[0]))
+                                       : Napi::Value(writer_.Packed(env, batch->outcomes));
     ReleaseIfIdle();
-    return Napi::Boolean::New(env, found);
+    return result;
   }
 
   Napi::Value Counters(const Napi::CallbackInfo& info) {
@@ -210,22 +257,32 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
 
   Napi::Value Close(const Napi::CallbackInfo& info) {
     Shutdown();
-    callbacks_.clear();
+    slots_.clear();
+    batches_.clear();
     ReleaseIfIdle();
     return info.Env().Undefined();
   }
 
   void OnDone(uint32_t id, QueryOutcome& outcome) {
-    auto it = callbacks_.find(id);
-    if (it == callbacks_.end()) return;
-    Napi::FunctionReference cb = std::move(it->second);
-    callbacks_.erase(it);
+    auto slot_it = slots_.find(id);
+    if (slot_it == slots_.end()) return;
+    Slot slot = slot_it->second;
+    slots_.erase(slot_it);
+    auto it = batches_.find(slot.batch);
+    if (it == batches_.end()) return;
+    Batch& batch = *it->second;
+    batch.outcomes[slot.index] = std::move(outcome);
+    batch.queries[slot.index] = 0;
+    if (--batch.remaining > 0) return;
+    std::unique_ptr<Batch> done = std::move(it->second);
+    batches_.erase(it);
     Napi::Env env = Env();
     Napi::HandleScope scope(env);
-    Napi::Object result = OutcomeToJs(env, outcome);
+    Napi::Value result = done->single ? Napi::Value(writer_.Outcome(env, done->outcomes[0]))
+                                      : Napi::Value(writer_.Packed(env, done->outcomes));
     // MakeCallback, not Call: we are on a bare libuv callback, and promise jobs must run after it.
     try {
-      cb.MakeCallback(Value(), {result}, async_);
+      done->callback.MakeCallback(Value(), {result}, async_);
     } catch (const Napi::Error& e) {
       napi_fatal_exception(env, e.Value());
     }
@@ -233,15 +290,23 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
   }
 
   void ReleaseIfIdle() {
-    if (refd_ && callbacks_.empty()) {
+    if (refd_ && batches_.empty()) {
       refd_ = false;
       Unref();
     }
   }
 
+  struct Slot {
+    uint32_t batch;
+    uint32_t index;
+  };
+
   std::shared_ptr<EngineCore> core_;
-  std::unordered_map<uint32_t, Napi::FunctionReference> callbacks_;
+  std::unordered_map<uint32_t, std::unique_ptr<Batch>> batches_;
+  std::unordered_map<uint32_t, Slot> slots_;  // engine query id -> its place in a batch
+  uint32_t next_batch_ = 1;
   Napi::AsyncContext async_;
+  OutcomeWriter writer_;
   bool hook_registered_ = false;
   bool closed_ = false;
   bool refd_ = false;

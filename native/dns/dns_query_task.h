@@ -1,10 +1,9 @@
-// One query to one resolver: UDP with a fresh random port and ID, one resend at half the budget,
-// TCP when the answer is truncated, and a deadline over all of it.
+// One query to one resolver: UDP on the engine's shared socket with a fresh random ID, one resend at
+// half the budget, TCP (its own connection) when the answer is truncated, and a deadline over all of it.
 #pragma once
 
 #include <uv.h>
 
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -14,6 +13,8 @@
 
 namespace nettools::dns {
 
+class UdpChannel;
+
 class QueryTask {
  public:
   QueryTask(std::shared_ptr<EngineCore> core, uint32_t id);
@@ -21,27 +22,32 @@ class QueryTask {
   QueryTask& operator=(const QueryTask&) = delete;
 
   Status Begin(const QuerySpec& spec);
-  // Closes every handle; the task frees itself once libuv has released them all.
+  // Leaves the shared socket and closes the TCP connection if any; frees itself once libuv is done.
   void Close();
 
+  const sockaddr_storage& server() const { return server_; }
+  const Name& qname() const { return qname_; }
+  uint16_t qtype() const { return qtype_; }
+  // The engine timer's next stop for this query: the resend, then the end of the budget.
+  uint64_t deadline_ms() const { return deadline_ms_; }
+  void OnDeadline();
+  // An accepted UDP response from our resolver: the answer, or the switch to TCP when truncated.
+  void OnUdpAnswer(const Message& m);
+  void Fail(Status s);
+
  private:
-  static void OnAlloc(uv_handle_t* handle, size_t suggested, uv_buf_t* buf);
-  static void OnUdpRecv(uv_udp_t* udp, ssize_t nread, const uv_buf_t* buf, const sockaddr* addr, unsigned flags);
-  static void OnUdpSend(uv_udp_send_t* req, int status);
-  static void OnTimer(uv_timer_t* timer);
+  static void OnTcpAlloc(uv_handle_t* handle, size_t suggested, uv_buf_t* buf);
   static void OnTcpConnect(uv_connect_t* req, int status);
   static void OnTcpWrite(uv_write_t* req, int status);
   static void OnTcpRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf);
-  static void OnClosed(uv_handle_t* handle);
+  static void OnTcpClosed(uv_handle_t* handle);
 
   Status SendUdp();
-  void OnDatagram(const uint8_t* data, size_t size, const sockaddr* from);
+  void LeaveChannel();
   void StartTcp();
   void DrainTcp();
   void Accept(const Message& m, bool tcp);
-  void Fail(Status s);
   void Finish(QueryOutcome& outcome);
-  void CloseHandle(uv_handle_t* handle, bool* open);
 
   std::shared_ptr<EngineCore> core_;
   uint32_t id_;
@@ -49,27 +55,27 @@ class QueryTask {
   Name qname_;
   uint16_t qtype_ = 0;
   uint16_t txid_ = 0;
-  std::vector<uint8_t> packet_;   // the query as sent over UDP
-  std::vector<uint8_t> tcp_out_;  // the same query with its 2-byte length prefix
-  std::vector<uint8_t> tcp_in_;   // stream bytes not yet consumed
-  std::array<uint8_t, 4096> in_{};
+  std::vector<uint8_t> packet_;  // the query as sent over UDP
   uint64_t started_ns_ = 0;
-  int timer_fires_ = 0;
+  uint64_t started_ms_ = 0;
+  uint64_t deadline_ms_ = 0;
   uint32_t timeout_ms_ = 0;
+  bool resent_ = false;
   bool finished_ = false;
   bool closing_ = false;
+  UdpChannel* channel_ = nullptr;  // while registered on a shared socket
 
-  uv_udp_t udp_{};
-  uv_timer_t timer_{};
-  uv_tcp_t tcp_{};
-  bool udp_open_ = false;
-  bool timer_open_ = false;
-  bool tcp_open_ = false;
-  int closes_pending_ = 0;
-  std::array<uv_udp_send_t, 2> send_reqs_{};
-  int sends_ = 0;
-  uv_connect_t connect_req_{};
-  uv_write_t write_req_{};
+  // TCP fallback only: allocated when a truncated answer sends us there.
+  struct Tcp {
+    uv_tcp_t handle{};
+    uv_connect_t connect_req{};
+    uv_write_t write_req{};
+    std::vector<uint8_t> out;  // the query with its 2-byte length prefix
+    std::vector<uint8_t> in;   // stream bytes not yet consumed
+    std::vector<uint8_t> buf;  // libuv reads into this
+    bool open = false;
+  };
+  std::unique_ptr<Tcp> tcp_;
 };
 
 }  // namespace nettools::dns

@@ -13,6 +13,7 @@ export interface FaultDns {
   address: string;
   port: number;
   sent: FaultCounts;
+  sourcePorts: number[]; // the client's source port of each query, in arrival order
   stop(): Promise<void>;
 }
 
@@ -64,6 +65,7 @@ export async function startFaultDns(upstream: { address: string; port: number },
   const server = await bind(address);
   const otherPort = await bind(address);
   const sent: FaultCounts = { queries: 0, mismatched: 0, malformed: 0 };
+  const sourcePorts: number[] = [];
   const inFlight = new Set<Promise<void>>();
 
   async function askUpstream(query: Buffer): Promise<Buffer> {
@@ -102,6 +104,7 @@ export async function startFaultDns(upstream: { address: string; port: number },
   }
 
   server.on('message', (query, peer) => {
+    sourcePorts.push(peer.port);
     const p = handle(query, peer).catch(() => undefined);
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p));
@@ -111,6 +114,7 @@ export async function startFaultDns(upstream: { address: string; port: number },
     address,
     port: server.address().port,
     sent,
+    sourcePorts,
     async stop() {
       await Promise.all(inFlight);
       await Promise.all([close(server), close(otherPort)]);

@@ -1,4 +1,5 @@
-import { errorCode, nativeEngineClass, type NativeDnsEngine, type NativeOutcome } from './native';
+import { errorCode, nativeEngineClass } from './native';
+import { unpackOutcomes } from './unpack';
 import type { EngineCounters, QueryEntry, RecordType, ResolverQueries, ResolverQuery } from './types';
 
 export * from './types';
@@ -10,59 +11,49 @@ export interface ResolverClient {
   close(): void;
 }
 
-function toEntry(outcome: NativeOutcome): QueryEntry {
-  if ('error' in outcome) return outcome;
-  const { cnames, ...rest } = outcome;
-  return cnames.length > 0 ? { ...rest, cnames } : rest;
-}
+const CANCELLED: QueryEntry = { error: 'cancelled' };
 
-// `pending` holds a canceller per query in flight, so close() can settle every promise it strands.
-function runOne(
-  engine: NativeDnsEngine,
-  spec: Parameters<NativeDnsEngine['query']>[0],
-  signal: AbortSignal | undefined,
-  pending: Set<() => void>,
-): Promise<QueryEntry> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve({ error: 'cancelled' });
-    let id = 0;
-    const settle = (entry: QueryEntry) => {
-      pending.delete(cancel);
-      signal?.removeEventListener('abort', cancel);
-      resolve(entry);
-    };
-    const cancel = () => {
-      engine.cancel(id);
-      settle({ error: 'cancelled' });
-    };
-    try {
-      id = engine.query(spec, (outcome) => settle(toEntry(outcome)));
-    } catch (err) {
-      return resolve({ error: errorCode(err) });
-    }
-    pending.add(cancel);
-    signal?.addEventListener('abort', cancel, { once: true });
+// Outcomes are resolver-major: resolver i, type j at i * types.length + j; a missing one was cancelled.
+function shape(request: ResolverQuery, packed: readonly unknown[], fallback: QueryEntry): ResolverQueries[] {
+  const { types, resolvers } = request;
+  const entries = packed.length === 0 ? [] : unpackOutcomes(packed, resolvers.flatMap(() => types));
+  return resolvers.map((resolver, i) => {
+    const queries: Partial<Record<RecordType, QueryEntry>> = {};
+    types.forEach((type, j) => (queries[type] = entries[i * types.length + j] ?? { ...fallback }));
+    return { resolver, queries };
   });
 }
 
 export function openResolverClient(): ResolverClient {
   const Engine = nativeEngineClass();
   const engine = new Engine();
+  // A canceller per request in flight, so close() can settle every promise it strands.
   const pending = new Set<() => void>();
   return {
-    async query({ domain, types, resolvers, timeoutMs }, signal) {
-      return Promise.all(
-        resolvers.map(async (resolver) => {
-          const entries = await Promise.all(
-            types.map((type) =>
-              runOne(engine, { address: resolver.address, port: resolver.port, name: domain, type, timeoutMs }, signal, pending),
-            ),
-          );
-          const queries: Partial<Record<RecordType, QueryEntry>> = {};
-          types.forEach((type, i) => (queries[type] = entries[i]));
-          return { resolver, queries };
-        }),
-      );
+    // One native call and one callback per request, whatever its number of resolvers and types.
+    query(request, signal) {
+      return new Promise((resolve) => {
+        if (signal?.aborted) return resolve(shape(request, [], CANCELLED));
+        let id = 0;
+        const settle = (packed: readonly unknown[]) => {
+          pending.delete(cancel);
+          signal?.removeEventListener('abort', cancel);
+          resolve(shape(request, packed, CANCELLED));
+        };
+        const cancel = () => {
+          const partial = engine.cancel(id);
+          settle(Array.isArray(partial) ? partial : []);
+        };
+        const spec = { name: request.domain, types: request.types, resolvers: request.resolvers, timeoutMs: request.timeoutMs };
+        try {
+          id = engine.queryMany(spec, settle);
+        } catch (err) {
+          return resolve(shape(request, [], { error: errorCode(err) }));
+        }
+        if (id === 0) return; // settled already: nothing could start
+        pending.add(cancel);
+        signal?.addEventListener('abort', cancel, { once: true });
+      });
     },
     counters: () => engine.counters(),
     close() {

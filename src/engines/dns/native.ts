@@ -14,9 +14,21 @@ export type NativeOutcome =
   | { rcode: string; flags: Flag[]; rttMs: number; transport: 'udp' | 'tcp'; answers: Answer[]; cnames: CnameLink[] }
   | { error: string; detail?: string };
 
+// Every (resolver, type) pair of one request; outcomes come back resolver-major, packed (see unpack.ts),
+// in one callback.
+export interface NativeBatchSpec {
+  name: string;
+  types: readonly RecordType[];
+  resolvers: ReadonlyArray<{ address: string; port: number }>;
+  timeoutMs: number;
+}
+
 export interface NativeDnsEngine {
+  // Both return an id for cancel(), or 0 when `done` was already called because nothing could start.
   query(spec: NativeQuerySpec, done: (outcome: NativeOutcome) => void): number;
-  cancel(id: number): boolean;
+  queryMany(spec: NativeBatchSpec, done: (packed: unknown[]) => void): number;
+  // The outcomes so far with the unsettled ones as cancelled (packed for a queryMany id); `done` is then never called.
+  cancel(id: number): NativeOutcome | unknown[] | undefined;
   counters(): EngineCounters;
   close(): void;
 }

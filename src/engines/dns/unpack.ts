@@ -1,0 +1,85 @@
+import type { Answer, CnameLink, Flag, QueryEntry, RecordType } from './types';
+
+// Reads the engine's packed outcomes (native/dns/dns_outcome_js.h, OutcomeWriter::Packed): one flat
+// array of primitives for a whole request, because object literals built here cost far less than
+// objects built property by property through N-API.
+
+// DNS header flag bits (RFC 1035 4.1.1, RFC 4035 3.2), in the order results list them.
+const FLAG_BITS: ReadonlyArray<readonly [number, Flag]> = [
+  [0x8000, 'qr'], [0x0400, 'aa'], [0x0200, 'tc'], [0x0100, 'rd'], [0x0080, 'ra'], [0x0020, 'ad'], [0x0010, 'cd'],
+];
+
+function flagNames(bits: number): Flag[] {
+  const out: Flag[] = [];
+  for (const [bit, name] of FLAG_BITS) if ((bits & bit) !== 0) out.push(name);
+  return out;
+}
+
+class Cursor {
+  private i = 0;
+  constructor(private readonly v: readonly unknown[]) {}
+  num(): number {
+    const x = this.v[this.i++];
+    if (typeof x !== 'number') throw new TypeError(`packed outcome: number expected at ${this.i - 1}`);
+    return x;
+  }
+  str(): string {
+    const x = this.v[this.i++];
+    if (typeof x !== 'string') throw new TypeError(`packed outcome: string expected at ${this.i - 1}`);
+    return x;
+  }
+  optStr(): string | undefined {
+    const x = this.v[this.i++];
+    return typeof x === 'string' ? x : undefined;
+  }
+  get done(): boolean {
+    return this.i >= this.v.length;
+  }
+}
+
+function record(c: Cursor, type: RecordType): Answer {
+  if (type === 'MX') {
+    const priority = c.num();
+    const exchange = c.str();
+    return { priority, exchange, ttl: c.num() };
+  }
+  if (type === 'TXT') {
+    const parts: string[] = [];
+    for (let k = c.num(); k > 0; k--) parts.push(c.str());
+    return { value: parts.join(''), parts, ttl: c.num() };
+  }
+  const address = c.str();
+  return { address, ttl: c.num() };
+}
+
+function entry(c: Cursor, type: RecordType): QueryEntry {
+  if (c.num() === 0) {
+    const error = c.str();
+    const detail = c.optStr();
+    return detail === undefined ? { error } : { error, detail };
+  }
+  const rcode = c.str();
+  const flags = flagNames(c.num());
+  const rttMs = c.num();
+  const transport = c.str() === 'tcp' ? 'tcp' : 'udp';
+  const answers: Answer[] = [];
+  for (let n = c.num(); n > 0; n--) answers.push(record(c, type));
+  const cnames: CnameLink[] = [];
+  for (let n = c.num(); n > 0; n--) {
+    const name = c.str();
+    const target = c.str();
+    cnames.push({ name, target, ttl: c.num() });
+  }
+  return cnames.length > 0 ? { rcode, flags, rttMs, transport, answers, cnames } : { rcode, flags, rttMs, transport, answers };
+}
+
+// `types[k]` is the record type of the k-th outcome in the array.
+export function unpackOutcomes(packed: readonly unknown[], types: readonly RecordType[]): QueryEntry[] {
+  const c = new Cursor(packed);
+  const out: QueryEntry[] = [];
+  for (const type of types) {
+    if (c.done) break;
+    out.push(entry(c, type));
+  }
+  return out;
+}

@@ -404,8 +404,11 @@ void Engine::Drain(Socket& s, bool errqueue) {
   }
 }
 
-Engine::Session* Engine::Owner(Socket& s, uint16_t seq, uint32_t* index) {
-  const SeqOwner* owner = s.seqs.Lookup(seq);
+// The session an echo packet (reply, or one quoted in an error) belongs to: our identifier, and a
+// sequence in flight. Null for anyone else's packet.
+Engine::Session* Engine::Owner(Socket& s, const ParsedPacket& p, uint32_t* index) {
+  if (p.id != s.opened.id) return nullptr;
+  const SeqOwner* owner = s.seqs.Lookup(p.seq);
   if (owner == nullptr) return nullptr;
   auto it = sessions_.find(owner->session);
   if (it == sessions_.end()) return nullptr;
@@ -418,9 +421,8 @@ void Engine::Stray(Socket& s) { ++s.stray; }
 void Engine::HandlePacket(Socket& s, const uint8_t* data, const Received& rx) {
   const ParsedPacket p = ParsePacket(s.family, s.opened.kind, data, rx.len);
   if (p.kind == PacketKind::kIgnore) return;
-  if (p.id != s.opened.id) return Stray(s);
   uint32_t index = 0;
-  Session* session = Owner(s, p.seq, &index);
+  Session* session = Owner(s, p, &index);
   if (session == nullptr) return Stray(s);
   Echo& e = session->echoes[index];
   if (e.state == Echo::State::kUnsent || !CookieMatches(p, session->cookie, session->opts.size)) return Stray(s);
@@ -463,9 +465,8 @@ void Engine::HandleQueuedError(Socket& s, const uint8_t* data, const Received& r
   const size_t len = rx.len < kRxBufSize ? rx.len : kRxBufSize;
   const ParsedPacket p = ParseSentEcho(s.family, data, len);
   if (p.kind == PacketKind::kIgnore) return;
-  if (p.id != s.opened.id) return Stray(s);
   uint32_t index = 0;
-  Session* session = Owner(s, p.seq, &index);
+  Session* session = Owner(s, p, &index);
   if (session == nullptr) return Stray(s);
   Echo& e = session->echoes[index];
   // The error queue names the original destination in msg_name.

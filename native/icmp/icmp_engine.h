@@ -100,7 +100,7 @@ class Engine {
   static void SettleWithError(Session* session, Echo& e, const ErrorMeaning& m, std::string from);
   void FinishIfDone(Session* session);
   void HandleQueuedError(Socket& s, const uint8_t* data, const Received& rx);
-  Session* Owner(Socket& s, uint16_t seq, uint32_t* index);
+  Session* Owner(Socket& s, const ParsedPacket& p, uint32_t* index);
   static void OnTimer(uv_timer_t* handle);
   void Advance(Session* session);
   void SendNext(Session* session);

@@ -1,15 +1,7 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
-import type { EngineCounters } from '../engines/dns';
-import type { FamilyStats } from '../engines/icmp/types';
-import type { ToolResult } from '../tools/tool';
+import type { ToolMetrics } from '../tools/tool';
 
-// What the tools report after each request, and the engine counters read at scrape time.
-export interface ToolMetrics {
-  pingFinished(result: ToolResult): void;
-  dnsFinished(result: ToolResult): void;
-  watchPinger(read: () => { v4: FamilyStats; v6: FamilyStats }): void;
-  watchDnsEngine(read: () => EngineCounters): void;
-}
+export type { ToolMetrics } from '../tools/tool';
 
 interface ReplyLike {
   status: string;

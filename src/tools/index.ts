@@ -1,30 +1,11 @@
-import type { Config } from '../config/types';
-import type { ToolMetrics } from '../observability/tool-metrics';
 import type { DnsRequest, PingRequest } from '../schemas/requests';
 import { openResolverClient, type ResolverClient } from '../engines/dns';
 import { createDnsTool } from './dns';
 import { createPingTool } from './ping/ping-tool';
-import type { ToolHandler } from './tool';
+import type { ToolDeps, ToolSet, ToolSlot } from './tool';
 
-// A tool either runs, or says plainly why this server cannot run it (answered as 503 engine-unavailable).
-export type ToolSlot<Request> =
-  | { handler: ToolHandler<Request>; info: Record<string, unknown>; close(): void }
-  | { unavailable: string };
+export type { TargetCheck, ToolDeps, ToolSet, ToolSlot } from './tool';
 
-export interface ToolSet {
-  ping: ToolSlot<PingRequest>;
-  dns: ToolSlot<DnsRequest>;
-  close(): void;
-}
-
-// Checks a resolved ping target against the operator's target policy; returns the refused range's name.
-export type TargetCheck = (address: string) => string | null;
-
-export interface ToolDeps {
-  config: Config;
-  checkTarget: TargetCheck;
-  metrics?: ToolMetrics;
-}
 
 export function createTools(deps: ToolDeps): ToolSet {
   // One DNS engine serves the dns tool and ping's host names alike.

@@ -3,9 +3,7 @@ import type { Config, ResolverConfig } from '../../config/types';
 import type { FieldError } from '../../http/problems';
 import type { DnsRequest } from '../../schemas/requests';
 import type { ResolverClient, ResolverQueries } from '../../engines/dns';
-import type { ToolMetrics } from '../../observability/tool-metrics';
-import type { ToolSlot } from '../index';
-import type { ToolResult } from '../tool';
+import type { ToolMetrics, ToolResult, ToolSlot } from '../tool';
 import { anyAnswered, isConsistent, mergeRecords } from './merge';
 
 export interface DnsToolDeps {

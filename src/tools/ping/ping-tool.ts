@@ -6,7 +6,7 @@ import { roundMicros } from '../../engines/icmp/stats';
 import type { Pinger, PingerOptions } from '../../engines/icmp/types';
 import { TargetBudget, type Reservation } from '../../ratelimit/target-budget';
 import type { PingRequest } from '../../schemas/requests';
-import type { ToolDeps, ToolSlot } from '../index';
+import type { ToolDeps, ToolSlot } from '../tool';
 import type { ToolResult } from '../tool';
 import { resolveHost } from './resolve-host';
 

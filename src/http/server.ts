@@ -61,6 +61,7 @@ export function createServer(deps: ServerDeps): NettoolsServer {
     inFlight--;
     const durationMs = performance.now() - ex.startedAt;
     metrics.requestSettled(ex.route, ex.method, ex.aborted ? 'aborted' : ex.status, durationMs / 1000, ex.problemCode);
+    if (draining && inFlight === 0) drained?.();
     if (!log.enabled('info')) return;
     log.log('info', 'request', {
       requestId: ex.requestId,
@@ -71,7 +72,6 @@ export function createServer(deps: ServerDeps): NettoolsServer {
       durationMs: Math.round(durationMs * 1000) / 1000,
       client: ex.client,
     });
-    if (draining && inFlight === 0) drained?.();
   };
 
   const toolRoute = <R>(slot: () => ToolSlot<R>, validate: (body: Record<string, unknown>) => Parsed<R>): Route => ({

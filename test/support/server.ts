@@ -20,7 +20,7 @@ export interface RunningServer {
   base: string;
   port: number;
   config: Config;
-  app: { inFlight(): number };
+  app: { inFlight(): number; shutdown(graceMs: number): Promise<{ unfinished: number }> };
   stop(): Promise<void>;
 }
 

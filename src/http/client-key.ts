@@ -44,8 +44,8 @@ function isTrusted(address: IpAddress, trusted: readonly Cidr[]): boolean {
 /**
  * The client's address as canonical text (IPv4 dotted, IPv6 RFC 5952).
  *
- * `peer` is the socket peer as uWebSockets.js reports it (IPv4 peers arrive as IPv4-mapped IPv6,
- * e.g. `0000:0000:0000:0000:0000:ffff:7f00:0001`). X-Forwarded-For is believed only when the peer is
+ * `peer` is the socket peer as text: the server passes it canonical already (see http/peer.ts), and
+ * IPv4-mapped IPv6 forms such as `0000:0000:0000:0000:0000:ffff:7f00:0001` parse too. X-Forwarded-For is believed only when the peer is
  * in `trusted`; then it is walked right to left, skipping trusted proxies, and the first untrusted
  * entry is the client. An entry that does not parse ends the walk and the last good hop is taken
  * instead: whoever wrote the garbage is not a proxy we trust, and garbage is never a key. Only the

@@ -12,7 +12,8 @@ export interface DnsToolDeps {
   metrics?: ToolMetrics | undefined;
 }
 
-// The request names resolvers by id; the schema cannot know the configured ones, so they are checked here.
+// The request names resolvers by id. Through HTTP and /probe the schema (built from the configured ids)
+// has refused unknown ones already; this check keeps the tool safe when it is called directly.
 // Returned in configured order, whatever order the request used.
 function chooseResolvers(
   configured: ResolverConfig[],

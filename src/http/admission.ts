@@ -25,7 +25,7 @@ export class Admission {
   admit(ex: Exchange, key: string): boolean {
     const slot = this.inFlight.acquire(key);
     if (!slot.ok) {
-      for (const [name, value] of this.headersFor(this.limiter.peek(key))) ex.header(name, value);
+      this.headersFor(this.limiter.peek(key), ex);
       if (slot.code === 'overloaded') {
         for (const [name, value] of retryAfterHeader(slot.retryAfterSeconds)) ex.header(name, value);
         sendProblem(ex, 'overloaded', `the server has ${slot.limit} requests in flight; try again shortly`);
@@ -36,7 +36,7 @@ export class Admission {
     }
     ex.onSettle(slot.release);
     const decision = this.limiter.check(key);
-    for (const [name, value] of this.headersFor(decision)) ex.header(name, value);
+    this.headersFor(decision, ex);
     if (!decision.allowed) {
       sendProblem(ex, 'rate-limited', `${decision.limit} requests per ${decision.windowMs / 1000} s; retry after ${decision.retryAfterSeconds} s`);
       return false;

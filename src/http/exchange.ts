@@ -1,24 +1,16 @@
 import { STATUS_CODES } from 'node:http';
 import type { HttpResponse } from './uws';
 
-export type Header = readonly [name: string, value: string];
-
-// uWS converts every JS string it is handed to UTF-8; header names, content types and status lines come
-// from a small fixed set in our code, so each is encoded once and handed over as bytes.
-const encoded = new Map<string, Buffer>();
-function bytes(text: string): Buffer {
-  let b = encoded.get(text);
-  if (b === undefined) encoded.set(text, (b = Buffer.from(text, 'latin1')));
-  return b;
-}
-const statusLines = new Map<number, Buffer>();
-function statusLine(status: number): Buffer {
-  let b = statusLines.get(status);
-  if (b === undefined) statusLines.set(status, (b = Buffer.from(`${status} ${STATUS_CODES[status] ?? ''}`, 'latin1')));
-  return b;
+const statusLines = new Map<number, string>();
+function statusLine(status: number): string {
+  let line = statusLines.get(status);
+  if (line === undefined) statusLines.set(status, (line = `${status} ${STATUS_CODES[status] ?? ''}`));
+  return line;
 }
 
-const CONTENT_TYPE = Buffer.from('Content-Type');
+// A header value is ours (constants, numbers, ids we checked), but the head is written in one piece,
+// so a line break in one would start a header of its own: refuse it loudly instead.
+const LINE_BREAK = /[\r\n]/;
 
 // One request/response pair. uWS forbids touching `res` after an abort or after `end`, so every write
 // goes through here, corked, and becomes a no-op once the exchange is settled.
@@ -27,7 +19,9 @@ export class Exchange {
   finished = false;
   status = 0;
   closeConnection = false;
-  readonly headers: Header[] = [];
+  // Every header so far as "\r\nName: value" lines: uWS gets the status line and all of them in one call,
+  // since each call into uWS costs more than the string work it replaces.
+  private head = '';
   // The client address as logged and keyed: the peer, or the forwarded client behind a trusted proxy.
   client: string;
   route = 'unmatched'; // a known path, or "unmatched": metrics labels must stay few
@@ -80,7 +74,8 @@ export class Exchange {
   }
 
   header(name: string, value: string): this {
-    this.headers.push([name, value]);
+    if (LINE_BREAK.test(value)) throw new Error(`header ${name} carries a line break`);
+    this.head += `\r\n${name}: ${value}`;
     return this;
   }
 
@@ -90,9 +85,9 @@ export class Exchange {
     this.status = status;
     this.abortListeners = [];
     this.res.cork(() => {
-      this.res.writeStatus(statusLine(status));
-      if (contentType !== null) this.res.writeHeader(CONTENT_TYPE, bytes(contentType));
-      for (const [name, value] of this.headers) this.res.writeHeader(bytes(name), value);
+      // uWS writes "HTTP/1.1 <status>\r\n"; the headers ride along after the status text.
+      const type = contentType === null ? '' : `\r\nContent-Type: ${contentType}`;
+      this.res.writeStatus(statusLine(status) + type + this.head);
       if (this.method === 'HEAD') this.res.endWithoutBody(body === null ? 0 : Buffer.byteLength(body), this.closeConnection);
       else this.res.end(body ?? '', this.closeConnection);
     });

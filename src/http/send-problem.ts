@@ -1,8 +1,7 @@
 import type { Exchange } from './exchange';
-import { problem, type ProblemCode } from './problems';
+import { PROBLEMS, problemJson, type ProblemCode } from './problems';
 
-export function sendProblem(ex: Exchange, code: ProblemCode, detail: string, extensions: Record<string, unknown> = {}): void {
-  const body = problem(code, detail, extensions);
+export function sendProblem(ex: Exchange, code: ProblemCode, detail: string, extensions?: Record<string, unknown>): void {
   ex.problemCode = code;
-  ex.json(body.status, body, 'application/problem+json');
+  ex.send(PROBLEMS[code].status, 'application/problem+json', problemJson(code, detail, extensions));
 }

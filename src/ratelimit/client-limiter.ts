@@ -53,16 +53,14 @@ export class ClientLimiter {
 
   /** Takes one token from `key`'s bucket (a client key, see http/client-key). */
   check(key: string): RateDecision {
-    const now = this.#now();
-    const { state, ...decision } = take(this.#rate, this.#buckets.get(key), now);
-    this.#buckets.set(key, state, { ttl: Math.max(1, decision.resetMs) });
-    return { ...decision, limit: this.#rate.capacity, windowMs: this.#rate.windowMs };
+    const taken = take(this.#rate, this.#buckets.get(key), this.#now());
+    this.#buckets.set(key, taken.state, { ttl: Math.max(1, taken.resetMs) });
+    return rateDecision(taken, this.#rate);
   }
 
   /** The decision `check` would report, without taking a token (for refusals that are not about the rate). */
   peek(key: string): RateDecision {
-    const { state: _unchanged, ...decision } = take(this.#rate, this.#buckets.peek(key), this.#now(), 0);
-    return { ...decision, limit: this.#rate.capacity, windowMs: this.#rate.windowMs };
+    return rateDecision(take(this.#rate, this.#buckets.peek(key), this.#now(), 0), this.#rate);
   }
 
   /** Clients currently remembered. */
@@ -78,4 +76,19 @@ export class ClientLimiter {
   prune(): boolean {
     return this.#buckets.purgeStale();
   }
+}
+
+// Field by field rather than rest and spread: this runs for every tool request, and copying by
+// spread was a measurable share of a refused request's CPU.
+function rateDecision(taken: BucketDecision, rate: RateLimitConfig): RateDecision {
+  return {
+    allowed: taken.allowed,
+    remaining: taken.remaining,
+    resetMs: taken.resetMs,
+    resetSeconds: taken.resetSeconds,
+    retryAfterMs: taken.retryAfterMs,
+    retryAfterSeconds: taken.retryAfterSeconds,
+    limit: rate.capacity,
+    windowMs: rate.windowMs,
+  };
 }

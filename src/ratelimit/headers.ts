@@ -9,6 +9,11 @@ import type { RateDecision } from './client-limiter';
 
 export type HeaderList = Array<[name: string, value: string]>;
 
+/** Where headers go: an HTTP exchange, or a list (see rateLimitHeaders). */
+export interface HeaderSink {
+  header(name: string, value: string): unknown;
+}
+
 export const DEFAULT_POLICY_NAME = 'default';
 
 export interface RateLimitHeaderOptions {
@@ -32,33 +37,34 @@ function sfString(text: string): string {
  * client that waits exactly that long is let in.
  */
 export function rateLimitHeaders(decision: RateDecision, options: RateLimitHeaderOptions = {}): HeaderList {
-  return createRateLimitHeaderWriter({ policy: options.policy, limit: decision.limit, windowMs: decision.windowMs })(decision, options);
+  const list: HeaderList = [];
+  const sink = { header: (name: string, value: string) => list.push([name, value]) };
+  createRateLimitHeaderWriter({ policy: options.policy, limit: decision.limit, windowMs: decision.windowMs })(decision, sink, options);
+  return list;
 }
 
 /**
  * The same headers, with everything that depends only on the policy computed once: a server with one
- * policy builds three small strings per response instead of re-deriving the constant ones.
+ * policy builds three small strings per response instead of re-deriving the constant ones, and hands
+ * them straight to `sink` (no list per response).
  */
 export function createRateLimitHeaderWriter(policyOf: {
   policy?: string | undefined;
   limit: number;
   windowMs: number;
-}): (decision: RateDecision, options?: Omit<RateLimitHeaderOptions, 'policy'>) => HeaderList {
+}): (decision: RateDecision, sink: HeaderSink, options?: Omit<RateLimitHeaderOptions, 'policy'>) => void {
   const policy = sfString(policyOf.policy ?? DEFAULT_POLICY_NAME);
   const policyValue = `${policy};q=${policyOf.limit};w=${Math.max(1, Math.ceil(policyOf.windowMs / 1000))}`;
   const limit = String(policyOf.limit);
-  return (decision, options = {}) => {
-    const pk = options.partitionKey === undefined ? '' : `;pk=:${options.partitionKey}:`;
-    const nowEpochMs = options.nowEpochMs ?? Date.now();
-    const headers: HeaderList = [
-      ['RateLimit-Policy', policyValue + pk],
-      ['RateLimit', `${policy};r=${decision.remaining};t=${decision.resetSeconds}${pk}`],
-      ['X-RateLimit-Limit', limit],
-      ['X-RateLimit-Remaining', String(decision.remaining)],
-      ['X-RateLimit-Reset', String(Math.ceil((nowEpochMs + decision.resetMs) / 1000))],
-    ];
-    if (!decision.allowed) headers.push(['Retry-After', String(decision.retryAfterSeconds)]);
-    return headers;
+  return (decision, sink, options) => {
+    const pk = options?.partitionKey === undefined ? '' : `;pk=:${options.partitionKey}:`;
+    const nowEpochMs = options?.nowEpochMs ?? Date.now();
+    sink.header('RateLimit-Policy', policyValue + pk);
+    sink.header('RateLimit', `${policy};r=${decision.remaining};t=${decision.resetSeconds}${pk}`);
+    sink.header('X-RateLimit-Limit', limit);
+    sink.header('X-RateLimit-Remaining', String(decision.remaining));
+    sink.header('X-RateLimit-Reset', String(Math.ceil((nowEpochMs + decision.resetMs) / 1000)));
+    if (!decision.allowed) sink.header('Retry-After', String(decision.retryAfterSeconds));
   };
 }
 

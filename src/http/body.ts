@@ -57,6 +57,7 @@ export function parseJsonObject(bytes: Uint8Array): JsonOutcome {
 
 // `application/json`, optionally with `charset=utf-8`; JSON has no other encoding (RFC 8259).
 export function isJsonContentType(header: string): boolean {
+  if (header === 'application/json') return true; // what nearly every client sends: no parsing
   const [type, ...params] = header.split(';').map((p) => p.trim().toLowerCase());
   if (type !== 'application/json') return false;
   return params.every((p) => p === '' || p === 'charset=utf-8' || p === 'charset="utf-8"');

@@ -8,6 +8,19 @@ function statusLine(status: number): string {
   return line;
 }
 
+// uWS corks a socket while it runs our callbacks for it, so a response written there goes out in one
+// piece without res.cork(), whose closure and native call cost as much as a header; a response written
+// later (after a tool's await) is not inside one and must cork itself.
+let uwsCallbacks = 0;
+export function insideUws<A, B>(callback: (a: A, b: B) => void, a: A, b: B): void {
+  uwsCallbacks++;
+  try {
+    callback(a, b);
+  } finally {
+    uwsCallbacks--;
+  }
+}
+
 // A header value is ours (constants, numbers, ids we checked), but the head is written in one piece,
 // so a line break in one would start a header of its own: refuse it loudly instead.
 const LINE_BREAK = /[\r\n]/;
@@ -70,7 +83,7 @@ export class Exchange {
 
   // Registers the body reader; uWS needs it attached before the handler returns.
   onData(handler: (chunk: ArrayBuffer, isLast: boolean) => void): void {
-    this.res.onData(handler);
+    this.res.onData((chunk, isLast) => insideUws(handler, chunk, isLast));
   }
 
   header(name: string, value: string): this {
@@ -84,14 +97,17 @@ export class Exchange {
     this.finished = true;
     this.status = status;
     this.abortListeners = [];
-    this.res.cork(() => {
-      // uWS writes "HTTP/1.1 <status>\r\n"; the headers ride along after the status text.
-      const type = contentType === null ? '' : `\r\nContent-Type: ${contentType}`;
-      this.res.writeStatus(statusLine(status) + type + this.head);
-      if (this.method === 'HEAD') this.res.endWithoutBody(body === null ? 0 : Buffer.byteLength(body), this.closeConnection);
-      else this.res.end(body ?? '', this.closeConnection);
-    });
+    if (uwsCallbacks > 0) this.write(status, contentType, body);
+    else this.res.cork(() => this.write(status, contentType, body));
     this.settle();
+  }
+
+  private write(status: number, contentType: string | null, body: string | null): void {
+    // uWS writes "HTTP/1.1 <status>\r\n"; the headers ride along after the status text.
+    const type = contentType === null ? '' : `\r\nContent-Type: ${contentType}`;
+    this.res.writeStatus(statusLine(status) + type + this.head);
+    if (this.method === 'HEAD') this.res.endWithoutBody(body === null ? 0 : Buffer.byteLength(body), this.closeConnection);
+    else this.res.end(body ?? '', this.closeConnection);
   }
 
   json(status: number, value: unknown, contentType = 'application/json'): void {

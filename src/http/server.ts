@@ -13,7 +13,7 @@ import { addCorsHeaders, answerPreflight } from './cors';
 import { Admission } from './admission';
 import { clientAddress, clientKey } from './client-key';
 import { Deadlines } from './deadlines';
-import { Exchange } from './exchange';
+import { Exchange, insideUws } from './exchange';
 import { peerText } from './peer';
 import { sendProblem } from './send-problem';
 import { loadNativeUws, type HttpRequest, type HttpResponse, type us_listen_socket } from './uws';
@@ -205,7 +205,9 @@ export function createServer(deps: ServerDeps): NettoolsServer {
     ex.send(200, PROMETHEUS_TEXT, text);
   }
 
-  app.any('/*', (res: HttpResponse, req: HttpRequest) => {
+  app.any('/*', (res: HttpResponse, req: HttpRequest) => insideUws(handle, res, req));
+
+  function handle(res: HttpResponse, req: HttpRequest): void {
     inFlight++;
     metrics.requestStarted();
     const method = req.getCaseSensitiveMethod();
@@ -228,7 +230,7 @@ export function createServer(deps: ServerDeps): NettoolsServer {
       log.log('error', 'handler threw', { path, error: (err as Error).stack ?? String(err) });
       sendProblem(ex, 'internal-error', 'unexpected error; this is a bug');
     }
-  });
+  }
 
   return {
     listen() {

@@ -20,12 +20,6 @@ const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 
 export function createHttpMetrics(): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({
-    name: 'nettools_http_requests_total',
-    help: 'HTTP requests by route, method and status (status "aborted" when the client went away).',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers: [registry],
-  });
   const duration = new Histogram({
     name: 'nettools_http_request_duration_seconds',
     help: 'Time from request headers to response, by route.',
@@ -33,33 +27,58 @@ export function createHttpMetrics(): HttpMetrics {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   });
-  const inFlight = new Gauge({ name: 'nettools_http_requests_in_flight', help: 'Requests being served now.', registers: [registry] });
-  const problems = new Counter({
+  // The hot path counts in plain numbers; prom-client hears of them at scrape time (collect), since its
+  // own inc() re-hashes the label set on every call, a visible share of a small request's CPU.
+  let inFlightNow = 0;
+  new Gauge({
+    name: 'nettools_http_requests_in_flight',
+    help: 'Requests being served now.',
+    registers: [registry],
+    collect() {
+      this.set(inFlightNow);
+    },
+  });
+  // status -> route -> method -> count; every key comes from a bounded set (methods are folded into
+  // KNOWN_METHODS or "other", routes are known paths or "unmatched").
+  const requestCounts = new Map<number | string, Map<string, Map<string, number>>>();
+  new Counter({
+    name: 'nettools_http_requests_total',
+    help: 'HTTP requests by route, method and status (status "aborted" when the client went away).',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [status, byRoute] of requestCounts) {
+        for (const [route, byMethod] of byRoute) {
+          for (const [method, count] of byMethod) this.inc({ route, method, status: String(status) }, count);
+        }
+      }
+    },
+  });
+  const problemCounts = new Map<string, number>();
+  new Counter({
     name: 'nettools_http_problems_total',
     help: 'Problem responses by code: rejections (rate-limited, too-many-concurrent, overloaded, ...) and errors.',
     labelNames: ['code'] as const,
     registers: [registry],
+    collect() {
+      this.reset();
+      for (const [code, count] of problemCounts) this.inc({ code }, count);
+    },
   });
-  // Label-bound children, looked up by a flat key: prom-client re-hashes a label object on every call.
-  // Every label value here comes from a bounded set (methods are folded into KNOWN_METHODS or "other").
-  const requestChildren = new Map<string, ReturnType<typeof requests.labels>>();
   const durationChildren = new Map<string, ReturnType<typeof duration.labels>>();
-  const problemChildren = new Map<string, ReturnType<typeof problems.labels>>();
-  const child = <C>(cache: Map<string, C>, key: string, make: () => C): C => {
-    let found = cache.get(key);
-    if (found === undefined) cache.set(key, (found = make()));
-    return found;
-  };
   return {
     registry,
-    requestStarted: () => inFlight.inc(),
+    requestStarted: () => inFlightNow++,
     requestSettled(route, rawMethod, status, seconds, problem) {
-      inFlight.dec();
+      inFlightNow--;
       const method = KNOWN_METHODS.has(rawMethod) ? rawMethod : 'other';
-      const statusText = String(status);
-      child(requestChildren, `${route} ${method} ${statusText}`, () => requests.labels(route, method, statusText)).inc();
-      child(durationChildren, route, () => duration.labels(route)).observe(seconds);
-      if (problem !== null) child(problemChildren, problem, () => problems.labels(problem)).inc();
+      const byMethod = nested(nested(requestCounts, status), route);
+      byMethod.set(method, (byMethod.get(method) ?? 0) + 1);
+      let observe = durationChildren.get(route);
+      if (observe === undefined) durationChildren.set(route, (observe = duration.labels(route)));
+      observe.observe(seconds);
+      if (problem !== null) problemCounts.set(problem, (problemCounts.get(problem) ?? 0) + 1);
     },
     gaugeFrom(name, help, read) {
       new Gauge({
@@ -72,4 +91,10 @@ export function createHttpMetrics(): HttpMetrics {
       });
     },
   };
+}
+
+function nested<K, V>(map: Map<K, Map<string, V>>, key: K): Map<string, V> {
+  let inner = map.get(key);
+  if (inner === undefined) map.set(key, (inner = new Map()));
+  return inner;
 }

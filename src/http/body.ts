@@ -16,10 +16,10 @@ export function readBody(ex: Exchange, limit: number, deadlineMs: number, deadli
   const settle = (outcome: BodyOutcome) => {
     if (settled) return;
     settled = true;
-    deadlines.remove(ex);
+    deadlines.remove(deadline);
     done(outcome);
   };
-  deadlines.add(ex, deadlineMs, () => settle({ kind: 'timeout' }));
+  const deadline = deadlines.add(deadlineMs, () => settle({ kind: 'timeout' }));
   ex.onAbort(() => settle({ kind: 'aborted' }));
   ex.onData((chunk, isLast) => {
     if (settled) return;

@@ -270,7 +270,7 @@ export function createServer(deps: ServerDeps): NettoolsServer {
 // A caller's own id is kept when it is short and plain (so it can be searched in logs); else a fresh one.
 const PLAIN_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 function requestId(incoming: string): string {
-  return PLAIN_ID.test(incoming) ? incoming : randomUUID();
+  return incoming !== '' && PLAIN_ID.test(incoming) ? incoming : randomUUID();
 }
 
 // Every X-Forwarded-For line, joined as RFC 9110 allows; undefined when there is none.

@@ -37,8 +37,9 @@ export class Exchange {
   route = 'unmatched'; // a known path, or "unmatched": metrics labels must stay few
   requestId = '';
   problemCode: string | null = null;
-  private abortListeners: Array<() => void> = [];
-  private settleListeners: Array<() => void> = [];
+  // Made on first use: most requests never need either list.
+  private abortListeners: Array<() => void> | null = null;
+  private settleListeners: Array<() => void> | null = null;
 
   constructor(
     private readonly res: HttpResponse,
@@ -53,7 +54,9 @@ export class Exchange {
       if (this.finished) return;
       this.aborted = true;
       this.finished = true;
-      for (const listener of this.abortListeners.splice(0)) listener();
+      const listeners = this.abortListeners;
+      this.abortListeners = null;
+      if (listeners !== null) for (const listener of listeners) listener();
       this.settle();
     });
   }
@@ -65,17 +68,19 @@ export class Exchange {
   // Runs once, when the response is sent or the client is gone: the place to free what the request held.
   onSettle(listener: () => void): void {
     if (this.finished) listener();
-    else this.settleListeners.push(listener);
+    else (this.settleListeners ??= []).push(listener);
   }
 
   private settle(): void {
-    for (const listener of this.settleListeners.splice(0)) listener();
+    const listeners = this.settleListeners;
+    this.settleListeners = null;
+    if (listeners !== null) for (const listener of listeners) listener();
     this.onSettled(this);
   }
 
   onAbort(listener: () => void): void {
     if (this.aborted) listener();
-    else if (!this.finished) this.abortListeners.push(listener);
+    else if (!this.finished) (this.abortListeners ??= []).push(listener);
   }
 
   // Registers the body reader; uWS needs it attached before the handler returns.
@@ -94,7 +99,7 @@ export class Exchange {
     if (this.finished) return;
     this.finished = true;
     this.status = status;
-    this.abortListeners = [];
+    this.abortListeners = null;
     if (uwsCallbacks > 0) this.write(status, contentType, body);
     else this.res.cork(() => this.write(status, contentType, body));
     this.settle();

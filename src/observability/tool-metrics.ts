@@ -1,4 +1,6 @@
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Counter, type Registry } from 'prom-client';
+import { OneLabelHistogram } from './one-label-histogram';
+import { PlainCounter } from './plain-counter';
 import type { ToolMetrics } from '../tools/tool';
 
 export type { ToolMetrics } from '../tools/tool';
@@ -33,55 +35,49 @@ function engineCounter(registry: Registry, name: string, help: string, labelName
 }
 
 export function createToolMetrics(registry: Registry): ToolMetrics {
-  const pingRequests = new Counter({
-    name: 'nettools_ping_requests_total',
-    help: 'Ping requests by outcome: ok, or the problem code.',
-    labelNames: ['outcome'] as const,
-    registers: [registry],
-  });
-  const echoes = new Counter({
-    name: 'nettools_ping_echoes_total',
-    help: 'Echo requests by result: reply, timeout, unreachable, time-exceeded; duplicates counted apart.',
-    labelNames: ['result'] as const,
-    registers: [registry],
-  });
-  const dnsRequests = new Counter({
-    name: 'nettools_dns_requests_total',
-    help: 'DNS tool requests by outcome: ok, or the problem code.',
-    labelNames: ['outcome'] as const,
-    registers: [registry],
-  });
-  const dnsQueries = new Counter({
-    name: 'nettools_dns_queries_total',
-    help: 'Queries by resolver and rcode (or error: timeout, connection-refused, ...).',
-    labelNames: ['resolver', 'rcode'] as const,
-    registers: [registry],
-  });
-  const rtt = new Histogram({
-    name: 'nettools_dns_resolver_rtt_seconds',
-    help: 'Time to a resolver\'s answer, retries and TCP fallback included.',
-    labelNames: ['resolver'] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [registry],
-  });
+  const pingRequests = new PlainCounter(registry, 'nettools_ping_requests_total', 'Ping requests by outcome: ok, or the problem code.', ['outcome']);
+  const echoes = new PlainCounter(
+    registry,
+    'nettools_ping_echoes_total',
+    'Echo requests by result: reply, timeout, unreachable, time-exceeded; duplicates counted apart.',
+    ['result'],
+  );
+  const dnsRequests = new PlainCounter(registry, 'nettools_dns_requests_total', 'DNS tool requests by outcome: ok, or the problem code.', ['outcome']);
+  const dnsQueries = new PlainCounter(
+    registry,
+    'nettools_dns_queries_total',
+    'Queries by resolver and rcode (or error: timeout, connection-refused, ...).',
+    ['resolver', 'rcode'],
+  );
+  const rtt = new OneLabelHistogram(
+    'nettools_dns_resolver_rtt_seconds',
+    "Time to a resolver's answer, retries and TCP fallback included.",
+    'resolver',
+    [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registry,
+  );
+  const rttByResolver = new Map<string, (seconds: number) => void>();
 
   return {
     pingFinished(result) {
-      if (result.kind !== 'ok') return void pingRequests.inc({ outcome: result.code });
-      pingRequests.inc({ outcome: 'ok' });
+      if (result.kind !== 'ok') return void pingRequests.inc(result.code);
+      pingRequests.inc('ok');
       const body = result.body as { replies: ReplyLike[]; packets: { duplicates: number } };
-      for (const reply of body.replies) echoes.inc({ result: reply.status });
-      if (body.packets.duplicates > 0) echoes.inc({ result: 'duplicate' }, body.packets.duplicates);
+      for (const reply of body.replies) echoes.inc(reply.status);
+      if (body.packets.duplicates > 0) echoes.inc('duplicate', '', body.packets.duplicates);
     },
     dnsFinished(result) {
-      dnsRequests.inc({ outcome: result.kind === 'ok' ? 'ok' : result.code });
+      dnsRequests.inc(result.kind === 'ok' ? 'ok' : result.code);
       const resolvers = (result.kind === 'ok' ? (result.body as { resolvers?: ResolverLike[] }).resolvers : result.extensions?.['resolvers']) as
         | ResolverLike[]
         | undefined;
       for (const resolver of resolvers ?? []) {
-        for (const query of Object.values(resolver.queries)) {
-          dnsQueries.inc({ resolver: resolver.id, rcode: query.rcode ?? query.error ?? 'unknown' });
-          if (query.rttMs !== undefined) rtt.observe({ resolver: resolver.id }, query.rttMs / 1000);
+        let observe = rttByResolver.get(resolver.id);
+        if (observe === undefined) rttByResolver.set(resolver.id, (observe = rtt.series(resolver.id)));
+        for (const type in resolver.queries) {
+          const query = resolver.queries[type] as QueryLike;
+          dnsQueries.inc(resolver.id, query.rcode ?? query.error ?? 'unknown');
+          if (query.rttMs !== undefined) observe(query.rttMs / 1000);
         }
       }
     },

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { clientAddress, clientKey, MAX_FORWARDED_LENGTH, parseForwardedEntry, UNKNOWN_CLIENT } from '../../src/http/client-key';
+import { clientAddress, clientKey, isCanonicalIPv4, MAX_FORWARDED_LENGTH, parseForwardedEntry, UNKNOWN_CLIENT } from '../../src/http/client-key';
 import { normaliseIp, parseCidrList, type Cidr } from '../../src/net/ip';
 import { randomStrings } from '../support/random';
 
@@ -130,6 +130,18 @@ test('an IPv4-mapped client is keyed as IPv4', () => {
 
 test('a key for text that is no address is that text', () => {
   assert.is(clientKey(UNKNOWN_CLIENT), UNKNOWN_CLIENT);
+});
+
+test('the canonical IPv4 check agrees with node:net on canonical text and refuses every other form', async () => {
+  const { isIPv4 } = await import('node:net');
+  for (const text of ['0.0.0.0', '255.255.255.255', '1.2.3.4', '10.0.0.1', '203.0.113.9', '100.64.0.0']) assert.ok(isCanonicalIPv4(text), text);
+  for (const text of ['256.0.0.1', '1.2.3', '1.2.3.4.5', '01.2.3.4', '1.2.3.04', '1..3.4', '.1.2.3', '1.2.3.', '1.2.3.4 ', ' 1.2.3.4', '1.2.3.a', '1000.2.3.4', '', '::1', '::ffff:1.2.3.4']) {
+    assert.not.ok(isCanonicalIPv4(text), text);
+  }
+  for (let i = 0; i < 2000; i++) {
+    const text = [0, 1, 2, 3].map(() => String(Math.floor(Math.random() * 300))).join('.');
+    assert.is(isCanonicalIPv4(text), isIPv4(text), text);
+  }
 });
 
 test.run();

@@ -1,6 +1,7 @@
 import { probe, unavailableReason } from './probe';
 import type { KnotSet } from './knot';
 import { say } from './log';
+import { busyPercent, cpuUse, readCpuTicks } from './cpu';
 import { readPeakRssKiB, resetPeakRss } from './rss';
 import { SCENARIOS, type Scenario } from './scenarios';
 import { startServer, type RunningServer } from './servers';
@@ -18,9 +19,15 @@ export interface LoadSettings {
 // Generous: a request slower than this is counted as a wrk timeout and left out of the latencies.
 const WRK_TIMEOUT_S = 10;
 
-async function measurePoint(server: RunningServer, sc: Scenario, connections: number, opts: LoadSettings): Promise<LoadPoint> {
+async function measurePoint(server: RunningServer, sc: Scenario, connections: number, opts: LoadSettings, resolverPids: number[]): Promise<LoadPoint> {
   const rssReset = resetPeakRss(server.pid);
+  const cpuBefore = readCpuTicks(server.pid);
+  const resolversBefore = resolverPids.map(readCpuTicks);
+  const started = performance.now();
   const run = await runWrk({ url: server.url + sc.path, body: sc.body, connections, threads: opts.threads, durationS: opts.durationS, timeoutS: WRK_TIMEOUT_S });
+  const wallS = (performance.now() - started) / 1000;
+  const cpuAfter = readCpuTicks(server.pid);
+  const resolversAfter = resolverPids.map(readCpuTicks);
   if (!run.ok) throw new Error(`${server.name} ${sc.name} at ${connections} connections: ${run.error}`);
   const s = run.summary;
   const point: LoadPoint = {
@@ -31,11 +38,15 @@ async function measurePoint(server: RunningServer, sc: Scenario, connections: nu
     latencyUs: s.latencyUs,
     errors: loadErrors(s, sc.expectedStatus),
     peakRssKiB: rssReset ? readPeakRssKiB(server.pid) : null,
+    cpu: cpuUse(cpuBefore, cpuAfter, s.requests, wallS),
+    resolversBusyPercent: resolverPids.length > 0 ? busyPercent(resolversBefore, resolversAfter, wallS) : null,
   };
+  const cpu = point.cpu === null ? '?' : `${(point.cpu.userUsPerRequest + point.cpu.systemUsPerRequest).toFixed(1)} µs/req, busy ${point.cpu.busyPercent.toFixed(0)}%`;
   const e = point.errors;
   say(
     `${server.name} ${sc.name} c=${connections}: ${formatCount(point.requestsPerSecond)} req/s, p50 ${formatMicros(s.latencyUs.p50)}, p99 ${formatMicros(s.latencyUs.p99)}, ` +
-      `p99.9 ${formatMicros(s.latencyUs.p999)}, RSS ${point.peakRssKiB ?? '?'} KiB` +
+      `p99.9 ${formatMicros(s.latencyUs.p999)}, RSS ${point.peakRssKiB ?? '?'} KiB, CPU ${cpu}` +
+      (point.resolversBusyPercent === null ? '' : `, resolvers busy ${point.resolversBusyPercent.toFixed(0)}%`) +
       (e.unexpectedStatus + e.connect + e.read + e.write + e.timeout > 0 ? `, errors ${JSON.stringify(e)}` : ''),
   );
   return point;
@@ -65,7 +76,8 @@ export async function measureScenarios(opts: LoadSettings, knot: KnotSet): Promi
         points.set(name, []);
       }
       for (const connections of opts.connections) {
-        for (const [name, list] of points) list.push(await measurePoint(running.get(name) as RunningServer, sc, connections, opts));
+        const resolverPids = sc.name === 'dns' ? knot.servers.map((k) => k.pid) : [];
+        for (const [name, list] of points) list.push(await measurePoint(running.get(name) as RunningServer, sc, connections, opts, resolverPids));
       }
       for (const [name, list] of points) outcome.set(name, { server: name, points: list });
       results.push({

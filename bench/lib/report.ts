@@ -1,4 +1,5 @@
 import { buildCharts, latencyConnections } from './charts';
+import { cpuPerRequestUs } from './cpu';
 import { formatCount, formatMicros, formatRatio, ratio } from './stats';
 import type { BenchResults, LoadPoint, ScenarioResult, ServerName } from './types';
 
@@ -24,6 +25,8 @@ function cell(p: LoadPoint | null, why: string | null): string {
   return bad > 0 ? `${formatCount(p.requestsPerSecond)} (${bad} failed)` : formatCount(p.requestsPerSecond);
 }
 const rss = (p: LoadPoint | null) => (p?.peakRssKiB != null ? `${(p.peakRssKiB / 1024).toFixed(0)} MiB` : '—');
+
+const cpu = (p: LoadPoint | null) => (p?.cpu == null ? '—' : `${cpuPerRequestUs(p.cpu).toFixed(1)} µs (${p.cpu.busyPercent.toFixed(0)}%)`);
 
 export function renderReadmeSection(results: BenchResults): string {
   const lines: string[] = [];
@@ -63,6 +66,24 @@ export function renderReadmeSection(results: BenchResults): string {
     }
   }
 
+  const at = latencyConnections(results.settings.connections);
+  lines.push(
+    '',
+    `Server CPU per request (user + system, reaped children such as the baseline's \`ping\` included) and, in brackets, how busy ` +
+      `that kept the server, in percent of one core, at ${at} connections; for dns also the Knot resolvers together:`,
+    '',
+    '| scenario | nettools | baseline | ceiling | Knot resolvers |',
+    '|---|---|---|---|---|',
+  );
+  for (const s of results.scenarios) {
+    const ours = point(s, 'nettools', at);
+    const knot = ours?.resolversBusyPercent;
+    const hasCeiling = s.servers.some((x) => x.server === 'ceiling');
+    lines.push(
+      `| ${s.scenario} | ${cpu(ours)} | ${cpu(point(s, 'baseline', at))} | ${hasCeiling ? cpu(point(s, 'ceiling', at)) : '—'} | ${knot == null ? '—' : `${knot.toFixed(0)}%`} |`,
+    );
+  }
+
   lines.push('', 'Engines (DNS: A queries to one Knot on loopback, 100 in flight; ICMP: 127.0.0.1):', '');
   lines.push('| engine | queries/s | notes |', '|---|---|---|');
   for (const row of results.engines.dns) {
@@ -79,7 +100,7 @@ export function renderReadmeSection(results: BenchResults): string {
     );
   }
 
-  lines.push('', `Latency percentiles are at ${latencyConnections(results.settings.connections)} connections; full numbers in [bench/results/latest.json](bench/results/latest.json).`, '');
+  lines.push('', `Latency percentiles are at ${at} connections; full numbers in [bench/results/latest.json](bench/results/latest.json).`, '');
   for (const chart of buildCharts(results)) lines.push(`![${chart.title}](bench/results/${chart.name})`);
   return lines.join('\n');
 }

@@ -1,3 +1,4 @@
+import { cpuPerRequestUs } from './cpu';
 import { formatCount, formatMicros, formatRatio, ratio } from './stats';
 import type { BenchResults, DnsEngineRow, IcmpRow, LoadPoint, ScenarioName, ServerName, TargetResult } from './types';
 
@@ -39,6 +40,9 @@ function speedup(id: string, description: string, results: Inputs, scenario: Sce
   const p99ok = !lowerP99 || p99Ours < p99Base;
   let detail = `${formatCount(ours.point.requestsPerSecond)} vs ${formatCount(base.point.requestsPerSecond)} req/s = ${formatRatio(r)} (needs ${factor}x)`;
   if (lowerP99) detail += `; p99 ${formatMicros(p99Ours)} vs ${formatMicros(p99Base)}`;
+  // Whether the server or something beside it (the resolvers) was the limit.
+  if (ours.point.cpu !== null) detail += `; nettools ${ours.point.cpu.busyPercent.toFixed(0)}% busy`;
+  if (ours.point.resolversBusyPercent !== null) detail += `, Knot resolvers ${ours.point.resolversBusyPercent.toFixed(0)}%`;
   return { id, description, status: fast && p99ok ? 'met' : 'not met', detail };
 }
 
@@ -51,7 +55,10 @@ function validationTarget(results: Inputs): TargetResult {
   const ceiling = pointAt(results, 'validation', 'ceiling', REFERENCE_CONNECTIONS);
   if (!ceiling.ok) return notEvaluated(id, description, ceiling.why);
   const share = ratio(ours.point.requestsPerSecond, ceiling.point.requestsPerSecond) as number;
-  const detail = `${vsBase.detail}; ${(share * 100).toFixed(0)}% of the ceiling's ${formatCount(ceiling.point.requestsPerSecond)} req/s (needs 70%)`;
+  let detail = `${vsBase.detail}; ${(share * 100).toFixed(0)}% of the ceiling's ${formatCount(ceiling.point.requestsPerSecond)} req/s (needs 70%)`;
+  if (ours.point.cpu !== null && ceiling.point.cpu !== null) {
+    detail += `; server CPU ${cpuPerRequestUs(ours.point.cpu).toFixed(1)} vs the ceiling's ${cpuPerRequestUs(ceiling.point.cpu).toFixed(1)} µs per request`;
+  }
   return { id, description, status: vsBase.status === 'met' && share >= 0.7 ? 'met' : 'not met', detail };
 }
 

@@ -1,5 +1,7 @@
 // Shapes of one benchmark run, as written to bench/results/*.json. Plain data only.
 
+import type { CpuUse } from './cpu';
+
 // nettools-nometrics: nettools with NETTOOLS_METRICS=false, to measure what metrics cost a request.
 export type ServerName = 'nettools' | 'nettools-nometrics' | 'baseline' | 'ceiling';
 export type ScenarioName = 'validation' | 'dns' | 'ping';
@@ -32,6 +34,10 @@ export interface LoadPoint {
   errors: LoadErrors;
   // Peak resident set of the server process during this run (VmHWM after a reset), KiB; null when unknown.
   peakRssKiB: number | null;
+  // The server's CPU during this run (its reaped children included); null when /proc could not be read.
+  cpu: CpuUse | null;
+  // dns scenario: how busy the Knot resolvers were together, in percent of one core; null elsewhere.
+  resolversBusyPercent: number | null;
 }
 
 // A server either was measured, or says why not (never a made-up number).

@@ -9,6 +9,8 @@ export function point(connections: number, rps: number, p99: number, errors: Par
     latencyUs: { min: 10, mean: p99 / 4, max: p99 * 3, p50: p99 / 5, p90: p99 / 2, p99, p999: p99 * 2 },
     errors: { connect: 0, read: 0, write: 0, timeout: 0, unexpectedStatus: 0, ...errors },
     peakRssKiB: 65536,
+    cpu: { userUsPerRequest: 600_000 / rps, systemUsPerRequest: 400_000 / rps, busyPercent: 100 },
+    resolversBusyPercent: null,
   };
 }
 

@@ -41,6 +41,19 @@ test('a run with failed responses is marked in the table with their count', () =
   assert.match(renderReadmeSection(r), /\| dns \| 64 \| 40\.0k \| 4\.16k \(3852 failed\) \|/);
 });
 
+test('server CPU per request and busy share are shown at 64 connections, with the resolvers for dns', () => {
+  const r = fullResults();
+  const dnsOurs = r.scenarios[1]!.servers[0] as { points: Array<{ resolversBusyPercent: number | null }> };
+  dnsOurs.points[1]!.resolversBusyPercent = 31.6;
+  r.targets = evaluateTargets(r);
+  const text = renderReadmeSection(r);
+  // 120k req/s: 5 + 3.33 µs per request (the fixture's user and system shares).
+  assert.match(text, /\| validation \| 8\.3 µs \(100%\) \| 33\.3 µs \(100%\) \| 6\.7 µs \(100%\) \| — \|/);
+  assert.match(text, /\| dns \| 25\.0 µs \(100%\) \| 166\.7 µs \(100%\) \| — \| 32% \|/);
+  assert.match(r.targets.find((t) => t.id === 'dns')!.detail, /nettools 100% busy, Knot resolvers 32%/);
+  assert.match(r.targets.find((t) => t.id === 'validation')!.detail, /server CPU 8\.3 vs the ceiling's 6\.7 µs per request/);
+});
+
 test('two charts per scenario: throughput per connection count and latency percentiles', () => {
   const names = buildCharts(fullResults()).map((c) => c.name);
   assert.equal(names, ['validation-throughput.svg', 'validation-latency.svg', 'dns-throughput.svg', 'dns-latency.svg', 'ping-throughput.svg', 'ping-latency.svg']);

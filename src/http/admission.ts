@@ -21,27 +21,35 @@ export class Admission {
     this.pruneTimer = setInterval(() => this.limiter.prune(), 60_000).unref();
   }
 
-  // True when the request may go on; otherwise the refusal has been sent.
+  // True when the request may go on; otherwise the refusal has been sent. A request let in holds a
+  // concurrency slot until `settled` is called for its exchange.
   admit(ex: Exchange, key: string): boolean {
-    const slot = this.inFlight.acquire(key);
-    if (!slot.ok) {
-      this.headersFor(this.limiter.peek(key), ex);
-      if (slot.code === 'overloaded') {
-        for (const [name, value] of retryAfterHeader(slot.retryAfterSeconds)) ex.header(name, value);
-        sendProblem(ex, 'overloaded', `the server has ${slot.limit} requests in flight; try again shortly`);
+    const refusal = this.inFlight.acquire(key);
+    if (refusal !== null) {
+      this.headersFor(this.limiter.peek(key, ex.startedAt), ex);
+      if (refusal.code === 'overloaded') {
+        for (const [name, value] of retryAfterHeader(refusal.retryAfterSeconds)) ex.header(name, value);
+        sendProblem(ex, 'overloaded', `the server has ${refusal.limit} requests in flight; try again shortly`);
       } else {
-        sendProblem(ex, 'too-many-concurrent', `at most ${slot.limit} requests per client may be in flight at once`);
+        sendProblem(ex, 'too-many-concurrent', `at most ${refusal.limit} requests per client may be in flight at once`);
       }
       return false;
     }
-    ex.onSettle(slot.release);
-    const decision = this.limiter.check(key);
+    ex.slotKey = key;
+    const decision = this.limiter.check(key, ex.startedAt);
     this.headersFor(decision, ex);
     if (!decision.allowed) {
       sendProblem(ex, 'rate-limited', `${decision.limit} requests per ${decision.windowMs / 1000} s; retry after ${decision.retryAfterSeconds} s`);
       return false;
     }
     return true;
+  }
+
+  // Frees the exchange's concurrency slot, if it holds one; once, however often it is called.
+  settled(ex: Exchange): void {
+    if (ex.slotKey === null) return;
+    this.inFlight.release(ex.slotKey);
+    ex.slotKey = null;
   }
 
   close(): void {

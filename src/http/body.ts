@@ -19,7 +19,7 @@ export function readBody(ex: Exchange, limit: number, deadlineMs: number, deadli
     deadlines.remove(deadline);
     done(outcome);
   };
-  const deadline = deadlines.add(deadlineMs, () => settle({ kind: 'timeout' }));
+  const deadline = deadlines.add(deadlineMs, () => settle({ kind: 'timeout' }), ex.startedAt);
   ex.onAbort(() => settle({ kind: 'aborted' }));
   ex.onData((chunk, isLast) => {
     if (settled) return;

@@ -25,8 +25,9 @@ export class Deadlines {
     this.timer = setInterval(() => this.sweep(), tickMs).unref();
   }
 
-  add(afterMs: number, expire: () => void): Deadline {
-    const entry: Deadline = { at: this.now() + afterMs, prev: null, next: null, expire };
+  // `from`: a reading of this clock the caller already has (a request's arrival); else it is read here.
+  add(afterMs: number, expire: () => void, from: number = this.now()): Deadline {
+    const entry: Deadline = { at: from + afterMs, prev: null, next: null, expire };
     let after = this.tail;
     while (after !== null && after.at > entry.at) after = after.prev;
     entry.prev = after;

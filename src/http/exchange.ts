@@ -37,6 +37,8 @@ export class Exchange {
   route = 'unmatched'; // a known path, or "unmatched": metrics labels must stay few
   requestId = '';
   problemCode: string | null = null;
+  // The client key whose concurrency slot this request holds (see Admission), until it is settled.
+  slotKey: string | null = null;
   // Made on first use: most requests never need either list.
   private abortListeners: Array<() => void> | null = null;
   private settleListeners: Array<() => void> | null = null;

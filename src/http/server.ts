@@ -58,6 +58,7 @@ export function createServer(deps: ServerDeps): NettoolsServer {
   metrics.gaugeFrom('nettools_rate_limit_clients', 'Client buckets held in the rate-limit cache.', () => admission.limiter.size);
 
   const settled = (ex: Exchange) => {
+    admission.settled(ex);
     inFlight--;
     const durationMs = performance.now() - ex.startedAt;
     metrics.requestSettled(ex.route, ex.method, ex.aborted ? 'aborted' : ex.status, durationMs / 1000, ex.problemCode);

@@ -33,6 +33,9 @@ export class ClientLimiter {
   readonly #rate: RateLimitConfig;
   readonly #now: () => number;
   readonly #buckets: LRUCache<string, BucketState>;
+  // The instant of the operation in progress. lru-cache reads its clock several times per get and set;
+  // each read of the system clock costs ~50 ns here, so the cache is handed this one reading instead.
+  #at = 0;
 
   constructor(options: ClientLimiterOptions) {
     this.#rate = options.rate;
@@ -40,8 +43,8 @@ export class ClientLimiter {
     this.#buckets = new LRUCache<string, BucketState>({
       max: options.max ?? DEFAULT_CLIENT_CACHE_MAX,
       ttl: options.rate.windowMs,
-      // Same clock as the buckets, read on every check: expiry and refill must agree.
-      perf: { now: this.#now },
+      // Same clock as the buckets, read once per operation: expiry and refill must agree.
+      perf: { now: () => this.#at },
       ttlResolution: 0,
       // A stale get still reads as "no bucket" (a full one); it is just not deleted there. Deleting the
       // cache's last entry makes lru-cache clear its key and value arrays, O(max) each time: with one
@@ -51,16 +54,28 @@ export class ClientLimiter {
     });
   }
 
-  /** Takes one token from `key`'s bucket (a client key, see http/client-key). */
-  check(key: string): RateDecision {
-    const taken = take(this.#rate, this.#buckets.get(key), this.#now());
+  /**
+   * Takes one token from `key`'s bucket (a client key, see http/client-key). `nowMs` is a reading of the
+   * same monotonic clock the caller already has (a request's arrival), else the clock is read here.
+   */
+  check(key: string, nowMs?: number): RateDecision {
+    const now = this.#tick(nowMs);
+    const taken = take(this.#rate, this.#buckets.get(key), now);
     this.#buckets.set(key, taken.state, { ttl: Math.max(1, taken.resetMs) });
     return rateDecision(taken, this.#rate);
   }
 
   /** The decision `check` would report, without taking a token (for refusals that are not about the rate). */
-  peek(key: string): RateDecision {
-    return rateDecision(take(this.#rate, this.#buckets.peek(key), this.#now(), 0), this.#rate);
+  peek(key: string, nowMs?: number): RateDecision {
+    const now = this.#tick(nowMs);
+    return rateDecision(take(this.#rate, this.#buckets.peek(key), now, 0), this.#rate);
+  }
+
+  // A clock that went backwards (a caller's reading older than the last one) is held at the last one.
+  #tick(nowMs: number | undefined): number {
+    const now = nowMs === undefined ? this.#now() : Math.floor(nowMs);
+    this.#at = Math.max(this.#at, now);
+    return this.#at;
   }
 
   /** Clients currently remembered. */
@@ -74,6 +89,7 @@ export class ClientLimiter {
 
   /** Drops entries whose buckets are full again (for a periodic housekeeping timer); true if any were. */
   prune(): boolean {
+    this.#tick(undefined);
     return this.#buckets.purgeStale();
   }
 }

@@ -11,23 +11,22 @@ export interface InFlightOptions {
   overloadedRetryAfterSeconds?: number;
 }
 
-export type Acquired =
-  | { ok: true; release: () => void }
-  | { ok: false; code: 'too-many-concurrent'; limit: number }
-  | { ok: false; code: 'overloaded'; limit: number; retryAfterSeconds: number };
+export type Refusal = { code: 'too-many-concurrent'; limit: number } | { code: 'overloaded'; limit: number; retryAfterSeconds: number };
 
 export const DEFAULT_OVERLOADED_RETRY_AFTER_SECONDS = 1;
 
 /**
  * Acquire a slot before any work for a request (and before taking a rate-limit token, so that a
- * request refused here costs the client nothing); call `release` when the response is ended or
- * aborted. Release is idempotent, so calling it from both the end and the abort path is safe.
+ * request refused here costs the client nothing); release it once when the response is ended or
+ * aborted. The caller keeps track of holding a slot (the HTTP exchange does): a slot and a release are
+ * one key each, with no handle or closure per request.
  */
 export class InFlight {
   readonly #perClient: number;
   readonly #global: number;
   readonly #retryAfter: number;
-  readonly #byClient = new Map<string, number>();
+  // A mutable count per client: a busy client's requests change a number, not the map.
+  readonly #byClient = new Map<string, { n: number }>();
   #total = 0;
 
   constructor(options: InFlightOptions) {
@@ -36,32 +35,29 @@ export class InFlight {
     this.#retryAfter = options.overloadedRetryAfterSeconds ?? DEFAULT_OVERLOADED_RETRY_AFTER_SECONDS;
   }
 
-  acquire(key: string): Acquired {
-    const mine = this.#byClient.get(key) ?? 0;
+  /** Takes a slot for `key` and answers null, or answers why not (and takes nothing). */
+  acquire(key: string): Refusal | null {
+    const mine = this.#byClient.get(key);
     // The client's own cap first: a client over its share is told so even when the server is busy.
-    if (mine >= this.#perClient) return { ok: false, code: 'too-many-concurrent', limit: this.#perClient };
-    if (this.#total >= this.#global) {
-      return { ok: false, code: 'overloaded', limit: this.#global, retryAfterSeconds: this.#retryAfter };
-    }
-    this.#byClient.set(key, mine + 1);
+    if (mine !== undefined && mine.n >= this.#perClient) return { code: 'too-many-concurrent', limit: this.#perClient };
+    if (this.#total >= this.#global) return { code: 'overloaded', limit: this.#global, retryAfterSeconds: this.#retryAfter };
+    if (mine === undefined) this.#byClient.set(key, { n: 1 });
+    else mine.n++;
     this.#total++;
-    let released = false;
-    return {
-      ok: true,
-      release: () => {
-        if (released) return;
-        released = true;
-        this.#total--;
-        const left = (this.#byClient.get(key) ?? 1) - 1;
-        if (left === 0) this.#byClient.delete(key);
-        else this.#byClient.set(key, left);
-      },
-    };
+    return null;
+  }
+
+  /** Gives back a slot `acquire` granted for `key`; exactly once per grant. */
+  release(key: string): void {
+    const mine = this.#byClient.get(key);
+    if (mine === undefined) return;
+    this.#total--;
+    if (--mine.n === 0) this.#byClient.delete(key);
   }
 
   /** Requests in flight for `key`. */
   count(key: string): number {
-    return this.#byClient.get(key) ?? 0;
+    return this.#byClient.get(key)?.n ?? 0;
   }
 
   /** Requests in flight on the whole server. */

@@ -42,28 +42,3 @@ export function problem(code: ProblemCode, detail: string, extensions: Record<st
   return { type: PROBLEM_TYPE_BASE + code, title, status, detail, code, ...extensions };
 }
 
-// The body as sent, byte for byte what JSON.stringify(problem(...)) gives, with everything fixed per
-// code rendered once: a refused request is the commonest response under load, and building the object
-// only to serialise it again cost more than answering. `extensions` must not reuse the core names.
-const HEADS = new Map<ProblemCode, { open: string; close: string }>();
-function head(code: ProblemCode): { open: string; close: string } {
-  let found = HEADS.get(code);
-  if (found === undefined) {
-    const { status, title } = PROBLEMS[code];
-    const open = `{"type":${JSON.stringify(PROBLEM_TYPE_BASE + code)},"title":${JSON.stringify(title)},"status":${status},"detail":`;
-    HEADS.set(code, (found = { open, close: `,"code":${JSON.stringify(code)}` }));
-  }
-  return found;
-}
-
-export function problemJson(code: ProblemCode, detail: string, extensions?: Record<string, unknown>): string {
-  const { open, close } = head(code);
-  let text = open + JSON.stringify(detail) + close;
-  if (extensions !== undefined) {
-    for (const name of Object.keys(extensions)) {
-      const value = JSON.stringify(extensions[name]);
-      if (value !== undefined) text += `,${JSON.stringify(name)}:${value}`;
-    }
-  }
-  return text + '}';
-}

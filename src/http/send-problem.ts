@@ -1,5 +1,6 @@
 import type { Exchange } from './exchange';
-import { PROBLEMS, problemJson, type ProblemCode } from './problems';
+import { problemJson } from './problem-json';
+import { PROBLEMS, type ProblemCode } from './problems';
 
 export function sendProblem(ex: Exchange, code: ProblemCode, detail: string, extensions?: Record<string, unknown>): void {
   ex.problemCode = code;

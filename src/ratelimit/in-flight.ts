@@ -1,6 +1,8 @@
 // Concurrency caps: requests in flight per client (429 too-many-concurrent) and for the whole server
-// (503 overloaded). Only clients with something in flight have an entry, so the map is bounded by
-// the global cap: no eviction policy needed.
+// (503 overloaded). A client whose last request ended keeps its (zero) entry for a while: deleting and
+// re-adding a map entry for every request of a returning client cost more than the rest of this
+// class together. Idle entries are dropped all at once when there are IDLE_ENTRIES_KEPT of them, so
+// the map holds at most the in-flight clients (bounded by the global cap) plus that many.
 
 export interface InFlightOptions {
   /** Most requests one client key may have in flight. */
@@ -14,6 +16,7 @@ export interface InFlightOptions {
 export type Refusal = { code: 'too-many-concurrent'; limit: number } | { code: 'overloaded'; limit: number; retryAfterSeconds: number };
 
 export const DEFAULT_OVERLOADED_RETRY_AFTER_SECONDS = 1;
+export const IDLE_ENTRIES_KEPT = 4096;
 
 /**
  * Acquire a slot before any work for a request (and before taking a rate-limit token, so that a
@@ -28,6 +31,8 @@ export class InFlight {
   // A mutable count per client: a busy client's requests change a number, not the map.
   readonly #byClient = new Map<string, { n: number }>();
   #total = 0;
+  #busyClients = 0;
+  #idle = 0;
 
   constructor(options: InFlightOptions) {
     this.#perClient = options.perClient;
@@ -41,8 +46,13 @@ export class InFlight {
     // The client's own cap first: a client over its share is told so even when the server is busy.
     if (mine !== undefined && mine.n >= this.#perClient) return { code: 'too-many-concurrent', limit: this.#perClient };
     if (this.#total >= this.#global) return { code: 'overloaded', limit: this.#global, retryAfterSeconds: this.#retryAfter };
-    if (mine === undefined) this.#byClient.set(key, { n: 1 });
-    else mine.n++;
+    if (mine === undefined) {
+      this.#byClient.set(key, { n: 1 });
+      this.#busyClients++;
+    } else if (mine.n++ === 0) {
+      this.#idle--;
+      this.#busyClients++;
+    }
     this.#total++;
     return null;
   }
@@ -50,9 +60,16 @@ export class InFlight {
   /** Gives back a slot `acquire` granted for `key`; exactly once per grant. */
   release(key: string): void {
     const mine = this.#byClient.get(key);
-    if (mine === undefined) return;
+    if (mine === undefined || mine.n === 0) return;
     this.#total--;
-    if (--mine.n === 0) this.#byClient.delete(key);
+    if (--mine.n > 0) return;
+    this.#busyClients--;
+    if (++this.#idle >= IDLE_ENTRIES_KEPT) this.#dropIdle();
+  }
+
+  #dropIdle(): void {
+    for (const [key, entry] of this.#byClient) if (entry.n === 0) this.#byClient.delete(key);
+    this.#idle = 0;
   }
 
   /** Requests in flight for `key`. */
@@ -67,6 +84,11 @@ export class InFlight {
 
   /** Client keys with at least one request in flight. */
   get clients(): number {
+    return this.#busyClients;
+  }
+
+  /** Entries held, idle ones included (for the memory bound). */
+  get entries(): number {
     return this.#byClient.size;
   }
 }

@@ -40,16 +40,13 @@ export function createValidators(resolverIds: readonly string[]): RequestValidat
   };
 }
 
+// ajv can report one field twice (the same fact through two keywords); a body has few errors, so
+// duplicates are found by a scan rather than a set.
 function failure(validate: ValidateFunction): { ok: false; errors: FieldError[] } {
-  const seen = new Set<string>();
   const errors: FieldError[] = [];
   for (const e of validate.errors ?? []) {
     const field = toFieldError(e);
-    const key = field.pointer + '\0' + field.message;
-    if (!seen.has(key)) {
-      seen.add(key);
-      errors.push(field);
-    }
+    if (!errors.some((f) => f.pointer === field.pointer && f.message === field.message)) errors.push(field);
   }
   return { ok: false, errors };
 }

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { InFlight } from '../../src/ratelimit/in-flight';
+import { IDLE_ENTRIES_KEPT, InFlight } from '../../src/ratelimit/in-flight';
 
 test('a client gets up to its cap of slots, then too-many-concurrent', () => {
   const inFlight = new InFlight({ perClient: 2, global: 10 });
@@ -54,14 +54,37 @@ test('counts follow acquires and releases per client and in total', () => {
   assert.is(inFlight.total, 3);
 });
 
-test('a client with nothing in flight leaves no entry behind', () => {
+test('a client with nothing in flight is no longer counted as a client', () => {
   const inFlight = new InFlight({ perClient: 2, global: 10 });
   inFlight.acquire('a');
   inFlight.acquire('b');
   inFlight.release('a');
+  assert.is(inFlight.clients, 1);
   inFlight.release('b');
   assert.is(inFlight.clients, 0);
   assert.is(inFlight.total, 0);
+});
+
+test('a returning client starts from zero after its requests ended', () => {
+  const inFlight = new InFlight({ perClient: 1, global: 10 });
+  inFlight.acquire('a');
+  inFlight.release('a');
+  assert.is(inFlight.acquire('a'), null);
+  assert.ok(inFlight.acquire('a'));
+  assert.is(inFlight.clients, 1);
+});
+
+test('idle entries are bounded: many one-request clients leave at most IDLE_ENTRIES_KEPT behind', () => {
+  const inFlight = new InFlight({ perClient: 1, global: 10 });
+  inFlight.acquire('busy');
+  for (let i = 0; i < IDLE_ENTRIES_KEPT * 3 + 5; i++) {
+    assert.is(inFlight.acquire(`c${i}`), null);
+    inFlight.release(`c${i}`);
+    assert.ok(inFlight.entries <= IDLE_ENTRIES_KEPT + 1);
+  }
+  assert.is(inFlight.count('busy'), 1);
+  assert.is(inFlight.clients, 1);
+  assert.is(inFlight.total, 1);
 });
 
 test('a refusal holds no slot', () => {

@@ -17,9 +17,10 @@ function head(code: ProblemCode): { open: string; close: string } {
   return found;
 }
 
-// What JSON.stringify would escape: quote, backslash, control characters and lone surrogates (a whole
-// pair is left alone, as JSON.stringify leaves it).
-const NEEDS_ESCAPE = /["\\\u0000-\u001f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// What JSON.stringify may escape: quote, backslash, control characters, and surrogates (it escapes a
+// lone one and keeps a pair; text with either is simply handed to it). One character class: this runs
+// on every string of every refusal.
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 export function jsonString(text: string): string {
   return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;

@@ -17,22 +17,22 @@ function lineStart(name: string): string {
   return start;
 }
 
-// uWS corks a socket while it runs our callbacks for it, so a response written there goes out in one
-// piece without res.cork(), whose closure and native call cost as much as a header; a response written
-// later (after a tool's await) is not inside one and must cork itself.
-let uwsCallbacks = 0;
-export function insideUws<A, B>(callback: (a: A, b: B) => void, a: A, b: B): void {
-  uwsCallbacks++;
+// uWS corks a socket while it runs our callback for that socket, so a response written there goes out
+// in one piece without res.cork(), whose closure and native call cost as much as a header. A response
+// written anywhere else (after a tool's await, from a timer, or for another socket) corks itself.
+let corked: HttpResponse | null = null;
+export function insideUws<A, B>(res: HttpResponse, callback: (a: A, b: B) => void, a: A, b: B): void {
+  const outer = corked;
+  corked = res;
   try {
     callback(a, b);
   } finally {
-    uwsCallbacks--;
+    corked = outer;
   }
 }
 
-
 // One request/response pair. uWS forbids touching `res` after an abort or after `end`, so every write
-// goes through here, corked, and becomes a no-op once the exchange is settled.
+// goes through here, always corked (by uWS or by us), and becomes a no-op once the exchange is settled.
 export class Exchange {
   aborted = false;
   finished = false;
@@ -48,9 +48,8 @@ export class Exchange {
   problemCode: string | null = null;
   // The client key whose concurrency slot this request holds (see Admission), until it is settled.
   slotKey: string | null = null;
-  // Made on first use: most requests never need either list.
+  // Made on first use: most requests never need one.
   private abortListeners: Array<() => void> | null = null;
-  private settleListeners: Array<() => void> | null = null;
 
   constructor(
     private readonly res: HttpResponse,
@@ -76,16 +75,8 @@ export class Exchange {
     return !this.finished;
   }
 
-  // Runs once, when the response is sent or the client is gone: the place to free what the request held.
-  onSettle(listener: () => void): void {
-    if (this.finished) listener();
-    else (this.settleListeners ??= []).push(listener);
-  }
-
+  // Once, when the response is sent or the client is gone: the owner frees what the request held.
   private settle(): void {
-    const listeners = this.settleListeners;
-    this.settleListeners = null;
-    if (listeners !== null) for (const listener of listeners) listener();
     this.onSettled(this);
   }
 
@@ -96,7 +87,7 @@ export class Exchange {
 
   // Registers the body reader; uWS needs it attached before the handler returns.
   onData(handler: (chunk: ArrayBuffer, isLast: boolean) => void): void {
-    this.res.onData((chunk, isLast) => insideUws(handler, chunk, isLast));
+    this.res.onData((chunk, isLast) => insideUws(this.res, handler, chunk, isLast));
   }
 
   // Values are constants, numbers, the configured origin (printable ASCII, checked at start) and request
@@ -111,7 +102,7 @@ export class Exchange {
     this.finished = true;
     this.status = status;
     this.abortListeners = null;
-    if (uwsCallbacks > 0) this.write(status, contentType, body);
+    if (corked === this.res) this.write(status, contentType, body);
     else this.res.cork(() => this.write(status, contentType, body));
     this.settle();
   }

@@ -206,7 +206,7 @@ export function createServer(deps: ServerDeps): NettoolsServer {
     ex.send(200, PROMETHEUS_TEXT, text);
   }
 
-  app.any('/*', (res: HttpResponse, req: HttpRequest) => insideUws(handle, res, req));
+  app.any('/*', (res: HttpResponse, req: HttpRequest) => insideUws(res, handle, res, req));
 
   function handle(res: HttpResponse, req: HttpRequest): void {
     inFlight++;

@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { OneLabelHistogram } from './one-label-histogram';
+import { PlainCounter } from './plain-counter';
 
 // One registry per server (not prom-client's global one), so several servers in one process stay apart.
 export interface HttpMetrics {
@@ -56,17 +57,12 @@ export function createHttpMetrics(): HttpMetrics {
       }
     },
   });
-  const problemCounts = new Map<string, number>();
-  new Counter({
-    name: 'nettools_http_problems_total',
-    help: 'Problem responses by code: rejections (rate-limited, too-many-concurrent, overloaded, ...) and errors.',
-    labelNames: ['code'] as const,
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const [code, count] of problemCounts) this.inc({ code }, count);
-    },
-  });
+  const problems = new PlainCounter(
+    registry,
+    'nettools_http_problems_total',
+    'Problem responses by code: rejections (rate-limited, too-many-concurrent, overloaded, ...) and errors.',
+    ['code'],
+  );
   const durationByRoute = new Map<string, (seconds: number) => void>();
   return {
     registry,
@@ -79,7 +75,7 @@ export function createHttpMetrics(): HttpMetrics {
       let observe = durationByRoute.get(route);
       if (observe === undefined) durationByRoute.set(route, (observe = duration.series(route)));
       observe(seconds);
-      if (problem !== null) problemCounts.set(problem, (problemCounts.get(problem) ?? 0) + 1);
+      if (problem !== null) problems.inc(problem);
     },
     gaugeFrom(name, help, read) {
       new Gauge({

@@ -71,11 +71,14 @@ async function main(): Promise<void> {
   const knot = await startKnot(opts.resolvers);
   say(`Knot resolvers: ${knot.resolversEnv}`);
 
-  const scenarios = await measureScenarios({ connections: opts.connections, durationS: opts.durationS, warmupS: opts.warmupS, threads }, knot);
+  const load = await measureScenarios(
+    { connections: opts.connections, durationS: opts.durationS, warmupS: opts.warmupS, threads, metricsRounds: opts.metricsRounds, metricsRunS: opts.metricsRunS },
+    knot,
+  );
   const engines = await measureEngines(opts, knot, workDir);
   await knot.stop();
 
-  const partial = { scenarios, engines };
+  const partial = { ...load, engines };
   const results: BenchResults = {
     startedAt,
     finishedAt: new Date().toISOString(),

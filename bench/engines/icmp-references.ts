@@ -17,8 +17,12 @@ function run(cmd: string, args: string[], timeoutS: number): Promise<{ stdout: s
 
 const TARGET = '127.0.0.1';
 
+// Every RTT source sends one echo every PACING_MS: the endpoint's fastest pacing, so all three see the
+// same idle time between echoes (a longer idle lets the CPUs sleep deeper and slows the next wake-up).
+export const PACING_MS = 100;
+
 export async function iputilsRtt(samples: number): Promise<IcmpRow['result']> {
-  const { stdout } = await run('ping', ['-n', '-c', String(samples), '-i', '0.01', '-W', '1', TARGET], samples * 0.01 + 10);
+  const { stdout } = await run('ping', ['-n', '-c', String(samples), '-i', String(PACING_MS / 1000), '-W', '1', TARGET], (samples * PACING_MS) / 1000 + 10);
   const parsed = parseIputilsPing(stdout);
   const rtts = parsed?.replies.filter((r) => !r.duplicate).map((r) => r.rttMs * 1000) ?? [];
   if (rtts.length === 0) return { ok: false, unavailable: 'unavailable: ping got no reply' };
@@ -34,7 +38,7 @@ export async function iputilsFlood(count: number, deadlineS: number): Promise<Ic
 }
 
 export async function fpingRtt(samples: number): Promise<IcmpRow['result']> {
-  const { stderr } = await run('fping', ['-q', '-C', String(samples), '-p', '10', TARGET], samples * 0.01 + 10);
+  const { stderr } = await run('fping', ['-q', '-C', String(samples), '-p', String(PACING_MS), TARGET], (samples * PACING_MS) / 1000 + 10);
   const parsed = parseFpingCounts(stderr, TARGET);
   if (parsed === null || parsed.rttMs.length === 0) return { ok: false, unavailable: 'unavailable: fping got no reply' };
   return { ok: true, echoesPerSecond: null, rttMedianUs: median(parsed.rttMs.map((ms) => ms * 1000)), samples: parsed.rttMs.length };
@@ -45,7 +49,7 @@ export async function fpingRtt(samples: number): Promise<IcmpRow['result']> {
 export async function endpointRtt(url: string, requests: number): Promise<IcmpRow['result']> {
   const rtts: number[] = [];
   for (let i = 0; i < requests; i++) {
-    const reply = await probe(url, '/api/tools/ping', JSON.stringify({ host: TARGET, count: 10, intervalMs: 100 }), 15_000);
+    const reply = await probe(url, '/api/tools/ping', JSON.stringify({ host: TARGET, count: 10, intervalMs: PACING_MS }), 15_000);
     if (reply.status !== 200) return { ok: false, unavailable: `unavailable: ${reply.status} ${reply.code ?? '(no code)'}` };
     const body = JSON.parse(reply.body) as { replies?: Array<{ status: string; rttMs?: number }> };
     for (const r of body.replies ?? []) if (r.status === 'reply' && typeof r.rttMs === 'number') rtts.push(r.rttMs * 1000);

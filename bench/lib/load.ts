@@ -6,7 +6,8 @@ import { readPeakRssKiB, resetPeakRss } from './rss';
 import { SCENARIOS, type Scenario } from './scenarios';
 import { startServer, type RunningServer } from './servers';
 import { formatCount, formatMicros } from './stats';
-import type { LoadPoint, ScenarioResult, ServerName, ServerScenarioResult } from './types';
+import { REFERENCE_CONNECTIONS } from './targets';
+import type { LoadPoint, MetricsCostRuns, ScenarioResult, ServerName, ServerScenarioResult } from './types';
 import { loadErrors, requestsPerSecond, runWrk } from './wrk';
 
 export interface LoadSettings {
@@ -14,6 +15,8 @@ export interface LoadSettings {
   durationS: number;
   warmupS: number;
   threads: number;
+  metricsRounds: number;
+  metricsRunS: number;
 }
 
 // Generous: a request slower than this is counted as a wrk timeout and left out of the latencies.
@@ -52,10 +55,25 @@ async function measurePoint(server: RunningServer, sc: Scenario, connections: nu
   return point;
 }
 
+// The two nettools variants, alternating, at the reference connection count.
+async function measureMetricsCost(running: Map<ServerName, RunningServer>, sc: Scenario, opts: LoadSettings): Promise<MetricsCostRuns> {
+  const runs: MetricsCostRuns = { connections: REFERENCE_CONNECTIONS, durationS: opts.metricsRunS, withMetrics: [], withoutMetrics: [] };
+  const settings = { ...opts, durationS: opts.metricsRunS };
+  for (let round = 0; round < opts.metricsRounds; round++) {
+    for (const [name, list] of [['nettools', runs.withMetrics], ['nettools-nometrics', runs.withoutMetrics]] as const) {
+      const p = await measurePoint(running.get(name) as RunningServer, sc, REFERENCE_CONNECTIONS, settings, []);
+      const e = p.errors;
+      if (e.unexpectedStatus + e.connect + e.read + e.write > 0) throw new Error(`${name} metrics-cost run had bad responses: ${JSON.stringify(e)}`);
+      list.push(p.requestsPerSecond);
+    }
+  }
+  return runs;
+}
+
 // All servers run side by side (idle ones cost nothing) and are measured in turn at each connection
 // count, so a change in the machine's load during the run hits every server alike instead of
 // skewing one ratio.
-export async function measureScenarios(opts: LoadSettings, knot: KnotSet): Promise<ScenarioResult[]> {
+export async function measureScenarios(opts: LoadSettings, knot: KnotSet): Promise<{ scenarios: ScenarioResult[]; metricsCost?: MetricsCostRuns }> {
   const running = new Map<ServerName, RunningServer>();
   try {
     for (const name of ['nettools', 'nettools-nometrics', 'baseline', 'ceiling'] as const) running.set(name, await startServer(name, knot.resolversEnv));
@@ -88,7 +106,11 @@ export async function measureScenarios(opts: LoadSettings, knot: KnotSet): Promi
         servers: sc.servers.map((name) => outcome.get(name) as ServerScenarioResult),
       });
     }
-    return results;
+    const validation = SCENARIOS.find((sc) => sc.name === 'validation') as Scenario;
+    const measuredValidation = results.find((r) => r.scenario === 'validation')?.servers ?? [];
+    const bothMeasured = ['nettools', 'nettools-nometrics'].every((name) => measuredValidation.some((r) => r.server === name && 'points' in r));
+    const metricsCost = bothMeasured ? await measureMetricsCost(running, validation, opts) : undefined;
+    return metricsCost === undefined ? { scenarios: results } : { scenarios: results, metricsCost };
   } finally {
     await Promise.all([...running.values()].map((s) => s.stop()));
   }

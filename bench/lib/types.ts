@@ -80,6 +80,16 @@ export interface TargetResult {
   detail: string;
 }
 
+// nettools with and without metrics, in alternating short runs of the validation scenario: two servers
+// measured once each, back to back, differed by up to 10% on the shared VM whichever was measured first.
+export interface MetricsCostRuns {
+  connections: number;
+  durationS: number;
+  // Requests/s of each run, in the order measured (with, without, with, without, ...).
+  withMetrics: number[];
+  withoutMetrics: number[];
+}
+
 export interface BenchResults {
   startedAt: string;
   finishedAt: string;
@@ -90,5 +100,7 @@ export interface BenchResults {
   settings: { connections: number[]; durationS: number; wrkThreads: number; resolvers: string[] };
   scenarios: ScenarioResult[];
   engines: { dns: DnsEngineRow[]; icmp: IcmpRow[] };
+  // Absent from runs made before it existed, or when either server was unavailable.
+  metricsCost?: MetricsCostRuns;
   targets: TargetResult[];
 }

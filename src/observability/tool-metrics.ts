@@ -1,6 +1,6 @@
-import { Counter, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { OneLabelHistogram } from './one-label-histogram';
-import { PlainCounter } from './plain-counter';
+import { counterReadAtScrape, PlainCounter } from './plain-counter';
 import type { ToolMetrics } from '../tools/tool';
 
 export type { ToolMetrics } from '../tools/tool';
@@ -20,19 +20,6 @@ interface ResolverLike {
 
 const DNS_ENGINE_EVENTS = ['sent', 'answered', 'timeouts', 'retries', 'tcpFallbacks', 'mismatchedDropped', 'malformedDropped', 'errors', 'cancelled'] as const;
 
-// A counter whose value lives in an engine: reset and refilled at each scrape, so the hot path pays nothing.
-function engineCounter(registry: Registry, name: string, help: string, labelNames: string[], read: () => Array<[Record<string, string>, number]>): void {
-  new Counter({
-    name,
-    help,
-    labelNames,
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const [labels, value] of read()) this.inc(labels, value);
-    },
-  });
-}
 
 export function createToolMetrics(registry: Registry): ToolMetrics {
   const pingRequests = new PlainCounter(registry, 'nettools_ping_requests_total', 'Ping requests by outcome: ok, or the problem code.', ['outcome']);
@@ -89,11 +76,11 @@ export function createToolMetrics(registry: Registry): ToolMetrics {
           [{ family: '6' }, stats.v6[field]],
         ];
       };
-      engineCounter(registry, 'nettools_ping_stray_packets_total', 'ICMP replies and errors that matched no echo of ours, dropped.', ['family'], perFamily('stray'));
-      engineCounter(registry, 'nettools_ping_kernel_drops_total', 'Packets the kernel dropped on the ICMP socket\'s full receive queue.', ['family'], perFamily('drops'));
+      counterReadAtScrape(registry, 'nettools_ping_stray_packets_total', 'ICMP replies and errors that matched no echo of ours, dropped.', ['family'], perFamily('stray'));
+      counterReadAtScrape(registry, 'nettools_ping_kernel_drops_total', 'Packets the kernel dropped on the ICMP socket\'s full receive queue.', ['family'], perFamily('drops'));
     },
     watchDnsEngine(read) {
-      engineCounter(registry, 'nettools_dns_engine_events_total', 'DNS engine events: sent, answered, timeouts, retries, tcpFallbacks, mismatchedDropped (spoofed or stray answers), malformedDropped, ...', ['event'], () => {
+      counterReadAtScrape(registry, 'nettools_dns_engine_events_total', 'DNS engine events: sent, answered, timeouts, retries, tcpFallbacks, mismatchedDropped (spoofed or stray answers), malformedDropped, ...', ['event'], () => {
         const counters = read();
         return DNS_ENGINE_EVENTS.map((event) => [{ event }, counters[event]]);
       });

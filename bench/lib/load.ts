@@ -1,12 +1,12 @@
 import { probe, unavailableReason } from './probe';
 import type { KnotSet } from './knot';
 import { say } from './log';
-import { busyPercent, cpuUse, readCpuTicks } from './cpu';
+import { busyPercent, cpuPerRequestUs, cpuUse, readCpuTicks } from './cpu';
 import { readPeakRssKiB, resetPeakRss } from './rss';
 import { SCENARIOS, type Scenario } from './scenarios';
 import { startServer, type RunningServer } from './servers';
 import { formatCount, formatMicros } from './stats';
-import { REFERENCE_CONNECTIONS } from './targets';
+import { brokenResponses, REFERENCE_CONNECTIONS } from './targets';
 import type { LoadPoint, MetricsCostRuns, ScenarioResult, ServerName, ServerScenarioResult } from './types';
 import { loadErrors, requestsPerSecond, runWrk } from './wrk';
 
@@ -44,7 +44,7 @@ async function measurePoint(server: RunningServer, sc: Scenario, connections: nu
     cpu: cpuUse(cpuBefore, cpuAfter, s.requests, wallS),
     resolversBusyPercent: resolverPids.length > 0 ? busyPercent(resolversBefore, resolversAfter, wallS) : null,
   };
-  const cpu = point.cpu === null ? '?' : `${(point.cpu.userUsPerRequest + point.cpu.systemUsPerRequest).toFixed(1)} µs/req, busy ${point.cpu.busyPercent.toFixed(0)}%`;
+  const cpu = point.cpu === null ? '?' : `${cpuPerRequestUs(point.cpu).toFixed(1)} µs/req, busy ${point.cpu.busyPercent.toFixed(0)}%`;
   const e = point.errors;
   say(
     `${server.name} ${sc.name} c=${connections}: ${formatCount(point.requestsPerSecond)} req/s, p50 ${formatMicros(s.latencyUs.p50)}, p99 ${formatMicros(s.latencyUs.p99)}, ` +
@@ -62,8 +62,7 @@ async function measureMetricsCost(running: Map<ServerName, RunningServer>, sc: S
   for (let round = 0; round < opts.metricsRounds; round++) {
     for (const [name, list] of [['nettools', runs.withMetrics], ['nettools-nometrics', runs.withoutMetrics]] as const) {
       const p = await measurePoint(running.get(name) as RunningServer, sc, REFERENCE_CONNECTIONS, settings, []);
-      const e = p.errors;
-      if (e.unexpectedStatus + e.connect + e.read + e.write > 0) throw new Error(`${name} metrics-cost run had bad responses: ${JSON.stringify(e)}`);
+      if (brokenResponses(p.errors) > 0) throw new Error(`${name} metrics-cost run had bad responses: ${JSON.stringify(p.errors)}`);
       list.push(p.requestsPerSecond);
     }
   }

@@ -1,6 +1,6 @@
 import { cpuPerRequestUs } from './cpu';
 import { formatCount, formatMicros, formatRatio, median, ratio } from './stats';
-import type { BenchResults, DnsEngineRow, IcmpRow, LoadPoint, ScenarioName, ServerName, TargetResult } from './types';
+import type { BenchResults, DnsEngineRow, IcmpRow, LoadErrors, LoadPoint, ScenarioName, ServerName, TargetResult } from './types';
 
 // The targets the issue sets, evaluated from one run's numbers. A target whose inputs are missing
 // (an endpoint or engine unavailable, a run with wrong statuses) says "not evaluated" and why.
@@ -8,6 +8,11 @@ import type { BenchResults, DnsEngineRow, IcmpRow, LoadPoint, ScenarioName, Serv
 export const REFERENCE_CONNECTIONS = 64;
 
 type Inputs = Pick<BenchResults, 'scenarios' | 'engines' | 'metricsCost'>;
+
+// Wrong statuses and socket errors: a run with any is not read as speed (wrk timeouts are only slow).
+export function brokenResponses(e: LoadErrors): number {
+  return e.unexpectedStatus + e.connect + e.read + e.write;
+}
 
 type PointLookup = { ok: true; point: LoadPoint } | { ok: false; why: string };
 
@@ -18,8 +23,7 @@ export function pointAt(results: Inputs, scenario: ScenarioName, server: ServerN
   if ('unavailable' in r) return { ok: false, why: `${server} ${scenario}: ${r.unavailable}` };
   const point = r.points.find((p) => p.connections === connections);
   if (point === undefined) return { ok: false, why: `${server} ${scenario} has no run at ${connections} connections` };
-  const e = point.errors;
-  const broken = e.unexpectedStatus + e.connect + e.read + e.write;
+  const broken = brokenResponses(point.errors);
   if (broken > 0) return { ok: false, why: `${server} ${scenario} at ${connections} connections had ${broken} bad responses or socket errors` };
   return { ok: true, point };
 }
@@ -124,31 +128,29 @@ export const METRICS_NOISE = 0.05;
 function metricsCostTarget(results: Inputs): TargetResult {
   const id = 'metrics-cost';
   const description = `metrics cost on the validation path at ${REFERENCE_CONNECTIONS} connections: within ${METRICS_NOISE * 100}% of nettools with NETTOOLS_METRICS=false`;
+  // Medians of the alternating runs when the run made them; else the one point of each at the reference count.
+  let on: number;
+  let off: number;
+  let how = '';
   const runs = results.metricsCost;
   if (runs !== undefined && runs.withMetrics.length > 0 && runs.withoutMetrics.length > 0) {
-    const on = median(runs.withMetrics) as number; // both lists are non-empty
-    const off = median(runs.withoutMetrics) as number;
-    const cost = 1 - on / off;
-    return {
-      id,
-      description,
-      status: cost <= METRICS_NOISE ? 'met' : 'not met',
-      detail:
-        `median of ${runs.withMetrics.length} alternating ${runs.durationS} s runs each: ${formatCount(on)} req/s with metrics vs ` +
-        `${formatCount(off)} without (${(cost * 100).toFixed(1)}% cost)`,
-    };
+    on = median(runs.withMetrics) as number; // both lists are non-empty
+    off = median(runs.withoutMetrics) as number;
+    how = `median of ${runs.withMetrics.length} alternating ${runs.durationS} s runs each: `;
+  } else {
+    const withMetrics = pointAt(results, 'validation', 'nettools', REFERENCE_CONNECTIONS);
+    if (!withMetrics.ok) return notEvaluated(id, description, withMetrics.why);
+    const without = pointAt(results, 'validation', 'nettools-nometrics', REFERENCE_CONNECTIONS);
+    if (!without.ok) return notEvaluated(id, description, without.why);
+    on = withMetrics.point.requestsPerSecond;
+    off = without.point.requestsPerSecond;
   }
-  // Runs without the alternating measurement: the one point of each at the reference connection count.
-  const on = pointAt(results, 'validation', 'nettools', REFERENCE_CONNECTIONS);
-  if (!on.ok) return notEvaluated(id, description, on.why);
-  const off = pointAt(results, 'validation', 'nettools-nometrics', REFERENCE_CONNECTIONS);
-  if (!off.ok) return notEvaluated(id, description, off.why);
-  const cost = 1 - on.point.requestsPerSecond / off.point.requestsPerSecond;
+  const cost = 1 - on / off;
   return {
     id,
     description,
     status: cost <= METRICS_NOISE ? 'met' : 'not met',
-    detail: `${formatCount(on.point.requestsPerSecond)} req/s with metrics vs ${formatCount(off.point.requestsPerSecond)} without (${(cost * 100).toFixed(1)}% cost)`,
+    detail: `${how}${formatCount(on)} req/s with metrics vs ${formatCount(off)} without (${(cost * 100).toFixed(1)}% cost)`,
   };
 }
 

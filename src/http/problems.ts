@@ -41,4 +41,3 @@ export function problem(code: ProblemCode, detail: string, extensions: Record<st
   const { status, title } = PROBLEMS[code];
   return { type: PROBLEM_TYPE_BASE + code, title, status, detail, code, ...extensions };
 }
-

@@ -1,6 +1,6 @@
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { OneLabelHistogram } from './one-label-histogram';
-import { PlainCounter } from './plain-counter';
+import { counterReadAtScrape, PlainCounter } from './plain-counter';
 
 // One registry per server (not prom-client's global one), so several servers in one process stay apart.
 export interface HttpMetrics {
@@ -43,27 +43,25 @@ export function createHttpMetrics(): HttpMetrics {
   // status -> route -> method -> count; every key comes from a bounded set (methods are folded into
   // KNOWN_METHODS or "other", routes are known paths or "unmatched").
   const requestCounts = new Map<number | string, Map<string, Map<string, number>>>();
-  new Counter({
-    name: 'nettools_http_requests_total',
-    help: 'HTTP requests by route, method and status (status "aborted" when the client went away).',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers: [registry],
-    collect() {
-      this.reset();
+  counterReadAtScrape(
+    registry,
+    'nettools_http_requests_total',
+    'HTTP requests by route, method and status (status "aborted" when the client went away).',
+    ['route', 'method', 'status'],
+    () => {
+      const rows: Array<[Record<string, string>, number]> = [];
       for (const [status, byRoute] of requestCounts) {
-        for (const [route, byMethod] of byRoute) {
-          for (const [method, count] of byMethod) this.inc({ route, method, status: String(status) }, count);
-        }
+        for (const [route, byMethod] of byRoute) for (const [method, count] of byMethod) rows.push([{ route, method, status: String(status) }, count]);
       }
+      return rows;
     },
-  });
+  );
   const problems = new PlainCounter(
     registry,
     'nettools_http_problems_total',
     'Problem responses by code: rejections (rate-limited, too-many-concurrent, overloaded, ...) and errors.',
     ['code'],
   );
-  const durationByRoute = new Map<string, (seconds: number) => void>();
   return {
     registry,
     requestStarted: () => inFlightNow++,
@@ -72,9 +70,7 @@ export function createHttpMetrics(): HttpMetrics {
       const method = KNOWN_METHODS.has(rawMethod) ? rawMethod : 'other';
       const byMethod = nested(nested(requestCounts, status), route);
       byMethod.set(method, (byMethod.get(method) ?? 0) + 1);
-      let observe = durationByRoute.get(route);
-      if (observe === undefined) durationByRoute.set(route, (observe = duration.series(route)));
-      observe(seconds);
+      duration.series(route)(seconds);
       if (problem !== null) problems.inc(problem);
     },
     gaugeFrom(name, help, read) {

@@ -1,6 +1,6 @@
 import type { Metric, MetricValueWithName, Registry } from 'prom-client';
 
-type Series = { labelValue: string; counts: Float64Array; sum: number; count: number };
+type Series = { labelValue: string; counts: Float64Array; sum: number; count: number; record: (value: number) => void };
 
 // A histogram with one label whose observe() is arithmetic on plain numbers. prom-client's own
 // Histogram validates and hashes the label set on every observation, which on the busiest path cost
@@ -23,25 +23,25 @@ export class OneLabelHistogram {
     registry.registerMetric(this as unknown as Metric);
   }
 
-  // The recorder for one label value; keep it, it is the cheap part.
+  // The recorder for one label value, made once per value: calling it is the cheap part.
   series(labelValue: string): (value: number) => void {
     let series = this.#series.get(labelValue);
     if (series === undefined) {
-      series = { labelValue, counts: new Float64Array(this.#bounds.length), sum: 0, count: 0 };
-      this.#series.set(labelValue, series);
-    }
-    const s = series;
-    const bounds = this.#bounds;
-    return (value) => {
-      s.sum += value;
-      s.count++;
-      for (let i = 0; i < bounds.length; i++) {
-        if (value <= (bounds[i] as number)) {
-          (s.counts as Float64Array)[i]!++;
-          return;
+      const s: Series = { labelValue, counts: new Float64Array(this.#bounds.length), sum: 0, count: 0, record: () => {} };
+      const bounds = this.#bounds;
+      s.record = (value) => {
+        s.sum += value;
+        s.count++;
+        for (let i = 0; i < bounds.length; i++) {
+          if (value <= (bounds[i] as number)) {
+            (s.counts as Float64Array)[i]!++;
+            return;
+          }
         }
-      }
-    };
+      };
+      this.#series.set(labelValue, (series = s));
+    }
+    return series.record;
   }
 
   // The shape prom-client's registry reads from any metric (what its own Histogram.get() returns).

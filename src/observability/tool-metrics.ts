@@ -20,7 +20,6 @@ interface ResolverLike {
 
 const DNS_ENGINE_EVENTS = ['sent', 'answered', 'timeouts', 'retries', 'tcpFallbacks', 'mismatchedDropped', 'malformedDropped', 'errors', 'cancelled'] as const;
 
-
 export function createToolMetrics(registry: Registry): ToolMetrics {
   const pingRequests = new PlainCounter(registry, 'nettools_ping_requests_total', 'Ping requests by outcome: ok, or the problem code.', ['outcome']);
   const echoes = new PlainCounter(
@@ -43,7 +42,6 @@ export function createToolMetrics(registry: Registry): ToolMetrics {
     [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registry,
   );
-  const rttByResolver = new Map<string, (seconds: number) => void>();
 
   return {
     pingFinished(result) {
@@ -59,8 +57,7 @@ export function createToolMetrics(registry: Registry): ToolMetrics {
         | ResolverLike[]
         | undefined;
       for (const resolver of resolvers ?? []) {
-        let observe = rttByResolver.get(resolver.id);
-        if (observe === undefined) rttByResolver.set(resolver.id, (observe = rtt.series(resolver.id)));
+        const observe = rtt.series(resolver.id);
         for (const type in resolver.queries) {
           const query = resolver.queries[type] as QueryLike;
           dnsQueries.inc(resolver.id, query.rcode ?? query.error ?? 'unknown');

@@ -1,4 +1,4 @@
-import { cidrContains, formatIp, parseIp, unmapIPv4, type Cidr, type IpAddress } from '../net/ip';
+import { cidrContains, formatIp, isCanonicalIPv4, parseIp, unmapIPv4, type Cidr, type IpAddress } from '../net/ip';
 
 // Who is the client, for rate limiting and concurrency caps.
 
@@ -90,30 +90,4 @@ export function clientKey(address: string): string {
   const prefix = new Uint8Array(16);
   prefix.set(ip.bytes.subarray(0, 8));
   return `${formatIp({ family: 6, bytes: prefix })}/64`;
-}
-
-// Four decimal octets 0-255 without leading zeros: the form peerText and formatIp write. A loop over
-// char codes, since this runs for every tool request and node:net's isIPv4 is a long regular expression.
-export function isCanonicalIPv4(text: string): boolean {
-  if (text.length < 7 || text.length > 15) return false;
-  let octets = 0;
-  let value = 0;
-  let digits = 0;
-  for (let i = 0; i <= text.length; i++) {
-    const c = i === text.length ? 46 : text.charCodeAt(i); // a final '.' closes the last octet
-    if (c === 46) {
-      if (digits === 0 || value > 255) return false;
-      octets++;
-      value = 0;
-      digits = 0;
-    } else if (c >= 48 && c <= 57) {
-      if (digits === 1 && value === 0) return false; // a leading zero
-      value = value * 10 + (c - 48);
-      digits++;
-      if (digits > 3) return false;
-    } else {
-      return false;
-    }
-  }
-  return octets === 4;
 }

@@ -227,3 +227,29 @@ export function cidrContains(cidr: Cidr, address: IpAddress | string): boolean {
 export function formatCidr(cidr: Cidr): string {
   return `${formatIp({ family: cidr.family, bytes: cidr.bytes })}/${cidr.prefix}`;
 }
+
+// Four decimal octets 0-255 without leading zeros: the form peerText and formatIp write. A loop over
+// char codes: client keys check it on every tool request, and node:net's isIPv4 is a long regex.
+export function isCanonicalIPv4(text: string): boolean {
+  if (text.length < 7 || text.length > 15) return false;
+  let octets = 0;
+  let value = 0;
+  let digits = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i === text.length ? 46 : text.charCodeAt(i); // a final '.' closes the last octet
+    if (c === 46) {
+      if (digits === 0 || value > 255) return false;
+      octets++;
+      value = 0;
+      digits = 0;
+    } else if (c >= 48 && c <= 57) {
+      if (digits === 1 && value === 0) return false; // a leading zero
+      value = value * 10 + (c - 48);
+      digits++;
+      if (digits > 3) return false;
+    } else {
+      return false;
+    }
+  }
+  return octets === 4;
+}

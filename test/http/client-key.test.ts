@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { clientAddress, clientKey, isCanonicalIPv4, MAX_FORWARDED_LENGTH, parseForwardedEntry, UNKNOWN_CLIENT } from '../../src/http/client-key';
-import { normaliseIp, parseCidrList, type Cidr } from '../../src/net/ip';
+import { clientAddress, clientKey, MAX_FORWARDED_LENGTH, parseForwardedEntry, UNKNOWN_CLIENT } from '../../src/http/client-key';
+import { isCanonicalIPv4, normaliseIp, parseCidrList, type Cidr } from '../../src/net/ip';
 import { randomStrings } from '../support/random';
 
 function cidrs(text: string): Cidr[] {

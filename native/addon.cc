@@ -1,11 +1,12 @@
-// Registers the addon's exports; each capability lives in its own file.
+// Registers the addon's exports: its own version() and capabilities(), and one class per engine, which
+// the engine's binding defines.
 #include <napi.h>
 
 #include <cstring>
 
 #include "common/socket_probe.h"
-#include "icmp/icmp_binding.h"
 #include "dns/dns_engine_binding.h"
+#include "icmp/icmp_engine_binding.h"
 
 namespace nettools {
 
@@ -32,7 +33,8 @@ class Addon : public Napi::Addon<Addon> {
                              InstanceMethod("version", &Addon::Version),
                              InstanceMethod("capabilities", &Addon::Capabilities),
                          });
-    exports.Set("IcmpEngine", IcmpEngine::Init(env));
+    // Each engine defines its own class; registering it is all this file does.
+    exports.Set("IcmpEngine", icmp::DefineIcmpEngine(env));
     exports.Set("DnsEngine", dns::DefineDnsEngine(env));
   }
 
@@ -45,11 +47,11 @@ class Addon : public Napi::Addon<Addon> {
   Napi::Value Capabilities(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     SocketSupport s = ProbeIcmpSockets();
-    Napi::Object icmp = Napi::Object::New(env);
-    icmp.Set("v4", SocketKinds(env, s.dgram_v4, s.raw_v4));
-    icmp.Set("v6", SocketKinds(env, s.dgram_v6, s.raw_v6));
+    Napi::Object kinds = Napi::Object::New(env);
+    kinds.Set("v4", SocketKinds(env, s.dgram_v4, s.raw_v4));
+    kinds.Set("v6", SocketKinds(env, s.dgram_v6, s.raw_v6));
     Napi::Object out = Napi::Object::New(env);
-    out.Set("icmp", icmp);
+    out.Set("icmp", kinds);
     return out;
   }
 };

@@ -4,8 +4,8 @@
 
 #include <cstring>
 
+#include "common/reader.h"
 #include "dns/dns_query.h"
-#include "dns/dns_reader.h"
 
 namespace nettools::dns {
 

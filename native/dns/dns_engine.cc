@@ -12,12 +12,15 @@ namespace {
 
 template <typename Handle>
 void FreeHandle(uv_handle_t* handle) {
+  delete static_cast<std::shared_ptr<void>*>(handle->data);
   delete reinterpret_cast<Handle*>(handle);
 }
 
+// The handle holds `teardown` until libuv is done with it; nothing reads `data` once it is closing.
 template <typename Handle>
-void CloseHandle(Handle*& h) {
+void CloseHandle(Handle*& h, const std::shared_ptr<void>& teardown) {
   if (h == nullptr) return;
+  h->data = new std::shared_ptr<void>(teardown);
   uv_close(reinterpret_cast<uv_handle_t*>(h), FreeHandle<Handle>);
   h = nullptr;
 }
@@ -33,7 +36,8 @@ Status StatusFromUv(int err) {
   return Status::kNetworkError;
 }
 
-EngineCore::EngineCore(uv_loop_t* loop, Done done) : loop_(loop), done_(std::move(done)) {}
+EngineCore::EngineCore(uv_loop_t* loop, Done done, std::shared_ptr<void> teardown)
+    : loop_(loop), done_(std::move(done)), teardown_(std::move(teardown)) {}
 
 EngineCore::~EngineCore() { Shutdown(); }
 
@@ -65,13 +69,13 @@ bool EngineCore::EnsureHandles() {
   if (uv_timer_init(loop_, timer.get()) != 0) return false;
   timer_ = timer.release();
   if (uv_prepare_init(loop_, prepare.get()) != 0) {
-    CloseHandle(timer_);
+    CloseHandle(timer_, teardown_);
     return false;
   }
   prepare_ = prepare.release();
   if (uv_check_init(loop_, check.get()) != 0) {
-    CloseHandle(timer_);
-    CloseHandle(prepare_);
+    CloseHandle(timer_, teardown_);
+    CloseHandle(prepare_, teardown_);
     return false;
   }
   check_ = check.release();
@@ -165,9 +169,11 @@ void EngineCore::Shutdown() {
   std::vector<UdpChannel*> open = channels_;
   for (UdpChannel* ch : open) ch->Close();
   queued_.clear();
-  CloseHandle(timer_);
-  CloseHandle(prepare_);
-  CloseHandle(check_);
+  CloseHandle(timer_, teardown_);
+  CloseHandle(prepare_, teardown_);
+  CloseHandle(check_, teardown_);
+  // From here only handles still closing hold it.
+  teardown_.reset();
 }
 
 void EngineCore::SendFailed(uint32_t id, Status s) {

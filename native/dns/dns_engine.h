@@ -12,9 +12,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/random.h"
+#include "dns/dns_resend_timer.h"
 #include "dns/dns_deadlines.h"
 #include "dns/dns_message.h"
-#include "dns/dns_random.h"
 #include "dns/dns_status.h"
 
 namespace nettools::dns {
@@ -38,6 +39,7 @@ struct QueryOutcome {
   uint16_t flags = 0;
   double rtt_ms = 0;
   bool tcp = false;
+  uint8_t sends = 0;  // UDP datagrams and TCP queries this query sent (the resolver budget charges them)
   std::vector<Record> records;
   std::vector<CnameLink> chain;
 };
@@ -66,7 +68,10 @@ class EngineCore : public std::enable_shared_from_this<EngineCore> {
  public:
   using Done = std::function<void(uint32_t id, QueryOutcome& outcome)>;
 
-  EngineCore(uv_loop_t* loop, Done done);
+  // `teardown` is held by the engine until Shutdown and by each of its libuv handles until that handle's
+  // close callback has run, so its owner learns from its release that nothing of the engine is left in
+  // the loop (the binding lets environment teardown wait for that).
+  EngineCore(uv_loop_t* loop, Done done, std::shared_ptr<void> teardown = nullptr);
   ~EngineCore();
   EngineCore(const EngineCore&) = delete;
   EngineCore& operator=(const EngineCore&) = delete;
@@ -104,8 +109,10 @@ class EngineCore : public std::enable_shared_from_this<EngineCore> {
 
   uv_loop_t* loop_;
   Done done_;
+  std::shared_ptr<void> teardown_;
   Counters counters_;
-  IdPool ids_;
+  ResendTimer resend_;  // per resolver: when an unanswered UDP query is sent again
+  RandomPool ids_;  // transaction IDs
   uint32_t next_id_ = 1;
   std::unordered_map<uint32_t, QueryTask*> active_;
   DeadlineQueue deadlines_;

@@ -15,8 +15,8 @@ namespace nettools::dns {
 namespace {
 
 // The one place where a Status becomes a JS error.
-Napi::Error ErrorFor(Napi::Env env, Status s, const std::string& message) {
-  Napi::Error e = Napi::Error::New(env, message);
+Napi::Error StatusError(Napi::Env env, Status s, const std::string& detail = std::string()) {
+  Napi::Error e = Napi::Error::New(env, detail.empty() ? StatusMessage(s) : detail);
   e.Set("code", Napi::String::New(env, StatusCode(s)));
   return e;
 }
@@ -37,13 +37,29 @@ bool ParseEndpoint(const std::string& address, uint32_t port, sockaddr_storage* 
   return uv_ip6_addr(address.c_str(), static_cast<int>(port), reinterpret_cast<sockaddr_in6*>(out)) == 0;
 }
 
+// Environment teardown (a worker going away, say) must wait until libuv has run the engine's close
+// callbacks: they live in this library, which is unloaded with the environment (a segfault when a worker
+// was terminated mid-query). The async cleanup hook stays registered exactly as long as this lives, and
+// the engine and each of its closing handles hold it (EngineCore's `teardown`).
+struct TeardownHook {
+  std::weak_ptr<EngineCore> core;
+  napi_async_cleanup_hook_handle handle = nullptr;
+
+  ~TeardownHook() {
+    if (handle != nullptr) napi_remove_async_cleanup_hook(handle);
+  }
+
+  static void Run(napi_async_cleanup_hook_handle, void* arg) {
+    if (auto core = static_cast<TeardownHook*>(arg)->core.lock()) core->Shutdown();
+  }
+};
+
 // One JS call's queries: every (resolver, type) pair of a request, answered by one callback.
 struct Batch {
   Napi::FunctionReference callback;
   std::vector<QueryOutcome> outcomes;
   std::vector<uint32_t> queries;  // engine ids; 0 once that slot has its outcome
   size_t remaining = 0;
-  bool single = false;  // query(): the callback takes the one outcome, not an array
 };
 
 class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
@@ -51,7 +67,6 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
   static Napi::Function Define(Napi::Env env) {
     return DefineClass(env, "DnsEngine",
                        {
-                           InstanceMethod("query", &DnsEngineWrap::Query),
                            InstanceMethod("queryMany", &DnsEngineWrap::QueryMany),
                            InstanceMethod("cancel", &DnsEngineWrap::Cancel),
                            InstanceMethod("counters", &DnsEngineWrap::Counters),
@@ -64,32 +79,26 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     Napi::Env env = info.Env();
     uv_loop_t* loop = nullptr;
     if (napi_get_uv_event_loop(env, &loop) != napi_ok || loop == nullptr) {
-      throw ErrorFor(env, Status::kNetworkError, "no event loop for the DNS engine");
+      throw StatusError(env, Status::kNetworkError, "no event loop for the DNS engine");
     }
-    core_ = std::make_shared<EngineCore>(loop, [this](uint32_t id, QueryOutcome& o) { OnDone(id, o); });
-    // Sockets and timers must be closed before the environment (a worker, say) tears its loop down.
-    if (napi_add_env_cleanup_hook(env, OnEnvCleanup, this) == napi_ok) hook_registered_ = true;
+    auto hook = std::make_shared<TeardownHook>();
+    core_ = std::make_shared<EngineCore>(loop, [this](uint32_t id, QueryOutcome& o) { OnDone(id, o); }, hook);
+    hook->core = core_;
+    if (napi_add_async_cleanup_hook(env, TeardownHook::Run, hook.get(), &hook->handle) != napi_ok) {
+      hook->handle = nullptr;
+    }
   }
 
-  ~DnsEngineWrap() override {
-    if (hook_registered_) napi_remove_env_cleanup_hook(Env(), OnEnvCleanup, this);
-    Shutdown();
-  }
+  ~DnsEngineWrap() override { Shutdown(); }
 
  private:
-  static void OnEnvCleanup(void* arg) {
-    auto* self = static_cast<DnsEngineWrap*>(arg);
-    self->hook_registered_ = false;
-    self->Shutdown();
-  }
-
   void Shutdown() {
     closed_ = true;
     core_->Shutdown();
   }
 
   void CheckOpen(Napi::Env env) const {
-    if (closed_) throw ErrorFor(env, Status::kEngineClosed, "the DNS engine is closed");
+    if (closed_) throw StatusError(env, Status::kEngineClosed);
   }
 
   // Starts one slot of a batch; a query that cannot start gets its outcome at once.
@@ -109,9 +118,7 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
   // Registers the batch, or delivers it at once when no query could start.
   Napi::Value Launch(Napi::Env env, std::unique_ptr<Batch> batch, uint32_t batch_id) {
     if (batch->remaining == 0) {
-      Napi::Value result = batch->single ? Napi::Value(writer_.Outcome(env, batch->outcomes[0]))
-                                         : Napi::Value(writer_.Packed(env, batch->outcomes));
-      batch->callback.Call({result});
+      batch->callback.Call({writer_.Packed(env, batch->outcomes)});
       return Napi::Number::New(env, 0);
     }
     batches_.emplace(batch_id, std::move(batch));
@@ -129,39 +136,6 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     return id;
   }
 
-  // query({ address, port, name, type, timeoutMs }, (result) => void): id (0: already called back)
-  Napi::Value Query(const Napi::CallbackInfo& info) {
-    Napi::Env env = info.Env();
-    CheckOpen(env);
-    if (info.Length() < 2 || !info[0].IsObject() || !info[1].IsFunction()) {
-      throw ErrorFor(env, Status::kInvalidArgument, "query(spec, callback) expects an object and a function");
-    }
-    Napi::Object spec = info[0].As<Napi::Object>();
-    QuerySpec q;
-    std::string address = spec.Get("address").ToString();
-    uint32_t port = spec.Get("port").ToNumber().Uint32Value();
-    if (!ParseEndpoint(address, port, &q.server)) {
-      throw ErrorFor(env, Status::kInvalidAddress, "resolver address must be an IP literal with a port");
-    }
-    if (!TypeFromName(spec.Get("type").ToString(), &q.type)) {
-      throw ErrorFor(env, Status::kInvalidType, "type must be one of A, AAAA, MX, TXT");
-    }
-    q.name = spec.Get("name").ToString().Utf8Value();
-    q.timeout_ms = spec.Get("timeoutMs").ToNumber().Uint32Value();
-    auto batch = std::make_unique<Batch>();
-    batch->single = true;
-    batch->callback = Napi::Persistent(info[1].As<Napi::Function>());
-    batch->outcomes.resize(1);
-    batch->queries.resize(1);
-    uint32_t batch_id = NextBatchId();
-    StartSlot(batch.get(), batch_id, 0, q, Status::kOk);
-    if (batch->remaining == 0) {
-      Status s = batch->outcomes[0].status;
-      throw ErrorFor(env, s, std::string("cannot start the query: ") + StatusCode(s));
-    }
-    return Launch(env, std::move(batch), batch_id);
-  }
-
   // queryMany({ name, timeoutMs, resolvers: [{ address, port }], types: [...] }, (packed) => void): id
   // One call and one callback for a whole request; the outcomes (OutcomeWriter::Packed) are
   // resolver-major (resolver i, type j at i * types.length + j). A pair that cannot start (bad
@@ -170,13 +144,13 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     Napi::Env env = info.Env();
     CheckOpen(env);
     if (info.Length() < 2 || !info[0].IsObject() || !info[1].IsFunction()) {
-      throw ErrorFor(env, Status::kInvalidArgument, "queryMany(spec, callback) expects an object and a function");
+      throw StatusError(env, Status::kInvalidArgument, "queryMany(spec, callback) expects an object and a function");
     }
     Napi::Object spec = info[0].As<Napi::Object>();
     Napi::Value resolvers_v = spec.Get("resolvers");
     Napi::Value types_v = spec.Get("types");
     if (!resolvers_v.IsArray() || !types_v.IsArray()) {
-      throw ErrorFor(env, Status::kInvalidArgument, "queryMany expects resolvers and types arrays");
+      throw StatusError(env, Status::kInvalidArgument, "queryMany expects resolvers and types arrays");
     }
     Napi::Array resolvers = resolvers_v.As<Napi::Array>();
     Napi::Array types = types_v.As<Napi::Array>();
@@ -214,8 +188,8 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     return Launch(env, std::move(batch), batch_id);
   }
 
-  // cancel(id): the batch's outcomes so far (packed like queryMany's; one object for query()), its
-  // unsettled queries as cancelled; undefined if unknown.
+  // cancel(id): the batch's outcomes so far, packed like queryMany's, its unsettled queries as
+  // cancelled; undefined if unknown.
   // The callback is not called for a cancelled batch.
   Napi::Value Cancel(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
@@ -231,8 +205,7 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
       core_->Cancel(q);
       batch->outcomes[i].status = Status::kCancelled;
     }
-    Napi::Value result = batch->single ? Napi::Value(writer_.Outcome(env, batch->outcomes[0]))
-                                       : Napi::Value(writer_.Packed(env, batch->outcomes));
+    Napi::Array result = writer_.Packed(env, batch->outcomes);
     ReleaseIfIdle();
     return result;
   }
@@ -278,8 +251,7 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     batches_.erase(it);
     Napi::Env env = Env();
     Napi::HandleScope scope(env);
-    Napi::Value result = done->single ? Napi::Value(writer_.Outcome(env, done->outcomes[0]))
-                                      : Napi::Value(writer_.Packed(env, done->outcomes));
+    Napi::Array result = writer_.Packed(env, done->outcomes);
     // MakeCallback, not Call: we are on a bare libuv callback, and promise jobs must run after it.
     try {
       done->callback.MakeCallback(Value(), {result}, async_);
@@ -307,7 +279,6 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
   uint32_t next_batch_ = 1;
   Napi::AsyncContext async_;
   OutcomeWriter writer_;
-  bool hook_registered_ = false;
   bool closed_ = false;
   bool refd_ = false;
 };

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "dns/dns_reader.h"
+#include "common/reader.h"
 #include "dns/dns_status.h"
 
 namespace nettools::dns {

@@ -2,9 +2,9 @@
 
 #include <cmath>
 
+#include "common/reader.h"
 #include "dns/dns_answer.h"
 #include "dns/dns_query.h"
-#include "dns/dns_reader.h"
 #include "dns/dns_udp_channel.h"
 
 namespace nettools::dns {
@@ -26,19 +26,25 @@ Status QueryTask::Begin(const QuerySpec& spec) {
   packet_ = BuildQuery(txid_, qname_, qtype_);
   started_ns_ = uv_hrtime();
   started_ms_ = uv_now(core_->loop_);
-  // First stop at half the budget for the one resend, then the rest of the budget.
-  deadline_ms_ = started_ms_ + timeout_ms_ / 2;
+  // First stop at the resolver's resend time for the one resend, then the rest of the budget; a resend
+  // time at or past the budget leaves no room for one.
+  const uint64_t resend_after = core_->resend_.ResendAfterMs(server_, timeout_ms_);
+  resent_ = resend_after >= timeout_ms_;
+  deadline_ms_ = started_ms_ + (resent_ ? timeout_ms_ : resend_after);
   return SendUdp();
 }
 
 Status QueryTask::SendUdp() {
-  return channel_->Queue(packet_, server_, id_, txid_);
+  Status s = channel_->Queue(packet_, server_, id_, txid_);
+  if (s == Status::kOk) sends_++;
+  return s;
 }
 
 void QueryTask::OnDeadline() {
   if (finished_) return;
   if (resent_) return Fail(Status::kTimeout);
   resent_ = true;
+  core_->resend_.Missed(server_);
   deadline_ms_ = started_ms_ + timeout_ms_;
   if (channel_ != nullptr) {
     core_->counters_.retries++;
@@ -49,6 +55,8 @@ void QueryTask::OnDeadline() {
 }
 
 void QueryTask::OnUdpAnswer(const Message& m) {
+  // Only an answer to a query sent once is a clean sample (Karn): after a resend it could answer either.
+  if (sends_ == 1) core_->resend_.Observe(server_, static_cast<double>(uv_hrtime() - started_ns_) / 1e6);
   if (m.header.has(flag::kTc)) return StartTcp();
   Accept(m, false);
 }
@@ -65,6 +73,7 @@ void QueryTask::StartTcp() {
   core_->counters_.tcp_fallbacks++;
   LeaveChannel();
   tcp_ = std::make_unique<Tcp>();
+  tcp_->teardown = core_->teardown_;
   tcp_->handle.data = this;
   tcp_->connect_req.data = this;
   tcp_->write_req.data = this;
@@ -83,6 +92,7 @@ void QueryTask::OnTcpConnect(uv_connect_t* req, int status) {
   auto* self = static_cast<QueryTask*>(req->data);
   if (self->finished_) return;
   if (status < 0) return self->Fail(StatusFromUv(status));
+  self->sends_++;
   Tcp& tcp = *self->tcp_;
   uv_buf_t buf = uv_buf_init(reinterpret_cast<char*>(tcp.out.data()), static_cast<unsigned>(tcp.out.size()));
   auto* stream = reinterpret_cast<uv_stream_t*>(&tcp.handle);
@@ -159,6 +169,7 @@ void QueryTask::Finish(QueryOutcome& outcome) {
   if (finished_) return;
   // Monotonic, from the first send to the accepted answer, resends and TCP included; microsecond precision.
   outcome.rtt_ms = std::round(static_cast<double>(uv_hrtime() - started_ns_) / 1e3) / 1e3;
+  outcome.sends = sends_;
   std::shared_ptr<EngineCore> core = core_;
   uint32_t id = id_;
   Close();  // may free this

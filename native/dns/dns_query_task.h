@@ -60,7 +60,8 @@ class QueryTask {
   uint64_t started_ms_ = 0;
   uint64_t deadline_ms_ = 0;
   uint32_t timeout_ms_ = 0;
-  bool resent_ = false;
+  bool resent_ = false;  // the one resend is spent (or none fits in the budget)
+  uint8_t sends_ = 0;
   bool finished_ = false;
   bool closing_ = false;
   UdpChannel* channel_ = nullptr;  // while registered on a shared socket
@@ -73,6 +74,7 @@ class QueryTask {
     std::vector<uint8_t> out;  // the query with its 2-byte length prefix
     std::vector<uint8_t> in;   // stream bytes not yet consumed
     std::vector<uint8_t> buf;  // libuv reads into this
+    std::shared_ptr<void> teardown;  // the engine's (see EngineCore), held until the close callback ran
     bool open = false;
   };
   std::unique_ptr<Tcp> tcp_;

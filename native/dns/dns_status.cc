@@ -4,37 +4,51 @@ namespace nettools::dns {
 
 namespace {
 
-constexpr const char* kCodes[] = {
-    "ok",
-    "truncated-message",
-    "bad-label-type",
-    "name-too-long",
-    "bad-compression-pointer",
-    "compression-chain-too-long",
-    "bad-section-counts",
-    "bad-rdata",
-    "invalid-name",
-    "invalid-type",
-    "invalid-address",
-    "random-unavailable",
-    "timeout",
-    "connection-refused",
-    "connection-closed",
-    "network-error",
-    "cancelled",
-    "engine-closed",
-    "invalid-argument",
+struct Entry {
+  const char* code;
+  const char* message;
 };
 
-static_assert(sizeof(kCodes) / sizeof(kCodes[0]) == static_cast<int>(Status::kCount),
-              "every Status needs exactly one code");
+constexpr Entry kTable[] = {
+    {"ok", "no error"},
+    {"truncated-message", "the message ends before its contents do"},
+    {"bad-label-type", "a name uses an obsolete or unknown label type"},
+    {"name-too-long", "a name is longer than 255 bytes on the wire"},
+    {"bad-compression-pointer", "a compression pointer does not point back into the message"},
+    {"compression-chain-too-long", "a name follows too many compression pointers"},
+    {"bad-section-counts", "the section counts do not fit in the message"},
+    {"bad-rdata", "a record's data does not match its type and length"},
+    {"invalid-name", "the name is not a valid domain name"},
+    {"invalid-type", "type must be one of A, AAAA, MX, TXT"},
+    {"invalid-address", "resolver address must be an IP literal with a port"},
+    {"random-unavailable", "the kernel random source is not ready"},
+    {"timeout", "the resolver did not answer within the budget"},
+    {"connection-refused", "the resolver refused the TCP connection"},
+    {"connection-closed", "the resolver closed the TCP connection before answering"},
+    {"network-error", "the query could not be sent or received"},
+    {"cancelled", "the query was cancelled"},
+    {"engine-closed", "the DNS engine is closed"},
+    {"invalid-argument", "the call's arguments have the wrong shape"},
+};
+
+static_assert(sizeof(kTable) / sizeof(kTable[0]) == static_cast<int>(Status::kCount),
+              "every Status needs exactly one table entry");
+
+const Entry* Lookup(Status s) {
+  const int i = static_cast<int>(s);
+  return (i >= 0 && i < static_cast<int>(Status::kCount)) ? &kTable[i] : nullptr;
+}
 
 }  // namespace
 
 const char* StatusCode(Status s) {
-  int i = static_cast<int>(s);
-  if (i < 0 || i >= static_cast<int>(Status::kCount)) return "unknown";
-  return kCodes[i];
+  const Entry* e = Lookup(s);
+  return e != nullptr ? e->code : "unknown";
+}
+
+const char* StatusMessage(Status s) {
+  const Entry* e = Lookup(s);
+  return e != nullptr ? e->message : "unknown error";
 }
 
 bool IsWireError(Status s) { return s >= Status::kTruncated && s <= Status::kBadRdata; }

@@ -1,4 +1,5 @@
-// Every outcome the DNS code can report, wire and transport alike: one enum, one string table.
+// Every outcome the DNS code can report, wire and transport alike: one enum, one string table (stable
+// codes and default messages).
 #pragma once
 
 namespace nettools::dns {
@@ -32,6 +33,8 @@ enum class Status : int {
 
 // Stable kebab-case codes, exposed to JS as `code`.
 const char* StatusCode(Status s);
+// What a JS error says when its thrower has nothing more precise.
+const char* StatusMessage(Status s);
 
 // Wire errors are reported to API users as one `malformed` error with the precise code as detail.
 bool IsWireError(Status s);

@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <memory>
 
-#include "dns/dns_engine.h"
 #include "dns/dns_demux.h"
+#include "dns/dns_engine.h"
 #include "dns/dns_message.h"
 #include "dns/dns_query_task.h"
 
@@ -36,7 +36,7 @@ void OnSent(uv_udp_send_t* req, int status) {
 }  // namespace
 
 UdpChannel::UdpChannel(EngineCore* core, int family, uint64_t opened_ms)
-    : core_(core), family_(family), opened_ms_(opened_ms) {
+    : core_(core), teardown_(core->teardown_), family_(family), opened_ms_(opened_ms) {
   udp_.data = this;
   waiting_.reserve(kMaxQueries);
   tasks_.reserve(kMaxQueries);
@@ -74,11 +74,10 @@ UdpChannel* UdpChannel::Open(EngineCore* core, uv_loop_t* loop, int family, Stat
   return ch;
 }
 
-Status UdpChannel::Register(QueryTask* task, IdPool* ids, uint16_t* txid) {
+Status UdpChannel::Register(QueryTask* task, RandomPool* ids, uint16_t* txid) {
   uint16_t id = 0;
   do {
-    Status s = ids->Next(&id);
-    if (s != Status::kOk) return s;
+    if (!ids->U16(&id)) return Status::kRandomUnavailable;
   } while (std::find(used_.begin(), used_.end(), id) != used_.end());
   used_.push_back(id);
   if (waiting_.empty()) uv_ref(reinterpret_cast<uv_handle_t*>(&udp_));

@@ -8,10 +8,11 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "common/random.h"
 #include "dns/dns_demux.h"
-#include "dns/dns_random.h"
 #include "dns/dns_status.h"
 
 namespace nettools::dns {
@@ -34,7 +35,7 @@ class UdpChannel {
 
   // Draws a CSPRNG ID that no query on this socket has used yet: a late answer for a settled query
   // can then never be taken for a newer query's, for as long as the socket lives.
-  Status Register(QueryTask* task, IdPool* ids, uint16_t* txid);
+  Status Register(QueryTask* task, RandomPool* ids, uint16_t* txid);
   // The query settled or moved to TCP; its ID stays used. May close a retired socket.
   void Release(uint16_t txid);
   // Queues the datagram; the engine flushes every socket's queue once per loop phase (Flush), so the
@@ -64,6 +65,7 @@ class UdpChannel {
   Status SendNow(const Outgoing& out);
 
   EngineCore* core_;
+  std::shared_ptr<void> teardown_;  // the engine's (see EngineCore), released once libuv is done with us
   int family_;
   uint64_t opened_ms_;
   uv_udp_t udp_{};

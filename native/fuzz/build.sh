@@ -3,7 +3,8 @@
 # Each target names the pure C++ sources it links in a first-lines comment:
 #   // fuzz-sources: icmp/icmp_codec.cc other/file.cc      (paths relative to native/)
 # Usage: native/fuzz/build.sh [name_fuzz ...]   (default: all).
-# Run:   native/fuzz/out/<name>_fuzz -max_total_time=60 -max_len=1600 <scratch-dir> native/fuzz/corpus/<name>
+# Run:   native/fuzz/run.sh --seconds N (npm run fuzz), or by hand:
+#        native/fuzz/out/<name>_fuzz -max_total_time=60 -max_len=1600 <scratch-dir> native/fuzz/corpus/<name without _fuzz>
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 native=$(dirname "$here")

@@ -1,5 +1,5 @@
 // Feeds arbitrary bytes to the response parser and the answer extraction that runs on its output.
-// fuzz-sources: dns/dns_reader.cc dns/dns_name.cc dns/dns_message.cc dns/dns_query.cc dns/dns_answer.cc dns/dns_status.cc
+// fuzz-sources: dns/dns_name.cc dns/dns_message.cc dns/dns_query.cc dns/dns_answer.cc dns/dns_status.cc
 #include <cstddef>
 #include <cstdint>
 

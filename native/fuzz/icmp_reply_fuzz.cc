@@ -1,6 +1,6 @@
-// fuzz-sources: icmp/icmp_codec.cc
 // Feeds arbitrary bytes to every ICMP parser the engine uses (all socket kinds and families, and the
 // error-queue path), and checks that an echo we build parses back to what we built.
+// fuzz-sources: icmp/icmp_codec.cc
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>

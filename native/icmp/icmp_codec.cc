@@ -1,9 +1,8 @@
 #include "icmp/icmp_codec.h"
 
-#include "icmp/reader.h"
+#include "common/reader.h"
 
-namespace nettools {
-namespace icmp {
+namespace nettools::icmp {
 
 namespace {
 
@@ -196,5 +195,4 @@ bool CookieMatches(const ParsedPacket& p, const uint8_t* cookie, size_t sent_pay
   return true;
 }
 
-}  // namespace icmp
-}  // namespace nettools
+}  // namespace nettools::icmp

@@ -5,8 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace nettools {
-namespace icmp {
+namespace nettools::icmp {
 
 enum class Family { kV4, kV6 };
 enum class SocketKind { kDgram, kRaw };
@@ -66,5 +65,4 @@ ErrorMeaning ClassifyError(Family family, uint8_t type, uint8_t code);
 // Whether the parsed payload carries the cookie we sent (only as much as both sides have room for).
 bool CookieMatches(const ParsedPacket& p, const uint8_t* cookie, size_t sent_payload_len);
 
-}  // namespace icmp
-}  // namespace nettools
+}  // namespace nettools::icmp

@@ -2,15 +2,13 @@
 
 #include <arpa/inet.h>
 #include <net/if.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <initializer_list>
 
-namespace nettools {
-namespace icmp {
+namespace nettools::icmp {
 
 namespace {
 
@@ -19,20 +17,6 @@ constexpr uint64_t kNsPerMs = 1000000;
 constexpr int kMaxReadsPerWake = 4096;
 constexpr int kMaxConsecutiveErrors = 16;
 constexpr size_t kRxBufSize = 4096;
-
-void FillRandom(uint8_t* out, size_t n) {
-  size_t got = 0;
-  while (got < n) {
-    const ssize_t r = getrandom(out + got, n - got, GRND_NONBLOCK);
-    if (r <= 0) break;
-    got += static_cast<size_t>(r);
-  }
-  // Without entropy (very early boot) identifiers only need to differ between engines.
-  uint64_t t = uv_hrtime();
-  for (; got < n; ++got, t = t * 6364136223846793005ULL + 1442695040888963407ULL) {
-    out[got] = static_cast<uint8_t>(t >> 56);
-  }
-}
 
 const uint8_t* AddrBytes(const sockaddr_storage& ss, size_t* len) {
   if (ss.ss_family == AF_INET) {
@@ -88,40 +72,40 @@ double WallDiffMs(const timespec& later, const timespec& earlier) {
 
 }  // namespace
 
-IcmpError ParseAddress(Family family, const std::string& text, PingOptions* opts) {
+Status ParseAddress(Family family, const std::string& text, PingOptions* opts) {
   opts->family = family;
   opts->address = sockaddr_storage{};
   if (family == Family::kV4) {
     auto* sin = reinterpret_cast<sockaddr_in*>(&opts->address);
     sin->sin_family = AF_INET;
-    return inet_pton(AF_INET, text.c_str(), &sin->sin_addr) == 1 ? IcmpError::kOk : IcmpError::kBadAddress;
+    return inet_pton(AF_INET, text.c_str(), &sin->sin_addr) == 1 ? Status::kOk : Status::kInvalidAddress;
   }
   auto* sin6 = reinterpret_cast<sockaddr_in6*>(&opts->address);
   sin6->sin6_family = AF_INET6;
   const size_t pct = text.find('%');
   const std::string host = text.substr(0, pct);
-  if (inet_pton(AF_INET6, host.c_str(), &sin6->sin6_addr) != 1) return IcmpError::kBadAddress;
+  if (inet_pton(AF_INET6, host.c_str(), &sin6->sin6_addr) != 1) return Status::kInvalidAddress;
   // IPv6 datagram sockets refuse IPv4-mapped destinations (EINVAL); the caller pings those as IPv4.
-  if (IN6_IS_ADDR_V4MAPPED(&sin6->sin6_addr)) return IcmpError::kBadAddress;
+  if (IN6_IS_ADDR_V4MAPPED(&sin6->sin6_addr)) return Status::kInvalidAddress;
   if (pct != std::string::npos) {
     const std::string scope = text.substr(pct + 1);
     unsigned index = if_nametoindex(scope.c_str());
     if (index == 0) {
       char* end = nullptr;
       const unsigned long n = std::strtoul(scope.c_str(), &end, 10);
-      if (scope.empty() || *end != '\0' || n == 0 || n > 0xffffffffUL) return IcmpError::kBadAddress;
+      if (scope.empty() || *end != '\0' || n == 0 || n > 0xffffffffUL) return Status::kInvalidAddress;
       index = static_cast<unsigned>(n);
     }
     sin6->sin6_scope_id = index;
   }
-  return IcmpError::kOk;
+  return Status::kOk;
 }
 
-IcmpError CheckOptions(const PingOptions& o) {
-  const bool ok = o.count >= 1 && o.count <= kMaxCount && o.interval_ms >= 1 && o.interval_ms <= kMaxIntervalMs &&
-                  o.timeout_ms >= 1 && o.timeout_ms <= kMaxTimeoutMs && o.size <= kMaxPayload &&
-                  (o.ttl == -1 || (o.ttl >= 1 && o.ttl <= 255));
-  return ok ? IcmpError::kOk : IcmpError::kBadOptions;
+Status CheckOptions(const PingOptions& o) {
+  const bool ok = limits::kCount.contains(o.count) && limits::kIntervalMs.contains(o.interval_ms) &&
+                  limits::kTimeoutMs.contains(o.timeout_ms) && limits::kSize.contains(o.size) &&
+                  (!o.has_ttl || limits::kTtl.contains(o.ttl));
+  return ok ? Status::kOk : Status::kInvalidOptions;
 }
 
 struct Engine::Socket {
@@ -170,15 +154,18 @@ Engine::Engine(uv_loop_t* loop, DoneFn done)
 
 Engine::~Engine() = default;
 
-Engine* Engine::Create(uv_loop_t* loop, KindPreference pref, DoneFn done) {
+Status Engine::Create(uv_loop_t* loop, KindPreference pref, DoneFn done, Engine** out) {
   auto* e = new Engine(loop, std::move(done));
   // A random identifier per engine: the pid would collide across processes and across engines.
-  uint8_t id[2];
-  FillRandom(id, sizeof(id));
-  const uint16_t raw_id = static_cast<uint16_t>((id[0] << 8) | id[1]);
+  uint16_t raw_id = 0;
+  if (!e->random_.U16(&raw_id)) {
+    delete e;
+    return Status::kRandomUnavailable;
+  }
   e->OpenSocket(*e->v4_, pref, raw_id);
   e->OpenSocket(*e->v6_, pref, raw_id);
-  return e;
+  *out = e;
+  return Status::kOk;
 }
 
 void Engine::OpenSocket(Socket& s, KindPreference pref, uint16_t raw_id) {
@@ -212,12 +199,14 @@ FamilyState Engine::state(Family family) const {
   return st;
 }
 
-IcmpError Engine::Start(const PingOptions& opts, uint64_t* out) {
-  if (closing_) return IcmpError::kClosed;
-  const IcmpError check = CheckOptions(opts);
-  if (check != IcmpError::kOk) return check;
+Status Engine::Start(const PingOptions& opts, uint64_t* out) {
+  if (closing_) return Status::kEngineClosed;
+  const Status check = CheckOptions(opts);
+  if (check != Status::kOk) return check;
   Socket& s = socket(opts.family);
-  if (s.opened.fd < 0) return IcmpError::kNoSocket;
+  if (s.opened.fd < 0) return Status::kNoSocket;
+  uint8_t cookie[kCookieLen];
+  if (!random_.Fill(cookie, sizeof(cookie))) return Status::kRandomUnavailable;
   auto* session = new Session();
   session->engine = this;
   session->id = next_session_++;
@@ -227,10 +216,10 @@ IcmpError Engine::Start(const PingOptions& opts, uint64_t* out) {
   std::vector<uint16_t> seqs(opts.count);
   if (!s.seqs.Allocate(session->id, opts.count, seqs.data())) {
     delete session;
-    return IcmpError::kSeqExhausted;
+    return Status::kSeqExhausted;
   }
   for (uint32_t i = 0; i < opts.count; ++i) session->echoes[i].seq = seqs[i];
-  FillRandom(session->cookie, sizeof(session->cookie));
+  std::memcpy(session->cookie, cookie, sizeof(cookie));
   uv_timer_init(loop_, &session->timer);
   session->timer.data = session;
   ++open_handles_;
@@ -239,7 +228,7 @@ IcmpError Engine::Start(const PingOptions& opts, uint64_t* out) {
   // The first echo goes out on the next loop turn, so done is never called from inside Start.
   uv_timer_start(&session->timer, &Engine::OnTimer, 0, 0);
   *out = session->id;
-  return IcmpError::kOk;
+  return Status::kOk;
 }
 
 void Engine::OnTimer(uv_timer_t* handle) {
@@ -280,7 +269,7 @@ void Engine::SendNext(Session* session) {
   // the monotonic one as the fallback when the wall clock jumps.
   clock_gettime(CLOCK_REALTIME, &e.sent_wall);
   e.sent_mono_ns = uv_hrtime();
-  const int err = SendEcho(s.opened.fd, o.family, o.address, pkt, len, o.ttl);
+  const int err = SendEcho(s.opened.fd, o.family, o.address, pkt, len, o.has_ttl ? static_cast<int>(o.ttl) : -1);
   if (err != 0) {
     e.state = Echo::State::kSettled;
     e.outcome.status = ReplyStatus::kUnreachable;
@@ -492,5 +481,4 @@ void Engine::FinishIfDone(Session* session) {
   if (session->next_send == session->opts.count && session->settled == session->opts.count) Finish(session);
 }
 
-}  // namespace icmp
-}  // namespace nettools
+}  // namespace nettools::icmp

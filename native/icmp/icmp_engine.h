@@ -11,13 +11,14 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/random.h"
 #include "icmp/icmp_codec.h"
-#include "icmp/icmp_error.h"
+#include "icmp/icmp_limits.h"
+#include "icmp/icmp_seq_table.h"
 #include "icmp/icmp_socket.h"
-#include "icmp/seq_table.h"
+#include "icmp/icmp_status.h"
 
-namespace nettools {
-namespace icmp {
+namespace nettools::icmp {
 
 struct PingOptions {
   Family family = Family::kV4;
@@ -26,18 +27,16 @@ struct PingOptions {
   uint32_t interval_ms = 1000;
   uint32_t timeout_ms = 1000;
   uint32_t size = 56;
-  int ttl = -1;  // -1: system default
+  bool has_ttl = false;  // else the system default
+  uint32_t ttl = 0;
 };
 
 // Parses an IP literal of the family (IPv6 may carry a %scope for link-local) into opts->address.
-IcmpError ParseAddress(Family family, const std::string& text, PingOptions* opts);
+Status ParseAddress(Family family, const std::string& text, PingOptions* opts);
 
-constexpr uint32_t kMaxCount = 10000;
-constexpr uint32_t kMaxTimeoutMs = 60000;
-constexpr uint32_t kMaxIntervalMs = 60000;
-
-// Validates ranges; the binding checks types, this checks values.
-IcmpError CheckOptions(const PingOptions& opts);
+// A guard, not the validation (TypeScript does that): refuses what breaks the engine's preconditions,
+// with the limits of icmp_limits.h.
+Status CheckOptions(const PingOptions& opts);
 
 struct EchoOutcome {
   ReplyStatus status = ReplyStatus::kTimeout;
@@ -69,11 +68,11 @@ class Engine {
   using DoneFn = std::function<void(uint64_t session, PingResult&& result)>;
 
   // Opens the sockets now; a family that cannot open stays closed and reports why.
-  static Engine* Create(uv_loop_t* loop, KindPreference pref, DoneFn done);
+  static Status Create(uv_loop_t* loop, KindPreference pref, DoneFn done, Engine** out);
 
   // Starts a session; the first echo goes out on the next loop turn and done is called exactly once
   // (unless cancelled or the engine is closed first).
-  IcmpError Start(const PingOptions& opts, uint64_t* session);
+  Status Start(const PingOptions& opts, uint64_t* session);
   // Stops sending, frees the session's sequences; done is not called.
   void Cancel(uint64_t session);
   // Closes sockets and timers; once libuv has released every handle, calls closed (if any) and frees
@@ -116,10 +115,10 @@ class Engine {
   std::unique_ptr<Socket> v4_;
   std::unique_ptr<Socket> v6_;
   std::unordered_map<uint64_t, Session*> sessions_;
+  RandomPool random_;  // the raw-socket identifier and each session's payload cookie
   uint64_t next_session_ = 1;
   bool closing_ = false;
   int open_handles_ = 0;
 };
 
-}  // namespace icmp
-}  // namespace nettools
+}  // namespace nettools::icmp

@@ -8,8 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace nettools {
-namespace icmp {
+namespace nettools::icmp {
 
 namespace {
 
@@ -199,5 +198,4 @@ int ReceiveOne(int fd, Family family, bool errqueue, uint8_t* buf, size_t cap, R
   return 0;
 }
 
-}  // namespace icmp
-}  // namespace nettools
+}  // namespace nettools::icmp

@@ -10,8 +10,7 @@
 
 #include "icmp/icmp_codec.h"
 
-namespace nettools {
-namespace icmp {
+namespace nettools::icmp {
 
 enum class KindPreference { kAuto, kDgram, kRaw };
 
@@ -49,5 +48,4 @@ struct Received {
 // One recvmsg (from the error queue when errqueue). Returns 0, or errno (EAGAIN when drained).
 int ReceiveOne(int fd, Family family, bool errqueue, uint8_t* buf, size_t cap, Received* out);
 
-}  // namespace icmp
-}  // namespace nettools
+}  // namespace nettools::icmp

@@ -1,0 +1,38 @@
+// When to resend an unanswered UDP query: after the resolver's own smoothed round-trip time and four
+// times its variation (RFC 6298, as TCP and Unbound keep them), never sooner than a floor nor later
+// than the query's budget. A resolver never measured gets half the budget, the old fixed rule.
+#pragma once
+
+#include <sys/socket.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <unordered_map>
+
+namespace nettools::dns {
+
+class ResendTimer {
+ public:
+  // Loopback resolvers answer in microseconds: a resend sooner than this only doubles the load on one
+  // that is merely busy for a moment.
+  static constexpr uint64_t kFloorMs = 50;
+  // Resolvers are few; a table that somehow grows past this starts over.
+  static constexpr size_t kMaxResolvers = 1024;
+
+  // Milliseconds after the first send to resend; `budget_ms` or more means no resend.
+  uint64_t ResendAfterMs(const sockaddr_storage& server, uint64_t budget_ms) const;
+  // An answer to a query sent once (Karn: a resent query's answer cannot say which send it answers).
+  void Observe(const sockaddr_storage& server, double rtt_ms);
+  // No answer by the resend time: the resolver is slower than we thought, so wait longer next time.
+  void Missed(const sockaddr_storage& server);
+
+ private:
+  struct Estimate {
+    double srtt_ms = 0;
+    double rttvar_ms = 0;
+  };
+  static uint64_t KeyOf(const sockaddr_storage& server);
+  std::unordered_map<uint64_t, Estimate> table_;
+};
+
+}  // namespace nettools::dns

@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""Writes the regression corpus: one file per input under regressions/<target base>/, each hitting one rule
+of native/dns/README.md ("Rules the parser keeps", "Rules the engine keeps") or one bound of the ICMP codec,
+on both sides of the limit where there is one. native/fuzz/run.sh replays every file through its target on
+every run; an input that once crashed a target is copied here by hand under a name that says what it did.
+
+Run from anywhere: python3 native/fuzz/regressions/generate.py (writes the generated files; files added by hand stay).
+"""
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def header(qd=1, an=0, ns=0, ar=0, flags=0x8180, txid=0x1234):
+    return struct.pack(">6H", txid, flags, qd, an, ns, ar)
+
+
+def name(*labels):
+    return b"".join(bytes([len(l)]) + l for l in labels) + b"\x00"
+
+
+def ptr(offset):
+    return struct.pack(">H", 0xC000 | offset)
+
+
+def rr(owner, rtype, rdata, ttl=300, klass=1):
+    return owner + struct.pack(">HHIH", rtype, klass, ttl, len(rdata)) + rdata
+
+
+QNAME = name(b"example", b"test")  # at offset 12 in every message below
+QUESTION = QNAME + struct.pack(">HH", 1, 1)
+A, CNAME, MX, TXT, AAAA = 1, 5, 15, 16, 28
+
+
+def pointer_chain(hops):
+    """An answer whose owner name reaches the root through `hops` backward pointers.
+
+    A first record of an unreported type carries the chain in its RDATA: entry 0 points at the root label
+    that ends the question name, entry i at entry i-1; the second record's owner points at the last entry.
+    """
+    first_rdata_at = 12 + len(QUESTION) + 1 + 10  # root owner (1 byte), then type/class/ttl/rdlength
+    root_at = 12 + len(QNAME) - 1
+    chain = b""
+    for i in range(hops - 1):
+        chain += ptr(root_at if i == 0 else first_rdata_at + 2 * (i - 1))
+    last = first_rdata_at + 2 * (hops - 2) if hops > 1 else root_at
+    msg = header(an=2) + QUESTION + rr(b"\x00", 0xFF00, chain) + rr(ptr(last), A, bytes([192, 0, 2, 1]))
+    return msg
+
+
+def long_name(wire_len):
+    """A name of exactly `wire_len` bytes on the wire (labels of 63, then one to make up the rest)."""
+    labels, left = [], wire_len - 1
+    while left > 64:
+        labels.append(b"a" * 63)
+        left -= 64
+    labels.append(b"b" * (left - 1))
+    return name(*labels)
+
+
+DNS_RESPONSE = {
+    # Compression pointers must point strictly before the stretch being read.
+    "pointer_to_itself": header() + ptr(12) + struct.pack(">HH", 1, 1),
+    "pointer_forward": header(an=1) + QUESTION + rr(ptr(60), A, bytes(4)) + name(b"x"),
+    "pointer_into_header_legal": header() + ptr(4) + struct.pack(">HH", 1, 1),  # reads the root at byte 4
+    "pointer_back_then_forward": header(an=1) + QUESTION
+    + rr(b"\x01z" + ptr(12 + len(QUESTION)), A, bytes(4)),
+    "pointer_cut_after_first_byte": header() + b"\x03abc\xc0",
+    # At most 32 jumps: 32 are read, 33 refused.
+    "pointer_chain_32_hops": pointer_chain(32),
+    "pointer_chain_33_hops": pointer_chain(33),
+    # Only label types 00 and 11.
+    "label_type_01": header() + b"\x41" + b"x" * 65 + b"\x00\x00\x01\x00\x01",
+    "label_type_10": header() + b"\x80" + b"x" * 8 + b"\x00\x00\x01\x00\x01",
+    # Names at most 255 bytes on the wire, counted across pointers too.
+    "name_255_bytes": header() + long_name(255) + struct.pack(">HH", 1, 1),
+    "name_256_bytes": header() + long_name(256) + struct.pack(">HH", 1, 1),
+    "name_256_bytes_via_pointer": header(an=1) + QUESTION
+    + rr(long_name(256 - len(QNAME) + 1)[:-1] + ptr(12), A, bytes(4)),
+    "label_cut": header() + b"\x3f" + b"x" * 10,
+    # One byte short at the very end: what dns_response_fuzz found within seconds when Reader::bytes was
+    # broken on purpose to allow reading one byte past the end.
+    "label_one_byte_short": header() + b"\x07example\x04abc",
+    # Section counts must fit the message before anything is allocated for them.
+    "counts_all_max": header(qd=0xFFFF, an=0xFFFF, ns=0xFFFF, ar=0xFFFF) + QUESTION,
+    "answer_count_one_too_many": header(an=2) + QUESTION + rr(ptr(12), A, bytes(4)),
+    "header_cut": header()[:11],
+    "empty": b"",
+    # RDATA read through a reader limited to RDLENGTH and consumed exactly.
+    "a_rdlength_5": header(an=1) + QUESTION + rr(ptr(12), A, bytes(5)),
+    "a_rdlength_3": header(an=1) + QUESTION + rr(ptr(12), A, bytes(3)),
+    "aaaa_rdlength_4": header(an=1) + QUESTION + rr(ptr(12), AAAA, bytes(4)),
+    "rdlength_past_end": header(an=1) + QUESTION + ptr(12) + struct.pack(">HHIH", A, 1, 300, 400) + bytes(4),
+    "mx_name_past_rdata": header(an=1) + QUESTION + rr(ptr(12), MX, b"\x00\x0a\x05ab"),
+    "mx_trailing_byte": header(an=1) + QUESTION + rr(ptr(12), MX, b"\x00\x0a" + ptr(12) + b"\x00"),
+    "mx_pointer_to_question": header(an=1) + QUESTION + rr(ptr(12), MX, b"\x00\x0a\x04mail" + ptr(12)),
+    "mx_no_preference": header(an=1) + QUESTION + rr(ptr(12), MX, b"\x00"),
+    "txt_string_past_rdata": header(an=1) + QUESTION + rr(ptr(12), TXT, b"\x10abc"),
+    "txt_string_one_byte_short": header(an=1) + QUESTION + rr(ptr(12), TXT, b"\x04abc"),
+    "txt_empty_strings": header(an=1) + QUESTION + rr(ptr(12), TXT, b"\x00\x00\x00"),
+    "cname_trailing_byte": header(an=1) + QUESTION + rr(ptr(12), CNAME, ptr(12) + b"\x00"),
+    "ttl_top_bit": header(an=1) + QUESTION + rr(ptr(12), A, bytes(4), ttl=0x80000001),
+    # Authority and additional records walked for shape: a cut or garbled tail rejects the message.
+    "authority_missing": header(an=1, ns=1) + QUESTION + rr(ptr(12), A, bytes(4)),
+    "additional_cut": header(an=1, ar=1) + QUESTION + rr(ptr(12), A, bytes(4)) + ptr(12) + b"\x00\x02",
+    "authority_bad_label": header(ns=1) + QUESTION + b"\x80" + bytes(10),
+    # TC: only the question is read; what follows may be anything.
+    "tc_with_garbage": header(flags=0x8380, an=1) + QUESTION + b"\xff" * 11,
+    # CNAME chains: at most 8 links followed, loops end there too.
+    "cname_chain_9_links": header(an=10) + QUESTION
+    + b"".join(rr(name(b"c%d" % i, b"test") if i else ptr(12), CNAME, name(b"c%d" % (i + 1), b"test"))
+               for i in range(9))
+    + rr(name(b"c9", b"test"), A, bytes(4)),
+    "cname_loop": header(an=2) + QUESTION
+    + rr(ptr(12), CNAME, name(b"loop", b"test")) + rr(name(b"loop", b"test"), CNAME, ptr(12)),
+    # Names whose text form needs escapes: dots, backslashes, control and high bytes inside labels.
+    "name_needs_escapes": header(an=1) + QUESTION + rr(ptr(12), CNAME, name(b"a.b\\c", b"\x00\x1f\x7f\xff")),
+    "two_questions_case_differs": header(qd=2) + QUESTION + name(b"EXAMPLE", b"TEST") + struct.pack(">HH", 1, 1),
+}
+
+# dns_name_fuzz reads text: names from requests, encoded and decoded back.
+DNS_NAME = {
+    "root_dot": b".",
+    "empty": b"",
+    "double_dot": b"a..b",
+    "leading_dot": b".a",
+    "label_63": b"a" * 63 + b".test",
+    "label_64": b"a" * 64 + b".test",
+    "text_253": b".".join([b"a" * 63] * 3 + [b"b" * 61]),
+    "text_254": b".".join([b"a" * 63] * 3 + [b"b" * 62]),
+    "text_253_trailing_dot": b".".join([b"a" * 63] * 3 + [b"b" * 61]) + b".",
+    "bytes_in_labels": b"a\\.b.\x00\x7f\xff.test",
+}
+
+
+def demux_input(datagram, waiting=((0x1234, 1, 0, 0, 0),), source=(0, 0, 0)):
+    """dns_demux_fuzz's layout: count, per waiting query txid type port addr name, then source addr port
+    family, then the datagram. Names: 0 example.test, 1 one.test, 2 a.b.c.example.test, 3 ExAmPlE.TeSt."""
+    out = bytes([len(waiting)])
+    for txid, qtype, port, addr, nm in waiting:
+        out += struct.pack(">HHBBB", txid, qtype, port, addr, nm)
+    return out + bytes(source) + datagram
+
+
+ANSWER = header(an=1) + QUESTION + rr(ptr(12), A, bytes([192, 0, 2, 1]))
+
+DNS_DEMUX = {
+    # Accepted only as a response (QR, opcode 0) with exactly the query's question.
+    "not_a_response": demux_input(header(an=1, flags=0x0100) + ANSWER[12:]),
+    "opcode_notify": demux_input(header(an=1, flags=0xA180) + ANSWER[12:]),
+    "type_differs": demux_input(ANSWER, waiting=((0x1234, 28, 0, 0, 0),)),
+    "name_case_differs": demux_input(ANSWER, waiting=((0x1234, 1, 0, 0, 3),)),
+    "name_differs": demux_input(ANSWER, waiting=((0x1234, 1, 0, 0, 1),)),
+    "no_question": demux_input(header(qd=0)),
+    "two_questions": demux_input(header(qd=2) + QUESTION + QUESTION),
+    # Only from the exact address and port of the resolver of the query its ID names.
+    "family_differs": demux_input(ANSWER, source=(0, 0, 1)),
+    "address_differs": demux_input(ANSWER, source=(1, 0, 0)),
+    "other_query_resolver": demux_input(ANSWER, waiting=((0x1234, 1, 0, 0, 0), (0x9999, 1, 1, 2, 0)), source=(2, 1, 0)),
+    "id_of_nobody_from_resolver": demux_input(ANSWER, waiting=((0x4321, 1, 0, 0, 0),)),
+    "id_of_nobody_unparsable": demux_input(b"\x12\x34\xff", waiting=((0x4321, 1, 0, 0, 0),)),
+    "malformed_for_known_id": demux_input(header(an=1) + QUESTION + b"\xc0"),
+    "one_byte_datagram": demux_input(b"\x12"),
+    "empty_datagram": demux_input(b""),
+    "eight_waiting_same_id": demux_input(ANSWER, waiting=tuple((0x1234, 1, i % 4, 0, i % 4) for i in range(8))),
+}
+
+
+def ipv4(proto, payload, ihl=5, ttl=64, version=4, options=b""):
+    total = ihl * 4 + len(payload)
+    head = struct.pack(">BBHHHBBH4s4s", (version << 4) | ihl, 0, total, 0, 0, ttl, proto, 0,
+                       bytes([127, 0, 0, 1]), bytes([198, 18, 0, 2]))
+    return head + options + payload
+
+
+def echo(kind, ident=0x4242, seq=1, payload=b"cookie!!" + bytes(range(48))):
+    return struct.pack(">BBHHH", kind, 0, 0, ident, seq) + payload
+
+
+def ipv6_quote(next_header, payload):
+    return struct.pack(">IHBB", 0x60000000, len(payload), next_header, 64) + bytes(16) + bytes(15) + b"\x01" + payload
+
+
+ICMP_REPLY = {
+    # IPv4 header: IHL below 5, past the packet, options, wrong version, not ICMP.
+    "v4_ihl_4": ipv4(1, echo(0), ihl=4),
+    "v4_ihl_15_short": ipv4(1, b"", ihl=15)[:30],
+    "v4_ihl_15_options": ipv4(1, echo(0), ihl=15, options=b"\x01" * 40),
+    "v4_version_6": ipv4(1, echo(0), version=6),
+    "v4_proto_udp": ipv4(17, echo(0)),
+    "v4_header_only": ipv4(1, b""),
+    # Echo replies: cut header, cookie cut short, no payload.
+    "reply_7_bytes": echo(0)[:7],
+    "reply_cookie_cut": echo(0)[:11],
+    "reply_no_payload": echo(0, payload=b""),
+    "v6_reply_cookie_cut": echo(129)[:12],
+    # Errors quoting our echo: quote cut at every layer, quote of something else.
+    "v4_unreach_quote_cut_in_ip": struct.pack(">BBHI", 3, 1, 0, 0) + ipv4(1, b"")[:12],
+    "v4_unreach_quote_cut_in_echo": struct.pack(">BBHI", 3, 1, 0, 0) + ipv4(1, echo(8))[:24],
+    "v4_unreach_quote_not_icmp": struct.pack(">BBHI", 3, 3, 0, 0) + ipv4(17, echo(8)),
+    "v4_unreach_quote_is_reply": struct.pack(">BBHI", 3, 1, 0, 0) + ipv4(1, echo(0)),
+    "v4_timex_quote_ihl_15": struct.pack(">BBHI", 11, 0, 0, 0) + ipv4(1, echo(8), ihl=15, options=bytes(40)),
+    "v4_unreach_code_255": struct.pack(">BBHI", 3, 255, 0, 0) + ipv4(1, echo(8)),
+    "v4_error_header_cut": struct.pack(">BBH", 3, 1, 0),
+    "v6_unreach_quote_cut": struct.pack(">BBHI", 1, 4, 0, 0) + ipv6_quote(58, echo(128))[:30],
+    "v6_unreach_quote_not_icmp": struct.pack(">BBHI", 1, 4, 0, 0) + ipv6_quote(17, echo(128)),
+    "v6_toobig_quote_full": struct.pack(">BBHI", 2, 0, 0, 1280) + ipv6_quote(58, echo(128)),
+    "v6_param_problem_code_255": struct.pack(">BBHI", 4, 255, 0, 0) + ipv6_quote(58, echo(128)),
+    "one_byte": b"\x00",
+    "empty": b"",
+}
+
+
+def write(base, inputs):
+    folder = os.path.join(HERE, base)
+    os.makedirs(folder, exist_ok=True)
+    for label, data in sorted(inputs.items()):
+        with open(os.path.join(folder, label), "wb") as f:
+            f.write(data)
+
+
+if __name__ == "__main__":
+    write("dns_response", DNS_RESPONSE)
+    write("dns_name", DNS_NAME)
+    write("dns_demux", DNS_DEMUX)
+    write("icmp_reply", ICMP_REPLY)

@@ -1,0 +1,304 @@
+#include "icmp/icmp_engine_binding.h"
+
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+#include "icmp/icmp_engine.h"
+#include "icmp/icmp_limits.h"
+
+namespace nettools::icmp {
+
+namespace {
+
+// The one place where a Status becomes a JS error.
+Napi::Error StatusError(Napi::Env env, Status s, const std::string& detail = std::string()) {
+  Napi::Error e = Napi::Error::New(env, detail.empty() ? StatusMessage(s) : detail);
+  e.Set("code", Napi::String::New(env, StatusCode(s)));
+  return e;
+}
+
+const char* ReplyStatusName(ReplyStatus s) {
+  switch (s) {
+    case ReplyStatus::kReply: return "reply";
+    case ReplyStatus::kTimeout: return "timeout";
+    case ReplyStatus::kUnreachable: return "unreachable";
+    case ReplyStatus::kTimeExceeded: return "time-exceeded";
+  }
+  return "timeout";
+}
+
+uint32_t UintField(Napi::Env env, const Napi::Object& o, const char* name) {
+  Napi::Value v = o.Get(name);
+  if (!v.IsNumber()) throw StatusError(env, Status::kInvalidOptions, std::string(name) + " must be a number");
+  const double d = v.As<Napi::Number>().DoubleValue();
+  if (!(d >= 0 && d <= 4294967295.0) || d != static_cast<double>(static_cast<uint32_t>(d))) {
+    throw StatusError(env, Status::kInvalidOptions, std::string(name) + " must be a non-negative integer");
+  }
+  return static_cast<uint32_t>(d);
+}
+
+Napi::Object FamilyObject(Napi::Env env, const FamilyState& st) {
+  Napi::Object o = Napi::Object::New(env);
+  if (st.open) {
+    o.Set("kind", st.kind == SocketKind::kDgram ? "dgram" : "raw");
+    o.Set("id", st.id);
+  } else {
+    o.Set("kind", env.Null());
+    o.Set("error", std::strerror(st.error));
+  }
+  return o;
+}
+
+// IcmpEngine.limits: { count: [min, max], ... }, so TypeScript validates with the numbers of icmp_limits.h.
+Napi::Object LimitsObject(Napi::Env env) {
+  const std::pair<const char*, Range> entries[] = {
+      {"count", limits::kCount}, {"intervalMs", limits::kIntervalMs}, {"timeoutMs", limits::kTimeoutMs},
+      {"size", limits::kSize},   {"ttl", limits::kTtl},
+  };
+  Napi::Object o = Napi::Object::New(env);
+  for (const auto& [name, range] : entries) {
+    Napi::Array pair = Napi::Array::New(env, 2);
+    pair.Set(0u, range.min);
+    pair.Set(1u, range.max);
+    pair.Freeze();
+    o.Set(name, pair);
+  }
+  o.Freeze();
+  return o;
+}
+
+class IcmpEngineWrap : public Napi::ObjectWrap<IcmpEngineWrap> {
+ public:
+  static Napi::Function Define(Napi::Env env);
+  explicit IcmpEngineWrap(const Napi::CallbackInfo& info);
+  ~IcmpEngineWrap() override;
+
+ private:
+  Napi::Value Ping(const Napi::CallbackInfo& info);
+  Napi::Value Cancel(const Napi::CallbackInfo& info);
+  Napi::Value Close(const Napi::CallbackInfo& info);
+  Napi::Value SocketKinds(const Napi::CallbackInfo& info);
+  Napi::Value Stats(const Napi::CallbackInfo& info);
+
+  // Outlives the wrapper when needed: libuv close callbacks live in this library, so the environment
+  // must not finish tearing down (and unload us) before they ran. An async cleanup hook lets Node wait.
+  struct Lifetime {
+    Engine* engine = nullptr;  // null once closing started
+    napi_async_cleanup_hook_handle hook = nullptr;
+    bool closed = false;      // every handle released
+    bool owner_gone = false;  // wrapper destroyed
+  };
+
+  void Deliver(uint64_t session, PingResult&& result);
+  void Shutdown();
+  void ReleaseSession(uint64_t session);
+  Engine* engine() const { return life_->engine; }
+  static void StartClose(Lifetime* life);
+  static void AsyncCleanup(napi_async_cleanup_hook_handle handle, void* arg);
+
+  Napi::Env env_;
+  Lifetime* life_;
+  std::unordered_map<uint64_t, Napi::FunctionReference> callbacks_;
+  Napi::AsyncContext context_;
+};
+
+Napi::Function IcmpEngineWrap::Define(Napi::Env env) {
+  return DefineClass(env, "IcmpEngine",
+                     {
+                         InstanceMethod("ping", &IcmpEngineWrap::Ping),
+                         InstanceMethod("cancel", &IcmpEngineWrap::Cancel),
+                         InstanceMethod("close", &IcmpEngineWrap::Close),
+                         InstanceMethod("socketKinds", &IcmpEngineWrap::SocketKinds),
+                         InstanceMethod("stats", &IcmpEngineWrap::Stats),
+                         StaticValue("limits", LimitsObject(env), napi_enumerable),
+                     });
+}
+
+IcmpEngineWrap::IcmpEngineWrap(const Napi::CallbackInfo& info)
+    : Napi::ObjectWrap<IcmpEngineWrap>(info),
+      env_(info.Env()),
+      life_(nullptr),
+      context_(info.Env(), "nettools:IcmpEngine") {
+  Napi::Env env = info.Env();
+  KindPreference pref = KindPreference::kAuto;
+  if (info.Length() > 0 && info[0].IsObject()) {
+    Napi::Value kind = info[0].As<Napi::Object>().Get("kind");
+    if (kind.IsString()) {
+      const std::string k = kind.As<Napi::String>();
+      if (k == "dgram") {
+        pref = KindPreference::kDgram;
+      } else if (k == "raw") {
+        pref = KindPreference::kRaw;
+      } else if (k != "auto") {
+        throw StatusError(env, Status::kInvalidOptions, "kind must be 'auto', 'dgram' or 'raw'");
+      }
+    }
+  }
+  uv_loop_t* loop = nullptr;
+  if (napi_get_uv_event_loop(env, &loop) != napi_ok || loop == nullptr) {
+    throw StatusError(env, Status::kNoEventLoop);
+  }
+  Engine* engine = nullptr;
+  const Status created = Engine::Create(
+      loop, pref, [this](uint64_t session, PingResult&& result) { Deliver(session, std::move(result)); },
+      &engine);
+  if (created != Status::kOk) throw StatusError(env, created);
+  // Allocated last: a constructor that throws never runs the destructor that would free it.
+  life_ = new Lifetime();
+  life_->engine = engine;
+  if (napi_add_async_cleanup_hook(env, &IcmpEngineWrap::AsyncCleanup, life_, &life_->hook) != napi_ok) {
+    life_->hook = nullptr;
+  }
+}
+
+IcmpEngineWrap::~IcmpEngineWrap() {
+  Shutdown();
+  life_->owner_gone = true;
+  if (life_->closed) delete life_;
+}
+
+void IcmpEngineWrap::StartClose(Lifetime* life) {
+  Engine* engine = life->engine;
+  if (engine == nullptr) return;
+  life->engine = nullptr;
+  engine->Close([life] {
+    // Every handle is released: environment teardown may go on (or, outside teardown, the hook goes).
+    if (life->hook != nullptr) napi_remove_async_cleanup_hook(life->hook);
+    life->hook = nullptr;
+    life->closed = true;
+    if (life->owner_gone) delete life;
+  });
+}
+
+void IcmpEngineWrap::AsyncCleanup(napi_async_cleanup_hook_handle /*handle*/, void* arg) {
+  auto* life = static_cast<Lifetime*>(arg);
+  // Already closing (closed by JavaScript): the pending close will remove the hook when done.
+  StartClose(life);
+}
+
+void IcmpEngineWrap::Shutdown() {
+  StartClose(life_);
+  callbacks_.clear();
+}
+
+// While a ping is in flight the wrapper stays alive, so its callback can still be delivered.
+void IcmpEngineWrap::ReleaseSession(uint64_t session) {
+  if (callbacks_.erase(session) > 0 && callbacks_.empty()) Unref();
+}
+
+Napi::Value IcmpEngineWrap::Ping(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (engine() == nullptr) throw StatusError(env, Status::kEngineClosed);
+  if (info.Length() < 2 || !info[0].IsObject() || !info[1].IsFunction()) {
+    throw StatusError(env, Status::kInvalidOptions, "ping(options, callback)");
+  }
+  Napi::Object o = info[0].As<Napi::Object>();
+  Napi::Value address = o.Get("address");
+  if (!address.IsString()) throw StatusError(env, Status::kInvalidOptions, "address must be a string");
+  const uint32_t family = UintField(env, o, "family");
+  if (family != 4 && family != 6) throw StatusError(env, Status::kInvalidOptions, "family must be 4 or 6");
+  PingOptions opts;
+  const Status parsed =
+      ParseAddress(family == 4 ? Family::kV4 : Family::kV6, address.As<Napi::String>(), &opts);
+  if (parsed != Status::kOk) throw StatusError(env, parsed);
+  opts.count = UintField(env, o, "count");
+  opts.interval_ms = UintField(env, o, "intervalMs");
+  opts.timeout_ms = UintField(env, o, "timeoutMs");
+  opts.size = UintField(env, o, "size");
+  Napi::Value ttl = o.Get("ttl");
+  if (!ttl.IsUndefined() && !ttl.IsNull()) {
+    opts.has_ttl = true;
+    opts.ttl = UintField(env, o, "ttl");
+  }
+  uint64_t session = 0;
+  const Status started = engine()->Start(opts, &session);
+  if (started != Status::kOk) throw StatusError(env, started);
+  if (callbacks_.empty()) Ref();
+  callbacks_.emplace(session, Napi::Persistent(info[1].As<Napi::Function>()));
+  return Napi::Number::New(env, static_cast<double>(session));
+}
+
+Napi::Value IcmpEngineWrap::Cancel(const Napi::CallbackInfo& info) {
+  if (engine() != nullptr && info.Length() > 0 && info[0].IsNumber()) {
+    const auto session = static_cast<uint64_t>(info[0].As<Napi::Number>().Int64Value());
+    engine()->Cancel(session);
+    ReleaseSession(session);
+  }
+  return info.Env().Undefined();
+}
+
+Napi::Value IcmpEngineWrap::Close(const Napi::CallbackInfo& info) {
+  const bool had_sessions = !callbacks_.empty();
+  Shutdown();
+  if (had_sessions) Unref();
+  return info.Env().Undefined();
+}
+
+Napi::Value IcmpEngineWrap::SocketKinds(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (engine() == nullptr) throw StatusError(env, Status::kEngineClosed);
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("v4", FamilyObject(env, engine()->state(Family::kV4)));
+  o.Set("v6", FamilyObject(env, engine()->state(Family::kV6)));
+  return o;
+}
+
+Napi::Value IcmpEngineWrap::Stats(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Napi::Object o = Napi::Object::New(env);
+  if (engine() == nullptr) return o;
+  for (Family f : {Family::kV4, Family::kV6}) {
+    const FamilyState st = engine()->state(f);
+    Napi::Object fo = Napi::Object::New(env);
+    fo.Set("inFlight", static_cast<double>(st.in_flight));
+    fo.Set("drops", static_cast<double>(st.drops));
+    fo.Set("stray", static_cast<double>(st.stray));
+    o.Set(f == Family::kV4 ? "v4" : "v6", fo);
+  }
+  o.Set("sessions", static_cast<double>(engine()->sessions()));
+  return o;
+}
+
+void IcmpEngineWrap::Deliver(uint64_t session, PingResult&& result) {
+  auto it = callbacks_.find(session);
+  if (it == callbacks_.end()) return;
+  Napi::FunctionReference cb = std::move(it->second);
+  ReleaseSession(session);
+  Napi::Env env = env_;
+  Napi::HandleScope scope(env);
+  Napi::Object out = Napi::Object::New(env);
+  Napi::Array replies = Napi::Array::New(env, result.echoes.size());
+  for (size_t i = 0; i < result.echoes.size(); ++i) {
+    const EchoOutcome& e = result.echoes[i];
+    Napi::Object r = Napi::Object::New(env);
+    r.Set("seq", static_cast<double>(i));
+    r.Set("status", ReplyStatusName(e.status));
+    if (e.status == ReplyStatus::kReply) {
+      r.Set("rttMs", e.rtt_ms);
+      if (e.ttl >= 0) r.Set("ttl", e.ttl);
+      r.Set("bytes", static_cast<double>(e.bytes));
+    }
+    if (!e.from.empty()) r.Set("from", e.from);
+    if (e.reason != nullptr) r.Set("reason", e.reason);
+    replies.Set(static_cast<uint32_t>(i), r);
+  }
+  out.Set("replies", replies);
+  out.Set("duplicates", static_cast<double>(result.duplicates));
+  out.Set("durationMs", result.duration_ms);
+  try {
+    // MakeCallback runs the microtask queue afterwards, so promises settled in the callback resolve now.
+    cb.MakeCallback(Value(), {out}, context_);
+  } catch (const Napi::Error& e) {
+    napi_fatal_exception(env, e.Value());
+  }
+}
+
+}  // namespace
+
+Napi::Function DefineIcmpEngine(Napi::Env env) { return IcmpEngineWrap::Define(env); }
+
+}  // namespace nettools::icmp

@@ -1,0 +1,29 @@
+// The ranges a ping's options must fall in, defined here only: the binding exports them to JS as
+// `IcmpEngine.limits`, src/engines/icmp/validate.ts validates every ping with them, and the engine
+// refuses anything outside them as a guard of its own preconditions.
+#pragma once
+
+#include <cstdint>
+
+#include "icmp/icmp_codec.h"
+
+namespace nettools::icmp {
+
+// Both ends inclusive.
+struct Range {
+  uint32_t min;
+  uint32_t max;
+  bool contains(uint32_t v) const { return v >= min && v <= max; }
+};
+
+namespace limits {
+// A session holds one sequence per echo for its whole life: the cap keeps any one ping to a small share
+// of a socket's 65,536.
+constexpr Range kCount{1, 10000};
+constexpr Range kIntervalMs{1, 60000};
+constexpr Range kTimeoutMs{1, 60000};
+constexpr Range kSize{0, static_cast<uint32_t>(kMaxPayload)};  // payload bytes; the codec's buffer bound
+constexpr Range kTtl{1, 255};
+}  // namespace limits
+
+}  // namespace nettools::icmp

@@ -1,0 +1,37 @@
+// Per-socket 16-bit sequence numbers: thousands of pings share one socket, so the sequence alone says
+// which session and which echo a reply belongs to. A sequence is never handed out while still in use.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace nettools::icmp {
+
+struct SeqOwner {
+  uint64_t session = 0;  // 0: free
+  uint32_t index = 0;    // echo index within the session
+};
+
+class SeqTable {
+ public:
+  static constexpr size_t kSize = 65536;
+
+  SeqTable() : owners_(kSize) {}
+
+  // Reserves n free sequences for session (ids > 0), echo i getting out[i]. All or nothing.
+  bool Allocate(uint64_t session, size_t n, uint16_t* out);
+  void Release(uint16_t seq);
+  // The owner of seq, or nullptr when it is free.
+  const SeqOwner* Lookup(uint16_t seq) const;
+  size_t in_use() const { return in_use_; }
+
+ private:
+  std::vector<SeqOwner> owners_;
+  size_t in_use_ = 0;
+  // Allocation walks forward so a just-released sequence is reused as late as possible:
+  // a reply that straggles in after its timeout then finds nobody (or a different cookie).
+  uint16_t cursor_ = 0;
+};
+
+}  // namespace nettools::icmp

@@ -15,6 +15,15 @@ export interface InFlightOptions {
 
 export type Refusal = { code: 'too-many-concurrent'; limit: number } | { code: 'overloaded'; limit: number; retryAfterSeconds: number };
 
+// What admission needs of the concurrency caps: this class in one thread, or a table in shared memory
+// for all worker threads (shared-in-flight.ts).
+export interface InFlightCaps {
+  acquire(key: string, perClient?: number): Refusal | null;
+  release(key: string): void;
+  readonly total: number;
+  readonly clients: number;
+}
+
 export const DEFAULT_OVERLOADED_RETRY_AFTER_SECONDS = 1;
 export const IDLE_ENTRIES_KEPT = 4096;
 
@@ -24,7 +33,7 @@ export const IDLE_ENTRIES_KEPT = 4096;
  * aborted. The caller keeps track of holding a slot (the HTTP exchange does): a slot and a release are
  * one key each, with no handle or closure per request.
  */
-export class InFlight {
+export class InFlight implements InFlightCaps {
   readonly #perClient: number;
   readonly #global: number;
   readonly #retryAfter: number;
@@ -40,11 +49,11 @@ export class InFlight {
     this.#retryAfter = options.overloadedRetryAfterSeconds ?? DEFAULT_OVERLOADED_RETRY_AFTER_SECONDS;
   }
 
-  /** Takes a slot for `key` and answers null, or answers why not (and takes nothing). */
-  acquire(key: string): Refusal | null {
+  /** Takes a slot for `key` under its cap (a plan may have its own) and answers null, or answers why not (and takes nothing). */
+  acquire(key: string, perClient: number = this.#perClient): Refusal | null {
     const mine = this.#byClient.get(key);
     // The client's own cap first: a client over its share is told so even when the server is busy.
-    if (mine !== undefined && mine.n >= this.#perClient) return { code: 'too-many-concurrent', limit: this.#perClient };
+    if (mine !== undefined && mine.n >= perClient) return { code: 'too-many-concurrent', limit: perClient };
     if (this.#total >= this.#global) return { code: 'overloaded', limit: this.#global, retryAfterSeconds: this.#retryAfter };
     if (mine === undefined) {
       this.#byClient.set(key, { n: 1 });

@@ -1,5 +1,9 @@
-import type { RateLimitConfig } from '../config/types';
 import { fail, ok, type Result } from '../util/result';
+
+export interface RateLimitConfig {
+  capacity: number; // bucket size
+  windowMs: number; // time to refill the whole bucket
+}
 
 // NETTOOLS_RATE_LIMIT: "<bucket size>/<refill window>", e.g. "30/60s" = 30 requests in a burst, and
 // the whole bucket refills in 60 s. A window without a number ("30/s") means one unit.

@@ -1,7 +1,9 @@
-import { LRUCache } from 'lru-cache';
-import { formatIp, parseIp, unmapIPv4 } from '../net/ip';
+import { normaliseIp } from '../net/ip';
 import { monotonicMs } from '../util/clock';
-import { take, type BucketParams, type BucketState } from './token-bucket';
+import { then, type MappedMaybe, type Maybe } from '../util/maybe';
+import type { BucketAnswer, LimiterStore } from './limiter-store';
+import { MemoryLimiterStore } from './memory-limiter-store';
+import type { BucketParams } from './token-bucket';
 
 // How many echo requests the whole server may send to one address per second, across all clients,
 // so that many clients together cannot turn the service into a flood source against one host.
@@ -14,10 +16,11 @@ import { take, type BucketParams, type BucketState } from './token-bucket';
 
 export const DEFAULT_TARGET_CACHE_MAX = 10_000;
 
-export interface TargetBudgetOptions {
+export interface TargetBudgetOptions<A extends Maybe<BucketAnswer>> {
   /** Echo requests per second per target address (Config.targetEchoesPerSecond). */
   echoesPerSecond: number;
-  /** Most target addresses remembered at once. */
+  /** Where the budgets live; by default in this process, at most `max` addresses. */
+  store?: LimiterStore<A>;
   max?: number;
   /** Monotonic clock in integer ms; defaults to Math.floor(performance.now()). */
   now?: () => number;
@@ -29,55 +32,46 @@ export type Reservation =
   // More echoes than the budget allows in one second: waiting does not help, ask for fewer.
   | { granted: false; reason: 'over-budget'; limit: number };
 
-/**
- * Per-target echo budget. Forgetting an address (TTL or eviction) gives it a full bucket, which is
- * what it would have after one idle second anyway; eviction of a still-active address needs more
- * than `max` distinct targets within one second.
- */
-export class TargetBudget {
-  readonly #params: BucketParams;
+export class TargetBudget<A extends Maybe<BucketAnswer> = BucketAnswer> {
+  readonly #rule: BucketParams;
   readonly #now: () => number;
-  readonly #buckets: LRUCache<string, BucketState>;
+  readonly #store: LimiterStore<A>;
+  readonly #local: boolean;
 
-  constructor(options: TargetBudgetOptions) {
-    this.#params = { capacity: options.echoesPerSecond, windowMs: 1000 };
+  constructor(options: TargetBudgetOptions<A>) {
+    this.#rule = { capacity: options.echoesPerSecond, windowMs: 1000 };
     this.#now = options.now ?? monotonicMs;
-    this.#buckets = new LRUCache<string, BucketState>({
-      max: options.max ?? DEFAULT_TARGET_CACHE_MAX,
-      ttl: 1000,
-      perf: { now: this.#now },
-      ttlResolution: 0,
-      // As in the client limiter: a stale read still means a full bucket, but deleting the cache's last
-      // entry on that read makes lru-cache clear its arrays (O(max)) for one busy target's every ping.
-      noDeleteOnStaleGet: true,
-    });
+    const store = options.store ?? new MemoryLimiterStore({ max: options.max ?? DEFAULT_TARGET_CACHE_MAX, now: this.#now });
+    this.#store = store as LimiterStore<A>;
+    this.#local = store instanceof MemoryLimiterStore;
+  }
+
+  /** Echo requests one address may receive per second. */
+  get limit(): number {
+    return this.#rule.capacity;
   }
 
   /**
    * Reserves `echoes` echo requests to `address` (an IP literal; spellings of one address share one
-   * budget). Time comes from the injected clock only, which the cache's expiry reads as well.
+   * budget).
    */
-  reserve(address: string, echoes: number): Reservation {
+  reserve(address: string, echoes: number): MappedMaybe<A, Reservation> {
     if (!Number.isInteger(echoes) || echoes < 1) throw new RangeError(`echoes must be a positive integer, got ${echoes}`);
-    const limit = this.#params.capacity;
-    if (echoes > limit) return { granted: false, reason: 'over-budget', limit };
-    const parsed = parseIp(address);
-    const key = parsed === null ? address : formatIp(unmapIPv4(parsed));
-    const { state, ...decision } = take(this.#params, this.#buckets.get(key), this.#now(), echoes);
-    if (!decision.allowed) {
-      return { granted: false, reason: 'budget-spent', retryAfterSeconds: decision.retryAfterSeconds, limit };
+    const limit = this.#rule.capacity;
+    if (echoes > limit) {
+      const refusal: Reservation = { granted: false, reason: 'over-budget', limit };
+      return (this.#local ? refusal : Promise.resolve(refusal)) as MappedMaybe<A, Reservation>;
     }
-    this.#buckets.set(key, state, { ttl: Math.max(1, decision.resetMs) });
-    return { granted: true, remaining: decision.remaining };
+    const key = normaliseIp(address) ?? address;
+    const answer = this.#store.take(key, this.#rule, echoes, this.#now());
+    return then(answer, (a): Reservation => {
+      if (!a.allowed) return { granted: false, reason: 'budget-spent', retryAfterSeconds: a.retryAfterSeconds, limit };
+      return { granted: true, remaining: a.remaining };
+    }) as MappedMaybe<A, Reservation>;
   }
 
   /** Target addresses currently remembered. */
   get size(): number {
-    return this.#buckets.size;
-  }
-
-  /** Drops entries whose buckets are full again (for a periodic housekeeping timer); true if any were. */
-  prune(): boolean {
-    return this.#buckets.purgeStale();
+    return this.#store.size;
   }
 }

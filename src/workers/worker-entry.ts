@@ -1,0 +1,76 @@
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { createApp, type App } from '../app';
+import { ConfigError, loadConfig } from '../config/config';
+import { UwsUnavailableError } from '../http/uws';
+import { createLogger, type Logger } from '../log';
+import { SharedInFlight } from '../ratelimit/shared-in-flight';
+import { SharedLimiterStore } from '../ratelimit/shared-limiter-store';
+import type { FromWorker, ToWorker, WorkerStart } from './messages';
+
+// One worker thread: its own uWS app on the shared port and its own engines, with buckets, budgets and
+// in-flight caps in the memory every worker shares. The main thread owns signals and the process.
+
+const port = parentPort as MessagePort;
+const start = workerData as WorkerStart;
+const send = (message: FromWorker) => port.postMessage(message);
+
+// /metrics served by this worker describes the whole process: the main thread gathers every worker's.
+function metricsAcrossWorkers(): () => Promise<string> {
+  let next = 0;
+  const waiting = new Map<number, (text: string) => void>();
+  port.on('message', (m: ToWorker) => {
+    if (m.type === 'metrics-text') waiting.get(m.id)?.(m.text);
+    if (m.type === 'metrics-text') waiting.delete(m.id);
+  });
+  return () =>
+    new Promise((resolve) => {
+      const id = ++next;
+      waiting.set(id, resolve);
+      send({ type: 'metrics-wanted', id });
+    });
+}
+
+function serve(app: App, log: Logger): void {
+  port.on('message', (m: ToWorker) => {
+    if (m.type === 'collect') void app.metrics.registry.getMetricsAsJSON().then((metrics) => send({ type: 'collected', id: m.id, metrics }));
+    if (m.type === 'reload-keys') {
+      const reloaded = app.keys?.reload();
+      if (reloaded === undefined) return send({ type: 'keys-reloaded', ok: false, keys: 0, error: 'API keys are off' });
+      send(reloaded.ok ? { type: 'keys-reloaded', ok: true, keys: reloaded.value } : { type: 'keys-reloaded', ok: false, keys: app.keys?.size ?? 0, error: reloaded.message });
+    }
+    if (m.type === 'shutdown') {
+      void app.server.shutdown(m.graceMs).then(async ({ unfinished }) => {
+        await app.close();
+        log.flush();
+        send({ type: 'stopped', unfinished });
+        // With the listen socket and engines closed and the port gone, nothing keeps this thread's
+        // loop alive once the last connection closes.
+        port.close();
+      });
+    }
+  });
+}
+
+async function main(): Promise<void> {
+  const config = { ...loadConfig(process.env, start.argv), port: start.port };
+  const log = createLogger(config.logLevel, undefined, { worker: start.index });
+  const { memory } = start;
+  const app = createApp(config, log, {
+    store: new SharedLimiterStore(memory.clients),
+    targetStore: new SharedLimiterStore(memory.targets),
+    resolverStore: new SharedLimiterStore(memory.resolvers),
+    inFlight: new SharedInFlight(memory.inFlight, config.maxInFlightPerClient, config.maxInFlight),
+    metricsText: metricsAcrossWorkers(),
+  });
+  serve(app, log);
+  await app.ready();
+  await app.server.listen();
+  const info = Object.fromEntries(app.tools.list.map(({ tool, slot }) => [tool.name, 'unavailable' in slot ? { unavailable: slot.unavailable } : slot.info]));
+  send({ type: 'listening', info: { ...info, apiKeys: app.keys === null ? 'off' : app.keys.size } });
+}
+
+main().catch((err: unknown) => {
+  const known = err instanceof ConfigError || err instanceof UwsUnavailableError;
+  send({ type: 'failed', message: known ? (err as Error).message : ((err as Error).stack ?? String(err)), exitCode: known ? 2 : 1 });
+  port.close();
+});

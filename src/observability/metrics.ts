@@ -7,13 +7,18 @@ export interface HttpMetrics {
   registry: Registry;
   requestStarted(): void;
   requestSettled(route: string, method: string, status: number | 'aborted', seconds: number, problem: string | null): void;
-  // A gauge read at scrape time, so the hot path pays nothing for it.
-  gaugeFrom(name: string, help: string, read: () => number): void;
+  // Admission decisions by plan (`default` for anonymous clients and bad keys): a bounded label set.
+  planDecision(plan: string, outcome: string): void;
+  // A gauge read at scrape time, so the hot path pays nothing for it. `aggregator` says how worker
+  // threads' values combine: `sum` for each thread's own, `max` for a value they all read from shared memory.
+  gaugeFrom(name: string, help: string, read: () => number, aggregator?: 'sum' | 'max'): void;
+  // A counter whose total is read at scrape time.
+  counterFrom(name: string, help: string, read: () => number): void;
 }
 
 // NETTOOLS_METRICS=false: nothing is recorded, so the cost of metrics can be measured against it.
 export function disabledHttpMetrics(): HttpMetrics {
-  return { registry: new Registry(), requestStarted() {}, requestSettled() {}, gaugeFrom() {} };
+  return { registry: new Registry(), requestStarted() {}, requestSettled() {}, planDecision() {}, gaugeFrom() {}, counterFrom() {} };
 }
 
 // The method is the client's to choose: anything else would let a client grow the label set without bound.
@@ -40,9 +45,46 @@ export function createHttpMetrics(): HttpMetrics {
       this.set(inFlightNow);
     },
   });
-  // status -> route -> method -> count; every key comes from a bounded set (methods are folded into
-  // KNOWN_METHODS or "other", routes are known paths or "unmatched").
-  const requestCounts = new Map<number | string, Map<string, Map<string, number>>>();
+  const countRequest = requestCounter(registry);
+  const problems = new PlainCounter(
+    registry,
+    'nettools_http_problems_total',
+    'Problem responses by code: rejections (rate-limited, too-many-concurrent, overloaded, ...) and errors.',
+    ['code'],
+  );
+  const countDecision = planDecisionCounter(registry);
+  return {
+    registry,
+    requestStarted: () => inFlightNow++,
+    planDecision: countDecision,
+    requestSettled(route, rawMethod, status, seconds, problem) {
+      inFlightNow--;
+      countRequest(status, route, KNOWN_METHODS.has(rawMethod) ? rawMethod : 'other');
+      duration.series(route)(seconds);
+      if (problem !== null) problems.inc(problem);
+    },
+    counterFrom(name, help, read) {
+      counterReadAtScrape(registry, name, help, [], () => [[{}, read()]]);
+    },
+    gaugeFrom(name, help, read, aggregator = 'sum') {
+      new Gauge({
+        name,
+        help,
+        aggregator,
+        registers: [registry],
+        collect() {
+          this.set(read());
+        },
+      });
+    },
+  };
+}
+
+// nettools_http_requests_total, counted as status -> route -> method -> count and read at scrape time.
+// Every key comes from a bounded set (methods are folded into KNOWN_METHODS or "other", routes are
+// known paths or "unmatched").
+function requestCounter(registry: Registry): (status: number | string, route: string, method: string) => void {
+  const counts = new Map<number | string, Map<string, Map<string, number>>>();
   counterReadAtScrape(
     registry,
     'nettools_http_requests_total',
@@ -50,39 +92,35 @@ export function createHttpMetrics(): HttpMetrics {
     ['route', 'method', 'status'],
     () => {
       const rows: Array<[Record<string, string>, number]> = [];
-      for (const [status, byRoute] of requestCounts) {
+      for (const [status, byRoute] of counts) {
         for (const [route, byMethod] of byRoute) for (const [method, count] of byMethod) rows.push([{ route, method, status: String(status) }, count]);
       }
       return rows;
     },
   );
-  const problems = new PlainCounter(
+  return (status, route, method) => {
+    const byMethod = nested(nested(counts, status), route);
+    byMethod.set(method, (byMethod.get(method) ?? 0) + 1);
+  };
+}
+
+// nettools_plan_decisions_total, counted as plan -> outcome -> count: no label text is joined per request.
+function planDecisionCounter(registry: Registry): (plan: string, outcome: string) => void {
+  const counts = new Map<string, Map<string, number>>();
+  counterReadAtScrape(
     registry,
-    'nettools_http_problems_total',
-    'Problem responses by code: rejections (rate-limited, too-many-concurrent, overloaded, ...) and errors.',
-    ['code'],
+    'nettools_plan_decisions_total',
+    'Admission decisions by plan and outcome: admitted, rate-limited, too-many-concurrent, overloaded, invalid-api-key.',
+    ['plan', 'outcome'],
+    () => {
+      const rows: Array<[Record<string, string>, number]> = [];
+      for (const [plan, byOutcome] of counts) for (const [outcome, count] of byOutcome) rows.push([{ plan, outcome }, count]);
+      return rows;
+    },
   );
-  return {
-    registry,
-    requestStarted: () => inFlightNow++,
-    requestSettled(route, rawMethod, status, seconds, problem) {
-      inFlightNow--;
-      const method = KNOWN_METHODS.has(rawMethod) ? rawMethod : 'other';
-      const byMethod = nested(nested(requestCounts, status), route);
-      byMethod.set(method, (byMethod.get(method) ?? 0) + 1);
-      duration.series(route)(seconds);
-      if (problem !== null) problems.inc(problem);
-    },
-    gaugeFrom(name, help, read) {
-      new Gauge({
-        name,
-        help,
-        registers: [registry],
-        collect() {
-          this.set(read());
-        },
-      });
-    },
+  return (plan, outcome) => {
+    const byOutcome = nested(counts, plan);
+    byOutcome.set(outcome, (byOutcome.get(outcome) ?? 0) + 1);
   };
 }
 

@@ -1,71 +1,55 @@
-import type { FieldError } from '../http/problems';
-import type { DnsRequest, PingRequest, RecordType } from '../schemas/requests';
-import type { RequestValidators } from '../validation/validator';
+import type { FieldError } from '../problems/codes';
 
-// GET /probe?module=icmp|dns&target=...: what a Prometheus scrape config sends (blackbox_exporter style).
-export type ProbeRequest = { module: 'icmp'; ping: PingRequest } | { module: 'dns'; dns: DnsRequest };
-
-export const PROBE_PARAMS = {
-  module: 'icmp or dns',
+// GET /probe?module=...&target=...: what a Prometheus scrape config sends (blackbox_exporter style).
+// Each tool declares its own parameters; these are common to all of them.
+export const COMMON_PROBE_PARAMS: Readonly<Record<string, string>> = {
+  module: 'which measurement: the module of a tool (icmp, dns)',
   target: 'icmp: host name or IP literal; dns: domain name',
-  ip_protocol: 'icmp: ip4 or ip6 (blackbox_exporter naming)',
-  count: 'icmp: echo requests, 1..10 (1)',
-  type: 'dns: A, AAAA, MX or TXT (A)',
-  resolver: 'dns: one configured resolver id (all when absent)',
   timeout_ms: 'per reply (icmp, 1000) or per query (dns, 2000)',
-} as const;
+};
 
-// Where a tool-schema error lands among the query parameters.
-const POINTERS: Array<[RegExp, string]> = [
-  [/^\/(host|domain)$/, '/target'],
-  [/^\/ipVersion$/, '/ip_protocol'],
-  [/^\/types(\/\d+)?$/, '/type'],
-  [/^\/resolvers(\/\d+)?$/, '/resolver'],
-  [/^\/timeoutMs$/, '/timeout_ms'],
-];
-
-function toQueryPointer(e: FieldError): FieldError {
-  const hit = POINTERS.find(([re]) => re.test(e.pointer));
-  return hit ? { ...e, pointer: hit[1] } : e;
+// What a tool's probe module offers to the query reader.
+export interface ProbeModule {
+  module: string;
+  params: Readonly<Record<string, string>>;
 }
 
-function integer(text: string | undefined): number | string | undefined {
+export type ProbeQuery =
+  | { ok: true; module: string; target: string; get(name: string): string | undefined }
+  | { ok: false; errors: FieldError[] };
+
+// A whole number stays a number; anything else stays text and fails the tool schema's type check.
+export function integerParam(text: string | undefined): number | string | undefined {
   if (text === undefined) return undefined;
-  return /^\d{1,6}$/.test(text) ? Number(text) : text; // a non-number stays a string and fails the schema's type
+  return /^\d{1,6}$/.test(text) ? Number(text) : text;
 }
 
-export function parseProbeQuery(query: string, validators: RequestValidators): { ok: true; probe: ProbeRequest } | { ok: false; errors: FieldError[] } {
+// Checks what is common to every module: names known, each given once, a known module and a target,
+// and no parameter of another module.
+export function readProbeQuery(query: string, modules: readonly ProbeModule[]): ProbeQuery {
   const params = new URLSearchParams(query);
+  const owner = new Map<string, string | null>(Object.keys(COMMON_PROBE_PARAMS).map((name) => [name, null]));
+  for (const m of modules) for (const name of Object.keys(m.params)) owner.set(name, m.module);
   const errors: FieldError[] = [];
   for (const name of new Set(params.keys())) {
-    if (!(name in PROBE_PARAMS)) errors.push({ pointer: `/${name}`, message: 'is not a known parameter' });
+    if (!owner.has(name)) errors.push({ pointer: `/${name}`, message: 'is not a known parameter' });
     else if (params.getAll(name).length > 1) errors.push({ pointer: `/${name}`, message: 'must be given once' });
   }
-  const get = (name: keyof typeof PROBE_PARAMS) => params.get(name) ?? undefined;
-  const module = get('module');
-  const target = get('target');
-  if (module !== 'icmp' && module !== 'dns') errors.push({ pointer: '/module', message: 'must be icmp or dns' });
+  const module = params.get('module') ?? undefined;
+  const target = params.get('target') ?? undefined;
+  if (!modules.some((m) => m.module === module)) errors.push({ pointer: '/module', message: `must be ${modules.map((m) => m.module).join(' or ')}` });
   if (target === undefined) errors.push({ pointer: '/target', message: 'is required' });
-  if (errors.length > 0 || target === undefined) return { ok: false, errors };
-
-  const body: Record<string, unknown> = {};
-  const timeout = integer(get('timeout_ms'));
-  if (timeout !== undefined) body['timeoutMs'] = timeout;
-  if (module === 'icmp') {
-    const protocol = get('ip_protocol');
-    if (protocol !== undefined && protocol !== 'ip4' && protocol !== 'ip6') return { ok: false, errors: [{ pointer: '/ip_protocol', message: 'must be ip4 or ip6' }] };
-    for (const name of ['type', 'resolver'] as const) if (get(name) !== undefined) errors.push({ pointer: `/${name}`, message: 'applies to module=dns only' });
-    if (errors.length > 0) return { ok: false, errors };
-    Object.assign(body, { host: target, count: integer(get('count')) ?? 1 });
-    if (protocol !== undefined) body['ipVersion'] = protocol === 'ip4' ? 4 : 6;
-    const parsed = validators.ping(body);
-    return parsed.ok ? { ok: true, probe: { module: 'icmp', ping: parsed.value } } : { ok: false, errors: parsed.errors.map(toQueryPointer) };
+  if (errors.length > 0 || target === undefined || module === undefined) return { ok: false, errors };
+  for (const name of new Set(params.keys())) {
+    const of = owner.get(name);
+    if (of !== null && of !== undefined && of !== module) errors.push({ pointer: `/${name}`, message: `applies to module=${of} only` });
   }
-  for (const name of ['ip_protocol', 'count'] as const) if (get(name) !== undefined) errors.push({ pointer: `/${name}`, message: 'applies to module=icmp only' });
   if (errors.length > 0) return { ok: false, errors };
-  Object.assign(body, { domain: target, types: [(get('type') ?? 'A') as RecordType] });
-  const resolver = get('resolver');
-  if (resolver !== undefined) body['resolvers'] = [resolver];
-  const parsed = validators.dns(body);
-  return parsed.ok ? { ok: true, probe: { module: 'dns', dns: parsed.value } } : { ok: false, errors: parsed.errors.map(toQueryPointer) };
+  return { ok: true, module, target, get: (name) => params.get(name) ?? undefined };
+}
+
+// Where an error about a tool's request field lands among the query parameters.
+export function toQueryPointer(e: FieldError, pointers: ReadonlyArray<readonly [RegExp, string]>): FieldError {
+  const hit = pointers.find(([re]) => re.test(e.pointer));
+  return hit ? { ...e, pointer: hit[1] } : e;
 }

@@ -1,43 +1,61 @@
+import type { Registry } from 'prom-client';
 import type { Config } from '../config/types';
-import type { ProblemCode } from '../http/problems';
-import type { EngineCounters } from '../engines/dns';
-import type { FamilyStats } from '../engines/icmp/types';
-import type { DnsRequest, PingRequest } from '../schemas/requests';
+import type { FieldError } from '../problems/codes';
+import type { LimiterStore } from '../ratelimit/limiter-store';
+import type { FailureCode, Outcome } from './outcome';
+import type { Upstream } from './upstream';
 
-// What a tool hands back to the HTTP layer: a 200 body, or a problem by code.
-export type ToolResult =
-  | { kind: 'ok'; body: object }
-  | { kind: 'problem'; code: ProblemCode; detail: string; extensions?: Record<string, unknown>; retryAfterSeconds?: number };
+export type JsonSchema = { $id: string } & Record<string, unknown>;
 
-// `request` is already validated, defaulted and normalised by the HTTP layer.
-// `signal` aborts when the client goes away: stop work, free sockets, resolve soon.
-export type ToolHandler<Request> = (request: Request, signal: AbortSignal) => Promise<ToolResult>;
+// What every tool may use: the configuration, the one DNS engine (ping resolves host names with it),
+// and the metrics registry (null when metrics are off).
+export interface ToolDeps {
+  config: Config;
+  dns: { upstream: Upstream } | { unavailable: string }; // the one way to the resolvers
+  registry: Registry | null;
+  targetStore?: LimiterStore; // where per-target budgets live; in this thread by default
+}
 
-// A tool either runs, or says plainly why this server cannot run it (answered as 503 engine-unavailable).
-export type ToolSlot<Request> =
-  | { handler: ToolHandler<Request>; info: Record<string, unknown>; close(): void }
-  | { unavailable: string };
-
-export interface ToolSet {
-  ping: ToolSlot<PingRequest>;
-  dns: ToolSlot<DnsRequest>;
+// A tool that runs. `request` has passed its schema and `normalize`; `signal` aborts when the caller
+// goes away: stop work, free sockets, resolve soon (with an `aborted` failure).
+export interface ToolRunner<Req, Res> {
+  run(request: Req, signal: AbortSignal): Promise<Outcome<Res>>;
+  info: Record<string, unknown>; // what it runs on, for the start-up log line
   close(): void;
+}
+
+// A tool either runs, or says plainly why this server cannot run it.
+export type ToolSlot<Req, Res> = ToolRunner<Req, Res> | { unavailable: string };
+
+// GET /probe (blackbox_exporter style): how the query's parameters become this tool's request, and
+// its outcome becomes probe metrics. `module`, `target` and `timeout_ms` are common to every tool.
+export interface ProbeSpec<Req, Res> {
+  module: string;
+  params: Readonly<Record<string, string>>; // this tool's own parameters and what they mean
+  // The tool's request body from the query; `target` is given, `get` reads the tool's own parameters.
+  body(target: string, get: (name: string) => string | undefined): { body: Record<string, unknown> } | { errors: FieldError[] };
+  // Where an error about a request field lands among the query parameters.
+  pointers: ReadonlyArray<readonly [RegExp, string]>;
+  // Failures that are outcomes of the measurement (probe_success 0), not refusals.
+  failuresAsMetrics: ReadonlySet<FailureCode>;
+  exposition(outcome: Outcome<Res>, request: Req, seconds: number): Promise<string>;
+}
+
+// A tool is one folder that exports one of these; registry.ts lists them.
+export interface Tool<Req, Res> {
+  name: string;
+  path: string;
+  summary: string;
+  // Resolver ids are known only once the configuration is read.
+  requestSchema(resolverIds: readonly string[]): JsonSchema;
+  resultSchema: JsonSchema;
+  components: readonly JsonSchema[]; // further schemas the result refers to by $id
+  failures: readonly FailureCode[]; // what `run` may fail with, for the OpenAPI document
+  // After the schema: canonical forms (IDN to ASCII, bare IP literals).
+  normalize(request: Req): Req;
+  open(deps: ToolDeps): ToolSlot<Req, Res>;
+  probe: ProbeSpec<Req, Res>;
 }
 
 // Checks a resolved ping target against the operator's target policy; returns the refused range's name.
 export type TargetCheck = (address: string) => string | null;
-
-export interface ToolDeps {
-  config: Config;
-  checkTarget: TargetCheck;
-  metrics?: ToolMetrics;
-}
-
-// What the tools report after each request, and the engine counters read at scrape time
-// (implemented by observability/tool-metrics).
-export interface ToolMetrics {
-  pingFinished(result: ToolResult): void;
-  dnsFinished(result: ToolResult): void;
-  watchPinger(read: () => { v4: FamilyStats; v6: FamilyStats }): void;
-  watchDnsEngine(read: () => EngineCounters): void;
-}

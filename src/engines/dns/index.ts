@@ -40,10 +40,7 @@ export function openResolverClient(): ResolverClient {
           signal?.removeEventListener('abort', cancel);
           resolve(shape(request, packed, CANCELLED));
         };
-        const cancel = () => {
-          const partial = engine.cancel(id);
-          settle(Array.isArray(partial) ? partial : []);
-        };
+        const cancel = () => settle(engine.cancel(id) ?? []);
         const spec = { name: request.domain, types: request.types, resolvers: request.resolvers, timeoutMs: request.timeoutMs };
         try {
           id = engine.queryMany(spec, settle);

@@ -1,18 +1,7 @@
 import { addon } from '../../native/addon';
-import type { Answer, CnameLink, EngineCounters, Flag, RecordType } from './types';
+import type { EngineCounters, RecordType } from './types';
 
 // The shapes the C++ binding (native/dns/dns_engine_binding.cc) hands over.
-export interface NativeQuerySpec {
-  address: string;
-  port: number;
-  name: string;
-  type: RecordType;
-  timeoutMs: number;
-}
-
-export type NativeOutcome =
-  | { rcode: string; flags: Flag[]; rttMs: number; transport: 'udp' | 'tcp'; answers: Answer[]; cnames: CnameLink[] }
-  | { error: string; detail?: string };
 
 // Every (resolver, type) pair of one request; outcomes come back resolver-major, packed (see unpack.ts),
 // in one callback.
@@ -24,11 +13,10 @@ export interface NativeBatchSpec {
 }
 
 export interface NativeDnsEngine {
-  // Both return an id for cancel(), or 0 when `done` was already called because nothing could start.
-  query(spec: NativeQuerySpec, done: (outcome: NativeOutcome) => void): number;
+  // An id for cancel(), or 0 when `done` was already called because nothing could start.
   queryMany(spec: NativeBatchSpec, done: (packed: unknown[]) => void): number;
-  // The outcomes so far with the unsettled ones as cancelled (packed for a queryMany id); `done` is then never called.
-  cancel(id: number): NativeOutcome | unknown[] | undefined;
+  // The outcomes so far, packed, with the unsettled ones as cancelled; `done` is then never called.
+  cancel(id: number): unknown[] | undefined;
   counters(): EngineCounters;
   close(): void;
 }

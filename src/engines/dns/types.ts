@@ -1,7 +1,6 @@
 import type { ResolverConfig } from '../../config/types';
-import type { RecordType } from '../../schemas/requests';
 
-export type { RecordType };
+export type RecordType = 'A' | 'AAAA' | 'MX' | 'TXT';
 
 export interface AddressAnswer { address: string; ttl: number }
 export interface MxAnswer { priority: number; exchange: string; ttl: number }
@@ -28,7 +27,9 @@ export interface QueryFailed {
   detail?: string;
 }
 
-export type QueryEntry = QueryAnswered | QueryFailed;
+// `sends`: packets the query sent (not enumerable, so never in a response body); absent on an entry
+// made in TypeScript (a cancelled query that never started).
+export type QueryEntry = (QueryAnswered | QueryFailed) & { readonly sends?: number };
 
 export interface ResolverQueries {
   resolver: ResolverConfig;

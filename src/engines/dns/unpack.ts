@@ -52,12 +52,24 @@ function record(c: Cursor, type: RecordType): Answer {
   return { address, ttl: c.num() };
 }
 
+// How many packets a query sent rides along on its entry, out of sight of JSON and of comparisons:
+// the resolver budget reads it, the API does not show it.
+function withSends(e: QueryEntry, sends: number): QueryEntry {
+  return Object.defineProperty(e, 'sends', { value: sends, enumerable: false });
+}
+
 function entry(c: Cursor, type: RecordType): QueryEntry {
-  if (c.num() === 0) {
+  const answered = c.num() !== 0;
+  const sends = c.num();
+  if (!answered) {
     const error = c.str();
     const detail = c.optStr();
-    return detail === undefined ? { error } : { error, detail };
+    return withSends(detail === undefined ? { error } : { error, detail }, sends);
   }
+  return withSends(answeredEntry(c, type), sends);
+}
+
+function answeredEntry(c: Cursor, type: RecordType): QueryEntry {
   const rcode = c.str();
   const flags = flagNames(c.num());
   const rttMs = c.num();

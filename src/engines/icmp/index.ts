@@ -1,5 +1,6 @@
 export { openPinger } from './pinger';
 export { IcmpError } from './errors';
 export { summarize, packetStats, rttStats, roundMicros } from './stats';
-export { checkPingOptions } from './validate';
+export { checkPingOptions, pingLimits } from './validate';
+export type { PingLimits, Range } from './native';
 export type * from './types';

@@ -1,34 +1,12 @@
-import { addon } from '../../native/addon';
 import { IcmpError, fromNative } from './errors';
-import { summarize, type RawResult } from './stats';
-import type { EchoResult, FamilyStats, KindPreference, Pinger, PingerOptions, PingOptions, SocketKind, SocketKinds } from './types';
+import { nativeEngineClass, type NativeIcmpEngine, type NativeStats } from './native';
+import { summarize } from './stats';
+import type { EchoResult, Pinger, PingerOptions, PingOptions, SocketKinds } from './types';
 import { checkPingOptions } from './validate';
-
-interface NativeFamily {
-  kind: SocketKind | null;
-  id?: number;
-  error?: string;
-}
-
-interface NativeStats {
-  v4: FamilyStats;
-  v6: FamilyStats;
-  sessions: number;
-}
-
-interface NativeIcmpEngine {
-  ping(options: PingOptions, done: (result: RawResult) => void): number;
-  cancel(session: number): void;
-  close(): void;
-  socketKinds(): { v4: NativeFamily; v6: NativeFamily };
-  stats(): NativeStats;
-}
-
-type NativeIcmpEngineClass = new (options: { kind: KindPreference }) => NativeIcmpEngine;
 
 function abortError(signal: AbortSignal): IcmpError {
   const why = signal.reason instanceof Error ? signal.reason.message : 'the ping was aborted';
-  return new IcmpError('ICMP_ABORTED', why);
+  return new IcmpError('aborted', why);
 }
 
 class NativePinger implements Pinger {
@@ -49,10 +27,10 @@ class NativePinger implements Pinger {
   ping(options: PingOptions, signal?: AbortSignal): Promise<EchoResult> {
     return new Promise((resolve, reject) => {
       const engine = this.engine;
-      if (engine === null) return reject(new IcmpError('ICMP_ENGINE_CLOSED', 'the pinger is closed'));
+      if (engine === null) return reject(new IcmpError('engine-closed', 'the pinger is closed'));
       if (signal?.aborted) return reject(abortError(signal));
       const wrong = checkPingOptions(options);
-      if (wrong !== null) return reject(new IcmpError('ICMP_BAD_OPTIONS', wrong));
+      if (wrong !== null) return reject(new IcmpError('invalid-options', wrong));
       let session: number;
       const settle = (): void => {
         this.pending.delete(session);
@@ -91,7 +69,7 @@ class NativePinger implements Pinger {
     this.engine?.close();
     this.engine = null;
     for (const reject of [...this.pending.values()]) {
-      reject(new IcmpError('ICMP_ENGINE_CLOSED', 'the pinger was closed while the ping was in flight'));
+      reject(new IcmpError('engine-closed', 'the pinger was closed while the ping was in flight'));
     }
   }
 }
@@ -99,7 +77,7 @@ class NativePinger implements Pinger {
 // Opens one engine (one socket per family, shared by every ping). Never throws for a missing socket
 // kind: `socketKinds` says what opened and why not.
 export function openPinger(options: PingerOptions = {}): Pinger {
-  const Engine = addon().IcmpEngine as NativeIcmpEngineClass;
+  const Engine = nativeEngineClass();
   try {
     return new NativePinger(new Engine({ kind: options.kind ?? 'auto' }));
   } catch (err) {

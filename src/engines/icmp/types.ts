@@ -74,12 +74,13 @@ export interface Pinger {
   close(): void;
 }
 
-// Engine errors carry a stable code (ICMP_* from the native side, or these from the wrapper).
+// Engine errors carry a stable code: the native side's (native/icmp/icmp_status.cc), or `aborted` from the wrapper.
 export type IcmpErrorCode =
-  | 'ICMP_NO_SOCKET'
-  | 'ICMP_BAD_ADDRESS'
-  | 'ICMP_BAD_OPTIONS'
-  | 'ICMP_SEQ_EXHAUSTED'
-  | 'ICMP_ENGINE_CLOSED'
-  | 'ICMP_NO_EVENT_LOOP'
-  | 'ICMP_ABORTED';
+  | 'no-socket'
+  | 'invalid-address'
+  | 'invalid-options'
+  | 'seq-exhausted'
+  | 'engine-closed'
+  | 'no-event-loop'
+  | 'random-unavailable'
+  | 'aborted';

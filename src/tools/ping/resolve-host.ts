@@ -1,8 +1,10 @@
 // Turns the request's host into one address to ping, through the configured resolvers only, with the
 // service's own DNS engine: never the system resolver, which is not ours to use.
+import { setMaxListeners } from 'node:events';
 import { isIPv4, isIPv6 } from 'node:net';
 import type { ResolverConfig } from '../../config/types';
-import { isAnswered, type AddressAnswer, type ResolverClient } from '../../engines/dns';
+import { isAnswered, type AddressAnswer } from '../../engines/dns';
+import type { Upstream } from '../upstream';
 
 export interface ResolvedHost {
   address: string;
@@ -10,7 +12,11 @@ export interface ResolvedHost {
   literal: boolean; // the host was an IP literal: nothing was asked of any resolver
 }
 
-export type ResolveOutcome = { ok: true; host: ResolvedHost } | { ok: false; reason: string };
+export type ResolveOutcome =
+  | { ok: true; host: ResolvedHost }
+  | { ok: false; reason: string }
+  // A resolver's query budget is spent: nothing was asked.
+  | { ok: false; busy: { resolver: string; retryAfterSeconds: number } };
 
 const MAPPED_V4 = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i;
 
@@ -27,25 +33,33 @@ export function parseLiteral(host: string): ResolvedHost | null {
 }
 
 export interface ResolveOptions {
-  client: ResolverClient | null; // null: the DNS engine could not start
+  client: Upstream | null; // null: the DNS engine could not start
   resolvers: readonly ResolverConfig[];
   ipVersion?: 4 | 6;
   timeoutMs?: number;
   signal?: AbortSignal;
 }
 
+type Busy = { busy: { resolver: string; retryAfterSeconds: number } };
+
 // Asks every resolver at once and takes the first address that comes back; a silent resolver then
 // costs nothing while another answers. The rest are cancelled.
-async function firstAddress(client: ResolverClient, name: string, family: 4 | 6, opts: ResolveOptions): Promise<string | null> {
+async function firstAddress(client: Upstream, name: string, family: 4 | 6, opts: ResolveOptions): Promise<string | null | Busy> {
   const type = family === 4 ? 'A' : 'AAAA';
+  const timeoutMs = opts.timeoutMs ?? 2000;
+  // Every resolver's query is reserved before any is sent: the question is asked of all or of none.
+  const admitted = await client.admit({ domain: name, types: [type], resolvers: [...opts.resolvers], timeoutMs });
+  if (!admitted.ok) return { busy: { resolver: admitted.resolver, retryAfterSeconds: admitted.retryAfterSeconds } };
   const race = new AbortController();
+  // One listener per resolver on this signal, bounded by the configuration rather than by callers.
+  setMaxListeners(Math.max(10, opts.resolvers.length), race.signal);
   const onAbort = (): void => race.abort();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     return await new Promise<string | null>((resolve) => {
       let left = opts.resolvers.length;
       for (const resolver of opts.resolvers) {
-        void client.query({ domain: name, types: [type], resolvers: [resolver], timeoutMs: opts.timeoutMs ?? 2000 }, race.signal).then(([result]) => {
+        void client.query({ domain: name, types: [type], resolvers: [resolver], timeoutMs }, admitted.fresh, race.signal).then(([result]) => {
           const entry = result?.queries[type];
           const address = isAnswered(entry) ? (entry.answers[0] as AddressAnswer | undefined)?.address : undefined;
           if (address !== undefined) resolve(address);
@@ -69,6 +83,7 @@ export async function resolveHost(host: string, options: ResolveOptions): Promis
   for (const family of families) {
     if (options.signal?.aborted) break;
     const address = await firstAddress(options.client, host, family, options);
+    if (address !== null && typeof address === 'object') return { ok: false, ...address };
     if (address !== null) return { ok: true, host: { address, family, literal: false } };
   }
   const wanted = options.ipVersion ? (options.ipVersion === 4 ? 'A' : 'AAAA') : 'A or AAAA';

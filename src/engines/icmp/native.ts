@@ -1,0 +1,47 @@
+import { addon } from '../../native/addon';
+import type { RawResult } from './stats';
+import type { FamilyStats, KindPreference, PingOptions, SocketKind } from './types';
+
+// The shapes the C++ binding (native/icmp/icmp_engine_binding.cc) hands over.
+export interface NativeFamily {
+  kind: SocketKind | null;
+  id?: number;
+  error?: string;
+}
+
+export interface NativeStats {
+  v4: FamilyStats;
+  v6: FamilyStats;
+  sessions: number;
+}
+
+export interface NativeIcmpEngine {
+  ping(options: PingOptions, done: (result: RawResult) => void): number;
+  cancel(session: number): void;
+  close(): void;
+  socketKinds(): { v4: NativeFamily; v6: NativeFamily };
+  stats(): NativeStats;
+}
+
+// [min, max], both inclusive.
+export type Range = readonly [number, number];
+
+// The engine's limits for each ping option, defined only in native/icmp/icmp_limits.h.
+export interface PingLimits {
+  readonly count: Range;
+  readonly intervalMs: Range;
+  readonly timeoutMs: Range;
+  readonly size: Range;
+  readonly ttl: Range;
+}
+
+export interface NativeIcmpEngineClass {
+  new (options: { kind: KindPreference }): NativeIcmpEngine;
+  readonly limits: PingLimits;
+}
+
+export function nativeEngineClass(): NativeIcmpEngineClass {
+  const ctor = addon().IcmpEngine;
+  if (typeof ctor !== 'function') throw new Error('the native addon has no IcmpEngine export');
+  return ctor as NativeIcmpEngineClass;
+}

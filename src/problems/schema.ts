@@ -1,0 +1,40 @@
+import { PROBLEM_TYPE_BASE, PROBLEMS } from './codes';
+
+export const problemSchema = {
+  $id: 'Problem',
+  type: 'object',
+  description: 'RFC 9457 problem details.',
+  required: ['type', 'title', 'status', 'detail', 'code'],
+  properties: {
+    type: { type: 'string', format: 'uri', description: 'A URI naming the problem: the base followed by `code`.' },
+    title: { type: 'string', description: 'A fixed sentence for the code.' },
+    status: { type: 'integer', description: 'The HTTP status of the response.' },
+    detail: { type: 'string', description: 'What went wrong with this request, in words.' },
+    code: { enum: Object.keys(PROBLEMS), description: 'A stable slug to act on; each response lists when its codes are answered.' },
+    errors: {
+      type: 'array',
+      description: 'Only on validation-failed: each field that is wrong.',
+      items: {
+        type: 'object',
+        required: ['pointer', 'message'],
+        properties: {
+          pointer: { type: 'string', description: 'JSON Pointer into the request body (on /probe: the query parameter).' },
+          message: { type: 'string', description: 'What is wrong with it.' },
+        },
+      },
+    },
+    resolvers: { type: 'array', items: { $ref: 'DnsResolverResult' }, description: 'Only on upstream-timeout.' },
+    durationMs: { type: 'number', minimum: 0, description: 'Only on upstream-timeout: how long the resolvers were waited for, ms.' },
+    range: { type: 'string', description: 'Only on target-forbidden: the refused range the address is in, e.g. loopback or ipv4-mapped:private.', examples: ['loopback'] },
+  },
+  examples: [
+    {
+      type: `${PROBLEM_TYPE_BASE}validation-failed`,
+      title: PROBLEMS['validation-failed'].title,
+      status: 400,
+      detail: 'the request body does not match the schema; see errors',
+      code: 'validation-failed',
+      errors: [{ pointer: '/count', message: 'must be <= 10' }],
+    },
+  ],
+} as const;

@@ -1,0 +1,65 @@
+import { performance } from 'node:perf_hooks';
+import type { ResolverConfig } from '../../config/types';
+import type { ResolverQueries } from '../../engines/dns';
+import { failed, succeeded, upstreamBusy, type FieldFault, type Outcome } from '../outcome';
+import type { ToolDeps, ToolSlot } from '../tool';
+import type { Upstream } from '../upstream';
+import { anyAnswered, isConsistent, mergeRecords } from './merge';
+import { watchDnsEngine, type DnsMetrics } from './metrics';
+import type { DnsRequest, DnsResult, ResolverReport } from './types';
+
+// The request names resolvers by id. The schema (built from the configured ids) refuses unknown ones
+// before a request gets here; this keeps the tool safe when it is run by other code.
+// Returned in configured order, whatever order the request used.
+function chooseResolvers(configured: ResolverConfig[], ids: string[] | undefined): { resolvers: ResolverConfig[] } | { faults: FieldFault[] } {
+  if (ids === undefined) return { resolvers: configured };
+  const known = new Set(configured.map((r) => r.id));
+  const faults: FieldFault[] = [];
+  ids.forEach((id, i) => {
+    if (!known.has(id)) faults.push({ path: ['resolvers', i], message: `unknown resolver id "${id}"` });
+  });
+  if (faults.length > 0) return { faults };
+  const wanted = new Set(ids);
+  return { resolvers: configured.filter((r) => wanted.has(r.id)) };
+}
+
+function roundMs(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
+function report(results: ResolverQueries[]): ResolverReport[] {
+  return results.map(({ resolver, queries }) => ({ id: resolver.id, address: resolver.address, queries }));
+}
+
+export async function runDns(upstream: Upstream, resolvers: ResolverConfig[], request: DnsRequest, signal: AbortSignal): Promise<Outcome<DnsResult>> {
+  const chosen = chooseResolvers(resolvers, request.resolvers);
+  if ('faults' in chosen) return failed({ code: 'invalid-field', detail: 'resolvers must name configured resolvers', fields: chosen.faults });
+  const started = performance.now();
+  const { domain, types, timeoutMs } = request;
+  const asked = await upstream.ask({ domain, types, resolvers: chosen.resolvers, timeoutMs }, signal);
+  if (!asked.ok) return failed(upstreamBusy(asked));
+  const results = asked.results;
+  if (signal.aborted) return failed({ code: 'aborted', detail: 'the caller went away before every resolver answered' });
+  const durationMs = roundMs(performance.now() - started);
+  const reports = report(results);
+  if (!anyAnswered(results)) {
+    return failed({ code: 'upstream-timeout', detail: `no resolver answered any query for ${domain} within ${timeoutMs} ms`, resolvers: reports, durationMs });
+  }
+  return succeeded({ domain, records: mergeRecords(results, types), consistent: isConsistent(results, types), resolvers: reports, durationMs });
+}
+
+export function openDns(deps: ToolDeps): ToolSlot<DnsRequest, DnsResult> {
+  if (!('upstream' in deps.dns)) return { unavailable: deps.dns.unavailable };
+  const { upstream } = deps.dns;
+  const resolvers = deps.config.resolvers;
+  const metrics: DnsMetrics | null = deps.registry === null ? null : watchDnsEngine(deps.registry, () => upstream.counters());
+  return {
+    run: async (request, signal) => {
+      const outcome = await runDns(upstream, resolvers, request, signal);
+      metrics?.finished(outcome);
+      return outcome;
+    },
+    info: { resolvers: resolvers.map((r) => r.id) },
+    close: () => {}, // the engine is shared with ping's host names: its owner (the registry) closes it
+  };
+}

@@ -1,0 +1,148 @@
+export const RECORD_TYPES = ['A', 'AAAA', 'MX', 'TXT'] as const;
+
+export const DNS_LIMITS = { timeoutMs: { minimum: 100, maximum: 5000, default: 2000 } } as const;
+
+// Resolver ids are known only once the configuration is read, so the schema is built from them.
+export function dnsRequestSchema(resolverIds: readonly string[]) {
+  return {
+    $id: 'DnsRequest',
+    type: 'object',
+    additionalProperties: false,
+    required: ['domain'],
+    properties: {
+      domain: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 254,
+        format: 'domain',
+        description: 'Domain name, 1..253 characters, labels 1..63; trailing dot allowed; IDN converted to ASCII; no IP literals.',
+        examples: ['example.com', 'bücher.example'],
+      },
+      types: {
+        type: 'array',
+        items: { enum: [...RECORD_TYPES] },
+        minItems: 1,
+        maxItems: 4,
+        uniqueItems: true,
+        default: [...RECORD_TYPES],
+        description: 'Record types to query.',
+      },
+      resolvers: {
+        type: 'array',
+        items: { enum: [...resolverIds] },
+        minItems: 1,
+        uniqueItems: true,
+        description: 'Ids of configured resolvers to ask; all of them when absent.',
+      },
+      timeoutMs: { type: 'integer', ...DNS_LIMITS.timeoutMs, description: 'Per resolver, per query, retries included, ms.', examples: [2000] },
+    },
+    examples: [{ domain: 'example.com', types: ['A', 'AAAA'] }],
+  } as const;
+}
+
+const ttl = { type: 'integer', minimum: 0, description: 'Seconds the record may be cached.' } as const;
+const recordSchemas = {
+  A: { type: 'object', required: ['address', 'ttl'], properties: { address: { type: 'string', description: 'IPv4 address.' }, ttl } },
+  AAAA: { type: 'object', required: ['address', 'ttl'], properties: { address: { type: 'string', description: 'IPv6 address in RFC 5952 form.' }, ttl } },
+  MX: {
+    type: 'object',
+    required: ['priority', 'exchange', 'ttl'],
+    properties: {
+      priority: { type: 'integer', description: 'Preference: lower is tried first.' },
+      exchange: { type: 'string', description: 'Mail server name, without a trailing dot.' },
+      ttl,
+    },
+  },
+  TXT: {
+    type: 'object',
+    required: ['value', 'parts', 'ttl'],
+    properties: {
+      value: { type: 'string', description: 'The character strings of the record joined without a separator.' },
+      parts: { type: 'array', items: { type: 'string' }, description: 'The character strings of the record as sent (each at most 255 bytes).' },
+      ttl,
+    },
+  },
+  CNAME: {
+    type: 'object',
+    required: ['name', 'target', 'ttl'],
+    properties: { name: { type: 'string', description: 'The alias.' }, target: { type: 'string', description: 'The name it points to.' }, ttl },
+  },
+} as const;
+
+const recordLists = Object.fromEntries(
+  Object.entries(recordSchemas).map(([t, s]) => [t, { type: 'array', items: s, description: `${t} records${t === 'CNAME' ? ' followed on the way to the answers' : ''}.` }]),
+);
+
+const querySchema = {
+  description: "One query's outcome: the resolver's answer, whatever its rcode, or why none came.",
+  oneOf: [
+    {
+      type: 'object',
+      required: ['rcode', 'rttMs', 'transport', 'answers'],
+      properties: {
+        rcode: { type: 'string', description: 'DNS response code; NXDOMAIN and SERVFAIL are answers, not errors.', examples: ['NOERROR', 'NXDOMAIN', 'SERVFAIL', 'REFUSED'] },
+        flags: { type: 'array', items: { enum: ['qr', 'aa', 'tc', 'rd', 'ra', 'ad', 'cd'] }, description: 'Header flags set in the answer.' },
+        rttMs: { type: 'number', minimum: 0, description: 'From the first send to the answer, ms (a resend or a retry over TCP included).' },
+        transport: { enum: ['udp', 'tcp'], description: 'tcp when the UDP answer was truncated and the query went again over TCP.' },
+        answers: { type: 'array', description: 'Records of the asked type, shaped as in `records`.' },
+        cnames: { type: 'array', items: recordSchemas.CNAME, description: 'Alias links followed to reach the answers.' },
+      },
+    },
+    {
+      type: 'object',
+      required: ['error'],
+      properties: {
+        error: {
+          type: 'string',
+          description: 'Why no answer: timeout, connection-refused, connection-closed, network-error, malformed or cancelled.',
+          examples: ['timeout'],
+        },
+        detail: { type: 'string', description: 'More about the error, when there is more to say.' },
+      },
+    },
+  ],
+} as const;
+
+export const dnsResolverResultSchema = {
+  $id: 'DnsResolverResult',
+  type: 'object',
+  description: 'What one resolver answered, per record type.',
+  required: ['id', 'address', 'queries'],
+  properties: {
+    id: { type: 'string', description: "The resolver's id in the server's configuration.", examples: ['quad9'] },
+    address: { type: 'string', description: "The resolver's address.", examples: ['9.9.9.9'] },
+    queries: { type: 'object', additionalProperties: querySchema, description: 'One entry per requested record type.' },
+  },
+} as const;
+
+export const dnsResultSchema = {
+  $id: 'DnsResult',
+  type: 'object',
+  description: 'At least one resolver answered at least one query.',
+  required: ['domain', 'records', 'consistent', 'resolvers', 'durationMs'],
+  properties: {
+    domain: { type: 'string', description: 'The domain as asked, in ASCII form, without a trailing dot.', examples: ['example.com'] },
+    records: { type: 'object', properties: recordLists, description: 'Union over resolvers, de-duplicated; ttl is the smallest seen. Only requested types appear.' },
+    consistent: { type: 'boolean', description: 'False when two resolvers that answered the same type returned different record sets.' },
+    resolvers: { type: 'array', items: { $ref: 'DnsResolverResult' }, description: 'Each asked resolver and its answers.' },
+    durationMs: { type: 'number', minimum: 0, description: 'Time for the whole request, every resolver included, ms.' },
+  },
+  examples: [
+    {
+      domain: 'example.com',
+      records: { A: [{ address: '192.0.2.10', ttl: 300 }], AAAA: [{ address: '2001:db8::10', ttl: 300 }] },
+      consistent: true,
+      resolvers: [
+        {
+          id: 'quad9',
+          address: '9.9.9.9',
+          queries: {
+            A: { rcode: 'NOERROR', flags: ['qr', 'rd', 'ra'], rttMs: 11.2, transport: 'udp', answers: [{ address: '192.0.2.10', ttl: 300 }] },
+            AAAA: { rcode: 'NOERROR', flags: ['qr', 'rd', 'ra'], rttMs: 10.9, transport: 'udp', answers: [{ address: '2001:db8::10', ttl: 300 }] },
+          },
+        },
+      ],
+      durationMs: 11.6,
+    },
+  ],
+} as const;

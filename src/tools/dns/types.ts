@@ -1,0 +1,28 @@
+import type { QueryEntry, RecordType } from '../../engines/dns/types';
+import type { MergedRecords } from './merge';
+
+export type { RecordType };
+
+// A dns request after validation, defaults and normalisation.
+export interface DnsRequest {
+  domain: string; // ASCII, no trailing dot
+  types: RecordType[];
+  resolvers?: string[]; // ids; absent means all configured
+  timeoutMs: number;
+}
+
+// One resolver's answers, as the response shows them.
+export interface ResolverReport {
+  id: string;
+  address: string;
+  queries: Partial<Record<RecordType, QueryEntry>>;
+}
+
+// The 200 body: at least one resolver answered at least one query.
+export interface DnsResult {
+  domain: string;
+  records: MergedRecords;
+  consistent: boolean;
+  resolvers: ResolverReport[];
+  durationMs: number;
+}

@@ -1,0 +1,43 @@
+import type { ResolverReport } from './dns/types';
+
+// What a tool hands back: its typed result, or a failure in the tool's own terms. Nothing here knows
+// HTTP: the HTTP layer alone turns a failure into a status, headers and a problem body.
+export type Outcome<R> = { ok: true; value: R } | { ok: false; failure: ToolFailure };
+
+// A request field the tool refuses beyond what the schema could know (a limit of this server).
+// `path` is the member names and indexes leading to it.
+export interface FieldFault {
+  path: ReadonlyArray<string | number>;
+  message: string;
+}
+
+// `detail` is one sentence for the caller, in the tool's words.
+export type ToolFailure =
+  | { code: 'host-not-found'; detail: string }
+  | { code: 'target-forbidden'; detail: string; address: string; range: string }
+  | { code: 'target-rate-limited'; detail: string; retryAfterSeconds: number }
+  | { code: 'invalid-field'; detail: string; fields: FieldFault[] }
+  | { code: 'engine-unavailable'; detail: string }
+  | { code: 'engine-busy'; detail: string; retryAfterSeconds: number }
+  | { code: 'upstream-timeout'; detail: string; resolvers: ResolverReport[]; durationMs: number }
+  // A resolver's query budget (NETTOOLS_RESOLVER_QPS) cannot take this request's queries: nothing was sent.
+  | { code: 'upstream-busy'; detail: string; retryAfterSeconds: number }
+  // The shared store holding the per-target budget is unreachable and the operator chose to refuse.
+  | { code: 'store-unavailable'; detail: string; retryAfterSeconds: number }
+  // The caller went away; nobody reads the answer, but metrics count it apart from faults.
+  | { code: 'aborted'; detail: string }
+  | { code: 'internal-error'; detail: string };
+
+export type FailureCode = ToolFailure['code'];
+
+export function failed<F extends ToolFailure>(failure: F): { ok: false; failure: F } {
+  return { ok: false, failure };
+}
+
+export function upstreamBusy(busy: { resolver: string; retryAfterSeconds: number }): ToolFailure {
+  return { code: 'upstream-busy', detail: `resolver ${busy.resolver} has no query budget left this second; retry after ${busy.retryAfterSeconds} s`, retryAfterSeconds: busy.retryAfterSeconds };
+}
+
+export function succeeded<R>(value: R): { ok: true; value: R } {
+  return { ok: true, value };
+}

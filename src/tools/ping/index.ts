@@ -1,0 +1,22 @@
+import { parseHost } from '../../validation/names';
+import type { Tool } from '../tool';
+import { pingProbe } from './probe';
+import { openPing } from './run';
+import { pingRequestSchema, pingResultSchema } from './schema';
+import type { PingRequest, PingResult } from './types';
+
+export type { PingRequest, PingResult } from './types';
+
+export const pingTool: Tool<PingRequest, PingResult> = {
+  name: 'ping',
+  path: '/api/tools/ping',
+  summary: 'ICMP echo test of one host: reachability and latency',
+  requestSchema: () => pingRequestSchema,
+  resultSchema: pingResultSchema,
+  components: [],
+  failures: ['host-not-found', 'target-forbidden', 'target-rate-limited', 'upstream-busy', 'store-unavailable', 'invalid-field', 'engine-unavailable', 'engine-busy', 'internal-error'],
+  // The schema's `host` format has accepted it, so it parses.
+  normalize: (request) => ({ ...request, host: (parseHost(request.host) as { value: string }).value }),
+  open: (deps) => openPing(deps),
+  probe: pingProbe,
+};

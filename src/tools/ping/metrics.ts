@@ -1,0 +1,38 @@
+import type { Registry } from 'prom-client';
+import type { FamilyStats } from '../../engines/icmp/types';
+import { counterReadAtScrape, PlainCounter } from '../../observability/plain-counter';
+import type { Outcome } from '../outcome';
+import type { PingResult } from './types';
+
+export interface PingMetrics {
+  finished(outcome: Outcome<PingResult>): void;
+}
+
+// Requests by outcome and echoes by result, counted as each request ends; the engine's own counters
+// are read at scrape time.
+export function watchPinger(registry: Registry, read: () => { v4: FamilyStats; v6: FamilyStats }): PingMetrics {
+  const requests = new PlainCounter(registry, 'nettools_ping_requests_total', 'Ping requests by outcome: ok, or the failure code.', ['outcome']);
+  const echoes = new PlainCounter(
+    registry,
+    'nettools_ping_echoes_total',
+    'Echo requests by result: reply, timeout, unreachable, time-exceeded; duplicates counted apart.',
+    ['result'],
+  );
+  const perFamily = (field: 'drops' | 'stray') => (): Array<[Record<string, string>, number]> => {
+    const stats = read();
+    return [
+      [{ family: '4' }, stats.v4[field]],
+      [{ family: '6' }, stats.v6[field]],
+    ];
+  };
+  counterReadAtScrape(registry, 'nettools_ping_stray_packets_total', 'ICMP replies and errors that matched no echo of ours, dropped.', ['family'], perFamily('stray'));
+  counterReadAtScrape(registry, 'nettools_ping_kernel_drops_total', "Packets the kernel dropped on the ICMP socket's full receive queue.", ['family'], perFamily('drops'));
+  return {
+    finished(outcome) {
+      if (!outcome.ok) return void requests.inc(outcome.failure.code);
+      requests.inc('ok');
+      for (const reply of outcome.value.replies) echoes.inc(reply.status);
+      if (outcome.value.packets.duplicates > 0) echoes.inc('duplicate', '', outcome.value.packets.duplicates);
+    },
+  };
+}

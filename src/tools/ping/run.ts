@@ -1,0 +1,118 @@
+import { performance } from 'node:perf_hooks';
+import { IcmpError } from '../../engines/icmp/errors';
+import { openPinger } from '../../engines/icmp/pinger';
+import { roundMicros } from '../../engines/icmp/stats';
+import type { Pinger, PingerOptions, SocketKinds } from '../../engines/icmp/types';
+import { createTargetCheck } from '../../policy/target-policy';
+import { StoreUnavailableError } from '../../ratelimit/failover-store';
+import type { BucketAnswer } from '../../ratelimit/limiter-store';
+import { TargetBudget } from '../../ratelimit/target-budget';
+import type { Maybe } from '../../util/maybe';
+import { failed, succeeded, upstreamBusy, type Outcome, type ToolFailure } from '../outcome';
+import type { TargetCheck, ToolDeps, ToolSlot } from '../tool';
+import { resolveHost, type ResolvedHost } from './resolve-host';
+import type { PingRequest, PingResult } from './types';
+import { watchPinger, type PingMetrics } from './metrics';
+
+export interface PingOptions {
+  checkTarget?: TargetCheck; // default: the operator's target policy
+  pinger?: PingerOptions; // e.g. force a socket kind
+}
+
+const ABORTED: ToolFailure = { code: 'aborted', detail: 'the caller went away before the measurement finished' };
+
+function engineFailure(err: unknown): ToolFailure {
+  if (err instanceof IcmpError && err.code === 'seq-exhausted') {
+    return { code: 'engine-busy', detail: 'every ICMP sequence number is in flight; try again shortly', retryAfterSeconds: 1 };
+  }
+  if (err instanceof IcmpError && err.code === 'engine-closed') return { code: 'engine-unavailable', detail: 'the ICMP engine is shutting down' };
+  if (err instanceof IcmpError && err.code === 'aborted') return ABORTED;
+  return { code: 'internal-error', detail: err instanceof Error ? err.message : 'the ICMP engine failed' };
+}
+
+function unavailableReason(kinds: SocketKinds): string | null {
+  if (kinds.v4 !== null || kinds.v6 !== null) return null;
+  return `no ICMP socket opens (IPv4: ${kinds.reasons.v4}; IPv6: ${kinds.reasons.v6}); grant the server CAP_NET_RAW (or run it as root), or widen net.ipv4.ping_group_range to cover its group`;
+}
+
+export function openPing(deps: ToolDeps, options: PingOptions = {}): ToolSlot<PingRequest, PingResult> {
+  let pinger: Pinger;
+  try {
+    pinger = openPinger(options.pinger);
+  } catch (err) {
+    return { unavailable: `the ICMP engine could not start: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  const unavailable = unavailableReason(pinger.socketKinds);
+  if (unavailable !== null) {
+    pinger.close();
+    return { unavailable };
+  }
+  const metrics = deps.registry === null ? null : watchPinger(deps.registry, () => pinger.stats());
+  const measure = createMeasure(deps, pinger, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }));
+  const { v4, v6, reasons } = pinger.socketKinds;
+  return {
+    run: async (request, signal) => record(metrics, await measure(request, signal)),
+    info: { socketKinds: { v4, v6 }, ...(Object.keys(reasons).length > 0 ? { reasons } : {}) },
+    close: () => pinger.close(),
+  };
+}
+
+function record(metrics: PingMetrics | null, outcome: Outcome<PingResult>): Outcome<PingResult> {
+  metrics?.finished(outcome);
+  return outcome;
+}
+
+type Measure = (request: PingRequest, signal: AbortSignal) => Promise<Outcome<PingResult>>;
+
+function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck): Measure {
+  const { config } = deps;
+  const client = 'upstream' in deps.dns ? deps.dns.upstream : null;
+  // Across all clients: many clients together must not turn this server into a flood source.
+  const budget = new TargetBudget<Maybe<BucketAnswer>>({ echoesPerSecond: config.targetEchoesPerSecond, ...(deps.targetStore ? { store: deps.targetStore } : {}) });
+  return async (request, signal) => {
+    const startedAt = new Date();
+    const t0 = performance.now();
+    const ipVersion = request.ipVersion;
+    const resolved = await resolveHost(request.host, { client, resolvers: config.resolvers, ...(ipVersion !== undefined ? { ipVersion } : {}), signal });
+    const resolveMs = roundMicros(performance.now() - t0);
+    if (signal.aborted) return failed(ABORTED);
+    if (!resolved.ok) return failed('busy' in resolved ? upstreamBusy(resolved.busy) : { code: 'host-not-found', detail: resolved.reason });
+    const refused = await admitTarget(resolved.host, request.count, pinger.socketKinds, checkTarget, budget);
+    if (refused !== null) return failed(refused);
+    const { address, family } = resolved.host;
+    try {
+      const echo = await pinger.ping({ address, family, count: request.count, intervalMs: request.intervalMs, timeoutMs: request.timeoutMs, size: request.size }, signal);
+      const { packets, rtt, replies } = echo;
+      const durationMs = roundMicros(performance.now() - t0);
+      return succeeded({ host: request.host, address, ipVersion: family, reachable: packets.received > 0, packets, rtt, replies, resolveMs, durationMs, startedAt: startedAt.toISOString() });
+    } catch (err) {
+      return failed(engineFailure(err));
+    }
+  };
+}
+
+// Whether this server may send `count` echoes to the resolved address now: policy, socket, budget.
+async function admitTarget(host: ResolvedHost, count: number, kinds: SocketKinds, checkTarget: TargetCheck, budget: TargetBudget<Maybe<BucketAnswer>>): Promise<ToolFailure | null> {
+  const { address, family } = host;
+  const range = checkTarget(address);
+  if (range !== null) return { code: 'target-forbidden', detail: `${address} is in the refused range ${range}`, address, range };
+  if ((family === 4 ? kinds.v4 : kinds.v6) === null) {
+    const why = family === 4 ? kinds.reasons.v4 : kinds.reasons.v6;
+    return { code: 'engine-unavailable', detail: `no ICMP socket for IPv${family} on this server: ${why}` };
+  }
+  let reservation;
+  try {
+    reservation = await budget.reserve(address, count);
+  } catch (err) {
+    if (!(err instanceof StoreUnavailableError)) throw err;
+    return { code: 'store-unavailable', detail: 'the shared store of per-target budgets cannot be reached; retry shortly', retryAfterSeconds: err.retryAfterSeconds };
+  }
+  if (reservation.granted) return null;
+  if (reservation.reason === 'over-budget') {
+    // No wait would help: this server never sends more than `limit` echoes a second to one address.
+    const message = `must be <= ${reservation.limit} on this server (its per-target echo budget)`;
+    return { code: 'invalid-field', detail: `count is above this server's per-target echo budget`, fields: [{ path: ['count'], message }] };
+  }
+  const retry = reservation.retryAfterSeconds;
+  return { code: 'target-rate-limited', detail: `${address} already receives ${reservation.limit} echo requests per second from this server; retry after ${retry} s`, retryAfterSeconds: retry };
+}

@@ -1,0 +1,25 @@
+import type { EchoReply, PacketStats, RttStats } from '../../engines/icmp/types';
+
+// A ping request after validation, defaults and normalisation (host in ASCII form, IP literals bare).
+export interface PingRequest {
+  host: string;
+  count: number;
+  intervalMs: number;
+  timeoutMs: number;
+  ipVersion?: 4 | 6;
+  size: number;
+}
+
+// The 200 body: a measurement was made, whatever its outcome.
+export interface PingResult {
+  host: string;
+  address: string;
+  ipVersion: 4 | 6;
+  reachable: boolean;
+  packets: PacketStats;
+  rtt: RttStats | null;
+  replies: EchoReply[];
+  resolveMs: number;
+  durationMs: number;
+  startedAt: string;
+}

@@ -1,0 +1,66 @@
+import type { Registry } from 'prom-client';
+import type { Config } from '../config/types';
+import { openResolverClient } from '../engines/dns';
+import { coalesce } from '../engines/dns/coalescing-client';
+import { ResolverBudget } from '../engines/dns/resolver-budget';
+import type { LimiterStore } from '../ratelimit/limiter-store';
+import { MemoryLimiterStore } from '../ratelimit/memory-limiter-store';
+import { createSchemaCompiler, type Validate } from '../validation/validator';
+import { dnsTool } from './dns';
+import { pingTool } from './ping';
+import type { Tool, ToolDeps, ToolSlot } from './tool';
+import { Upstream } from './upstream';
+
+// Every tool the server offers. Adding a tool: its folder, and one line here.
+// eslint-style `any`: the list holds tools of different request and result types.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const TOOLS: ReadonlyArray<Tool<any, any>> = [pingTool, dnsTool];
+
+// A tool ready to serve: its definition, its request validator and what runs it.
+export interface OpenTool<Req = unknown, Res = unknown> {
+  tool: Tool<Req, Res>;
+  validate: Validate<Req>;
+  slot: ToolSlot<Req, Res>;
+}
+
+export interface OpenTools {
+  list: readonly OpenTool[];
+  close(): void;
+}
+
+// Each tool's request validator by tool name, compiled once.
+export function requestValidators(resolverIds: readonly string[], tools: ReadonlyArray<Tool<any, any>> = TOOLS): Record<string, Validate<any>> {
+  const compile = createSchemaCompiler();
+  return Object.fromEntries(tools.map((tool) => [tool.name, compile(tool.requestSchema(resolverIds), tool.normalize)]));
+}
+
+// Where the budgets shared across requests live; in this thread unless given (worker threads share them).
+export interface SharedStores {
+  targets?: LimiterStore; // per-target echo budgets
+  resolvers?: LimiterStore; // per-resolver query budgets
+}
+
+// One DNS engine serves the dns tool and ping's host names alike, through one Upstream: questions in
+// flight are shared and each resolver's query budget holds. It is closed after the tools.
+function openUpstream(config: Config, registry: Registry | null, store: LimiterStore | undefined): ToolDeps['dns'] {
+  try {
+    const budget = new ResolverBudget(store ?? new MemoryLimiterStore({ max: Math.max(16, config.resolvers.length * 2) }), config.resolverQps);
+    return { upstream: new Upstream(coalesce(openResolverClient()), budget, registry, config.resolvers) };
+  } catch (err) {
+    return { unavailable: `the DNS engine could not start: ${(err as Error).message}` };
+  }
+}
+
+export function openTools(config: Config, registry: Registry | null, tools: ReadonlyArray<Tool<any, any>> = TOOLS, stores: SharedStores = {}): OpenTools {
+  const dns = openUpstream(config, registry, stores.resolvers);
+  const deps: ToolDeps = { config, dns, registry, ...(stores.targets ? { targetStore: stores.targets } : {}) };
+  const validators = requestValidators(config.resolvers.map((r) => r.id), tools);
+  const list = tools.map((tool) => ({ tool, validate: validators[tool.name] as Validate<unknown>, slot: tool.open(deps) }));
+  return {
+    list,
+    close() {
+      for (const { slot } of list) if ('close' in slot) slot.close();
+      if ('upstream' in dns) dns.upstream.close();
+    },
+  };
+}

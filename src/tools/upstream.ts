@@ -1,0 +1,85 @@
+import { Gauge, type Registry } from 'prom-client';
+import type { ResolverConfig } from '../config/types';
+import { PlainCounter } from '../observability/plain-counter';
+import type { CoalescingClient } from '../engines/dns/coalescing-client';
+import type { ResolverBudget } from '../engines/dns/resolver-budget';
+import type { EngineCounters, QueryEntry, RecordType, ResolverQueries, ResolverQuery } from '../engines/dns/types';
+
+// The one way the tools reach resolvers: identical questions in flight share one query, and what a
+// request would send new is reserved from each resolver's budget before anything is sent.
+
+// `fresh`: the questions this request sends itself (the rest it shares with requests already waiting).
+export type Admitted = { ok: true; fresh: ReadonlyMap<ResolverConfig, RecordType[]> } | { ok: false; resolver: string; retryAfterSeconds: number };
+export type Asked = { ok: true; results: ResolverQueries[] } | { ok: false; resolver: string; retryAfterSeconds: number };
+
+// Packets a query sent, as the engine counts them (UDP sends, the resend, a TCP fall-back).
+export function sendsOf(entry: QueryEntry | undefined): number {
+  return entry?.sends ?? 0;
+}
+
+export class Upstream {
+  private readonly refusals: PlainCounter | null;
+  private readonly sent: PlainCounter | null;
+
+  constructor(
+    private readonly client: CoalescingClient,
+    private readonly budget: ResolverBudget,
+    registry: Registry | null,
+    resolvers: readonly ResolverConfig[],
+  ) {
+    this.refusals = registry && new PlainCounter(registry, 'nettools_resolver_budget_refusals_total', 'Requests refused 503 upstream-busy, by the resolver whose budget was spent.', ['resolver']);
+    this.sent = registry && new PlainCounter(registry, 'nettools_resolver_queries_sent_total', "Queries charged to each resolver's budget (resends and TCP fall-backs included).", ['resolver']);
+    if (registry) this.watchBudgets(registry, resolvers);
+  }
+
+  // Reserves what `request` would send new (questions already in flight cost nothing).
+  async admit(request: ResolverQuery): Promise<Admitted> {
+    const fresh = this.client.newQuestions(request);
+    const reserved = await this.budget.reserve(new Map([...fresh].map(([resolver, types]) => [resolver, types.length])));
+    if (reserved.granted) return { ok: true, fresh };
+    this.refusals?.inc(reserved.resolver);
+    return { ok: false, resolver: reserved.resolver, retryAfterSeconds: reserved.retryAfterSeconds };
+  }
+
+  // An admitted request's queries (or part of them); `fresh` is what admit reserved for them.
+  // Each question this request sent itself is charged what it really sent beyond the one reserved.
+  async query(request: ResolverQuery, fresh: ReadonlyMap<ResolverConfig, RecordType[]>, signal?: AbortSignal): Promise<ResolverQueries[]> {
+    const results = await this.client.query(request, signal);
+    for (const { resolver, queries } of results) {
+      const own = fresh.get(resolver);
+      if (own === undefined) continue;
+      let sends = 0;
+      for (const type of own) sends += sendsOf(queries[type]);
+      this.sent?.inc(resolver.id, '', sends);
+      void this.budget.charge(resolver, sends - own.length);
+    }
+    return results;
+  }
+
+  async ask(request: ResolverQuery, signal?: AbortSignal): Promise<Asked> {
+    const admitted = await this.admit(request);
+    if (!admitted.ok) return admitted;
+    return { ok: true, results: await this.query(request, admitted.fresh, signal) };
+  }
+
+  counters(): EngineCounters {
+    return this.client.counters();
+  }
+
+  close(): void {
+    this.client.close();
+  }
+
+  private watchBudgets(registry: Registry, resolvers: readonly ResolverConfig[]): void {
+    const budget = this.budget;
+    new Gauge({
+      name: 'nettools_resolver_budget_remaining',
+      help: 'Queries each resolver may still be sent this second (NETTOOLS_RESOLVER_QPS a second at most).',
+      labelNames: ['resolver'],
+      registers: [registry],
+      async collect() {
+        for (const r of resolvers) this.set({ resolver: r.id }, await budget.remaining(r));
+      },
+    });
+  }
+}

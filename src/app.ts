@@ -1,35 +1,72 @@
+import { ConfigError } from './config/config';
 import type { Config } from './config/types';
 import { createServer, type NettoolsServer } from './http/server';
+import { KeyRing } from './keys/key-ring';
+import { openSharedBudgets } from './shared-budgets';
 import type { Logger } from './log';
-import { createHttpMetrics, disabledHttpMetrics } from './observability/metrics';
-import { createToolMetrics } from './observability/tool-metrics';
-import { createTargetCheck } from './policy/target-policy';
+import type { InFlightCaps } from './ratelimit/in-flight';
+import type { LimiterStore } from './ratelimit/limiter-store';
+import { createHttpMetrics, disabledHttpMetrics, type HttpMetrics } from './observability/metrics';
 import { buildOpenApi } from './openapi/document';
-import { createTools, type ToolSet } from './tools';
-import { createValidators } from './validation/validator';
+import { openTools, TOOLS, type OpenTools } from './tools/registry';
+import type { Tool } from './tools/tool';
 import pkg from '../package.json';
 
 export interface App {
   server: NettoolsServer;
-  tools: ToolSet;
+  tools: OpenTools;
+  keys: KeyRing | null; // null: keys are off
+  metrics: HttpMetrics;
+  // Resolves when the shared store (if any) is connected, or after a second without it; listen after.
+  ready(): Promise<void>;
+  // Closes what the server used (engines, the shared store's connection) once it has drained.
+  close(): Promise<void>;
+}
+
+// How long start-up waits for the shared store before serving without it (from local buckets, or 503).
+const STORE_READY_MS = 1000;
+
+export interface AppOptions {
+  tools?: ReadonlyArray<Tool<any, any>>; // the registry's list unless a caller brings its own
+  store?: LimiterStore; // where client buckets live; in this process unless given
+  targetStore?: LimiterStore; // where per-target echo budgets live; in this process unless given
+  resolverStore?: LimiterStore; // where per-resolver query budgets live; in this process unless given
+  inFlight?: InFlightCaps; // the concurrency caps; this thread's own unless given
+  metricsText?: () => Promise<string>; // the /metrics body: the whole process's, when this is one of several threads
 }
 
 // Everything the process runs, wired from one Config; main.ts adds only signals and exit codes.
-export function createApp(config: Config, log: Logger): App {
-  const ids = config.resolvers.map((r) => r.id);
+export function createApp(config: Config, log: Logger, options: AppOptions = {}): App {
+  const tools = options.tools ?? TOOLS;
+  const keys = openKeys(config);
   const metrics = config.metrics ? createHttpMetrics() : disabledHttpMetrics();
-  const tools = createTools({
-    config,
-    checkTarget: createTargetCheck({ allowPrivateTargets: config.allowPrivateTargets }),
-    ...(config.metrics ? { metrics: createToolMetrics(metrics.registry) } : {}),
-  });
-  const server = createServer({
-    config,
-    tools,
-    validators: createValidators(ids),
-    openapi: JSON.stringify(buildOpenApi(ids, pkg.version)),
-    log,
+  // With Redis, this instance's own stores (or the worker threads' shared ones) are what it falls back on.
+  const shared = config.redisUrl === null ? null : openSharedBudgets(config, log, metrics, { ...(options.store ? { clients: options.store } : {}), ...(options.targetStore ? { targets: options.targetStore } : {}) });
+  const store = shared?.clients ?? options.store;
+  const targets = shared?.targets ?? options.targetStore;
+  const stores = { ...(targets ? { targets } : {}), ...(options.resolverStore ? { resolvers: options.resolverStore } : {}) };
+  const open = openTools(config, config.metrics ? metrics.registry : null, tools, stores);
+  const openapi = JSON.stringify(buildOpenApi(tools, config.resolvers.map((r) => r.id), pkg.version));
+  const { inFlight, metricsText } = options;
+  const health = shared === null ? undefined : () => ({ status: 'ok', store: { kind: 'redis', state: shared.state() } });
+  const server = createServer({ config, tools: open.list, openapi, log, metrics, keys, ...(store ? { store } : {}), ...(inFlight ? { inFlight } : {}), ...(metricsText ? { metricsText } : {}), ...(health ? { health } : {}) });
+  return {
+    server,
+    tools: open,
+    keys,
     metrics,
-  });
-  return { server, tools };
+    ready: async () => shared?.ready(STORE_READY_MS),
+    async close() {
+      open.close();
+      await shared?.close();
+    },
+  };
+}
+
+// A keys file that cannot be read or parsed stops the server at start, as a bad setting does.
+function openKeys(config: Config): KeyRing | null {
+  if (config.apiKeysFile === null) return null;
+  const opened = KeyRing.open(config.apiKeysFile, config.plans);
+  if (!opened.ok) throw new ConfigError('NETTOOLS_API_KEYS_FILE', opened.message);
+  return opened.value;
 }

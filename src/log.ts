@@ -15,13 +15,14 @@ export interface LineSink {
   write(line: string): void;
 }
 
-// One JSON object per line on stdout (pino, written asynchronously off the request path).
-export function createLogger(level: Config['logLevel'], sink?: LineSink): Logger {
+// One JSON object per line on stdout (pino, written asynchronously off the request path). `fields` go
+// on every line.
+export function createLogger(level: Config['logLevel'], sink?: LineSink, fields?: Record<string, unknown>): Logger {
   const destination = sink ?? pino.destination({ dest: 1, sync: false, minLength: 0 });
   const logger = pino(
     {
       level,
-      base: undefined,
+      base: fields ?? undefined, // e.g. the worker thread's index
       messageKey: 'msg',
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },

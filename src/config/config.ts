@@ -1,5 +1,7 @@
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { parseCidrList } from '../net/ip';
+import { parsePlans } from '../ratelimit/plans';
 import { parseRateLimit } from '../ratelimit/rate-limit-config';
 import type { Result } from '../util/result';
 import { ConfigError } from './errors';
@@ -43,6 +45,20 @@ const fromResult =
     const r = parse(text);
     return r.ok ? r.value : refuse(r.message);
   };
+
+const MAX_WORKERS = 256;
+
+const redisUrl: Parser<string | null> = (text) => {
+  if (text === '') return null;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return refuse('expected redis://host:port[/db]');
+  }
+  if (url.protocol !== 'redis:' || url.hostname === '' || !/^(\/\d{0,2})?$/.test(url.pathname)) return refuse('expected redis://host:port[/db]');
+  return text;
+};
 
 const listenHost: Parser<string> = (text) => (isIP(text) ? text : refuse('expected an IP address literal'));
 const origin: Parser<string> = (text) => (/^[\x21-\x7e]+$/.test(text) ? text : refuse('expected * or an origin'));
@@ -110,6 +126,48 @@ const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     parse: integer(100, 600_000),
     help: 'how long a request body may take to arrive',
   },
+  apiKeysFile: {
+    key: 'apiKeysFile',
+    variable: 'NETTOOLS_API_KEYS_FILE',
+    fallback: '',
+    parse: (text) => (text === '' ? null : text.includes('\0') ? refuse('expected a file path') : text),
+    help: 'the API keys file (SHA-256 of each key, never the key); empty turns keys off',
+  },
+  redisUrl: {
+    key: 'redisUrl',
+    variable: 'NETTOOLS_REDIS_URL',
+    fallback: '',
+    parse: redisUrl,
+    help: 'redis://host:port[/db]: buckets and budgets shared by every instance pointed at it; empty keeps them in this process',
+  },
+  redisFailure: {
+    key: 'redisFailure',
+    variable: 'NETTOOLS_REDIS_FAILURE',
+    fallback: 'local',
+    parse: (text) => (text === 'local' || text === 'closed' ? text : refuse('expected local or closed')),
+    help: 'when the Redis store is unreachable: local (each instance uses its own buckets) or closed (503)',
+  },
+  resolverQps: {
+    key: 'resolverQps',
+    variable: 'NETTOOLS_RESOLVER_QPS',
+    fallback: '500',
+    parse: integer(1, 1_000_000),
+    help: 'queries per second this server sends to each resolver, at most (all workers together)',
+  },
+  workers: {
+    key: 'workers',
+    variable: 'NETTOOLS_WORKERS',
+    fallback: '1',
+    parse: (text) => (text === 'auto' ? availableParallelism() : integer(1, MAX_WORKERS)(text)),
+    help: 'HTTP worker threads serving the one port: a number, or auto for one per core',
+  },
+  plans: {
+    key: 'plans',
+    variable: 'NETTOOLS_PLANS',
+    fallback: '',
+    parse: fromResult(parsePlans),
+    help: 'name=count/window[:inflight] list of plans for API keys, e.g. pro=600/60s:16',
+  },
 };
 
 export const CONFIG_SETTINGS: ReadonlyArray<Setting<keyof Config>> = Object.values(SETTINGS);
@@ -117,6 +175,12 @@ export const CONFIG_SETTINGS: ReadonlyArray<Setting<keyof Config>> = Object.valu
 // `NETTOOLS_RATE_LIMIT` -> `--rate-limit`, `PORT` -> `--port`.
 export function flagName(variable: string): string {
   return '--' + variable.replace(/^NETTOOLS_/, '').toLowerCase().replace(/_/g, '-');
+}
+
+// What `--help` prints: every setting as its flag and variable, its default and what it does.
+export function helpText(): string {
+  const rows = CONFIG_SETTINGS.map((s) => `  ${flagName(s.variable)} / ${s.variable} (default: ${s.fallback === '' ? 'empty' : s.fallback})\n      ${s.help}`);
+  return ['usage: node dist/src/main.js [--flag value ...]', 'Every setting is a flag or an environment variable; flags win.', '', ...rows, ''].join('\n');
 }
 
 // Flags win over the environment; anything unknown or malformed throws a ConfigError.

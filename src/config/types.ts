@@ -1,4 +1,8 @@
 import type { Cidr } from '../net/ip';
+import type { Plan } from '../ratelimit/plans';
+import type { RateLimitConfig } from '../ratelimit/rate-limit-config';
+
+export type { RateLimitConfig };
 
 export interface ResolverConfig {
   id: string;
@@ -7,10 +11,6 @@ export interface ResolverConfig {
   family: 4 | 6;
 }
 
-export interface RateLimitConfig {
-  capacity: number; // bucket size
-  windowMs: number; // time to refill the whole bucket
-}
 
 export interface Config {
   port: number;
@@ -28,4 +28,10 @@ export interface Config {
   rateLimitCacheMax: number;
   shutdownGraceMs: number;
   bodyTimeoutMs: number;
+  apiKeysFile: string | null; // null: keys are off and the Authorization header is ignored
+  plans: Map<string, Plan>;
+  workers: number; // HTTP worker threads; 1 serves from the main thread
+  resolverQps: number; // queries a second to each resolver, at most
+  redisUrl: string | null; // null: budgets live in this process
+  redisFailure: 'local' | 'closed';
 }

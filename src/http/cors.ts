@@ -1,7 +1,7 @@
 import type { Exchange } from './exchange';
 
 // Headers a browser script may read from a tool response (rate-limit state, retry hints, tracing).
-const EXPOSED = 'RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id';
+const EXPOSED = 'RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, WWW-Authenticate, X-Request-Id';
 
 // Allow-Origin on every tool response, as the contract says; the long Expose-Headers list only where a
 // browser asked (an Origin header), since nothing else reads it.
@@ -14,7 +14,7 @@ export function addCorsHeaders(ex: Exchange, origin: string, crossOrigin: boolea
 export function answerPreflight(ex: Exchange, origin: string, allow: string): void {
   ex.header('Access-Control-Allow-Origin', origin);
   ex.header('Access-Control-Allow-Methods', allow);
-  ex.header('Access-Control-Allow-Headers', 'Content-Type');
+  ex.header('Access-Control-Allow-Headers', 'Content-Type, Authorization');
   ex.header('Access-Control-Max-Age', '600');
   if (origin !== '*') ex.header('Vary', 'Origin');
   ex.send(204, null, null);

@@ -45,6 +45,7 @@ export class Exchange {
   client: string;
   route = 'unmatched'; // a known path, or "unmatched": metrics labels must stay few
   requestId = '';
+  keyId: string | null = null; // the API key's id when one was accepted: logged, never the key
   problemCode: string | null = null;
   // The client key whose concurrency slot this request holds (see Admission), until it is settled.
   slotKey: string | null = null;

@@ -1,9 +1,9 @@
-import { PROBLEM_TYPE_BASE, PROBLEMS, type FieldError, type ProblemCode } from './problems';
+import { PROBLEM_TYPE_BASE, PROBLEMS, type FieldError, type ProblemCode } from '../problems/codes';
 
-// A problem body as sent, byte for byte what JSON.stringify(problem(...)) gives. A refused request is
-// the commonest response under load, and building the object only to serialise it again cost more
-// than answering: what is fixed per code is rendered once, field errors are written here, and only
-// text that needs escaping goes through JSON.stringify (each call into it cost ~100 ns).
+// A problem body as sent, byte for byte what JSON.stringify of the RFC 9457 object gives. A refused
+// request is the commonest response under load, and building the object only to serialise it again
+// cost more than answering: what is fixed per code is rendered once, field errors are written here,
+// and only text that needs escaping goes through JSON.stringify.
 // `extensions` must not reuse the core member names.
 
 const HEADS = new Map<ProblemCode, { open: string; close: string }>();

@@ -24,7 +24,7 @@ export function loadNativeUws(env: NodeJS.ProcessEnv = process.env, abi: string 
   } catch (err) {
     throw new UwsUnavailableError(
       `native uWebSockets.js binary ${name} does not load on Node ${process.version} (${(err as Error).message.split('\n')[0]}); ` +
-        'this build supports Node 16, 18 and 20 on glibc >= 2.27',
+        'nettools needs Node 20 on glibc >= 2.27 for this build',
     );
   }
   if (!isNative(mod)) throw new UwsUnavailableError(`${name} is not a native module`);

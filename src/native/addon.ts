@@ -16,8 +16,10 @@ export interface NativeAddon {
   [engine: string]: unknown;
 }
 
-// Compiled to dist/src/native/addon.js; node-gyp writes build/ at the package root.
-const ADDON_PATH = path.resolve(__dirname, '..', '..', '..', 'build', 'Release', 'nettools.node');
+// Compiled to dist/src/native/addon.js; node-gyp writes build/<configuration>/ at the package root.
+// ADDON_BUILDTYPE picks another configuration of binding.gyp (the sanitizer tests load `Sanitize`).
+const BUILD_TYPE = /^[A-Za-z]+$/.test(process.env.ADDON_BUILDTYPE ?? '') ? process.env.ADDON_BUILDTYPE! : 'Release';
+const ADDON_PATH = path.resolve(__dirname, '..', '..', '..', 'build', BUILD_TYPE, 'nettools.node');
 
 let loaded: NativeAddon | undefined;
 

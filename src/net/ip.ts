@@ -24,8 +24,8 @@ const MAX_LITERAL = 64;
 
 const MAPPED_PREFIX = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff];
 
-/** `[::1]` -> `::1`; any other text unchanged. */
-export function stripBrackets(text: string): string {
+// `[::1]` -> `::1`; any other text unchanged.
+function stripBrackets(text: string): string {
   return text.length >= 2 && text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
 }
 
@@ -105,7 +105,7 @@ function parseIPv6(text: string): IpAddress | null {
 }
 
 /** True for `::ffff:a.b.c.d`. */
-export function isIPv4Mapped(address: IpAddress): boolean {
+function isIPv4Mapped(address: IpAddress): boolean {
   return address.family === 6 && MAPPED_PREFIX.every((b, i) => address.bytes[i] === b);
 }
 
@@ -156,7 +156,7 @@ export function normaliseIp(text: string): string | null {
 }
 
 /** True when the first `bits` bits of `a` and `b` agree. */
-export function prefixMatches(a: Uint8Array, b: Uint8Array, bits: number): boolean {
+function prefixMatches(a: Uint8Array, b: Uint8Array, bits: number): boolean {
   const whole = bits >> 3;
   for (let i = 0; i < whole; i++) if (a[i] !== b[i]) return false;
   const rest = bits & 7;
@@ -222,10 +222,6 @@ export function cidrContains(cidr: Cidr, address: IpAddress | string): boolean {
   if (parsed === null) return false;
   const candidate = cidr.family === 4 ? unmapIPv4(parsed) : parsed;
   return candidate.family === cidr.family && prefixMatches(candidate.bytes, cidr.bytes, cidr.prefix);
-}
-
-export function formatCidr(cidr: Cidr): string {
-  return `${formatIp({ family: cidr.family, bytes: cidr.bytes })}/${cidr.prefix}`;
 }
 
 // Four decimal octets 0-255 without leading zeros: the form peerText and formatIp write. A loop over

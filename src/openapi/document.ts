@@ -1,8 +1,10 @@
-import { PROBLEMS, type ProblemCode } from '../http/problems';
-import { dnsRequestSchema, dnsResolverResultSchema, dnsResultSchema } from '../schemas/dns';
-import { pingRequestSchema, pingResultSchema } from '../schemas/ping';
-import { problemSchema } from '../schemas/problem';
-import { PROBE_PARAMS } from '../probe/query';
+import { FAILURE_PROBLEMS } from '../http/refusal';
+import { PROBLEMS, type ProblemCode } from '../problems/codes';
+import { problemSchema } from '../problems/schema';
+import { COMMON_PROBE_PARAMS } from '../probe/query';
+import type { Tool } from '../tools/tool';
+import { describeProblems, INTRODUCTION, problemHeaders, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER } from './descriptions';
+import { problemExample } from './problem-examples';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -19,26 +21,24 @@ function component(schema: unknown): Json {
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const problemResponse = (codes: ProblemCode[]) => ({
-  description: codes.map((c) => `\`${c}\`: ${PROBLEMS[c].title}`).join('; '),
-  content: { 'application/problem+json': { schema: ref('Problem') } },
+const problemResponse = (codes: ProblemCode[], headers: object = {}) => ({
+  description: describeProblems(codes),
+  headers: { ...headers, ...problemHeaders(codes) },
+  content: { 'application/problem+json': { schema: ref('Problem'), examples: Object.fromEntries(codes.map((c) => [c, { summary: c, value: problemExample(c) }])) } },
 });
 
-const rateLimitHeaders = {
-  RateLimit: { description: 'IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`.', schema: { type: 'string' } },
-  'RateLimit-Policy': { description: 'IETF draft: quota and window, e.g. `"default";q=30;w=60`.', schema: { type: 'string' } },
-  'X-RateLimit-Limit': { schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': { schema: { type: 'integer' } },
-  'X-RateLimit-Reset': { description: 'Seconds until the bucket is full again.', schema: { type: 'integer' } },
-};
+const rateLimitHeaders = { 'X-Request-Id': REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS };
 
-function statusGroups(codes: ProblemCode[]): Record<string, ReturnType<typeof problemResponse>> {
+// `headers`: what every one of these responses carries besides what its problems add.
+function statusGroups(codes: ProblemCode[], headers: object = {}): Record<string, ReturnType<typeof problemResponse>> {
   const byStatus = new Map<number, ProblemCode[]>();
-  for (const c of codes) byStatus.set(PROBLEMS[c].status, [...(byStatus.get(PROBLEMS[c].status) ?? []), c]);
-  return Object.fromEntries([...byStatus].map(([s, cs]) => [String(s), problemResponse(cs)]));
+  for (const c of new Set(codes)) byStatus.set(PROBLEMS[c].status, [...(byStatus.get(PROBLEMS[c].status) ?? []), c]);
+  return Object.fromEntries([...byStatus].map(([s, cs]) => [String(s), problemResponse(cs, headers)]));
 }
 
+// What any tool request may be refused with before or around its tool.
 const COMMON_TOOL_PROBLEMS: ProblemCode[] = [
+  'invalid-api-key',
   'invalid-json',
   'validation-failed',
   'request-timeout',
@@ -47,18 +47,22 @@ const COMMON_TOOL_PROBLEMS: ProblemCode[] = [
   'rate-limited',
   'too-many-concurrent',
   'overloaded',
+  'rate-limit-store-unavailable',
   'engine-unavailable',
   'internal-error',
 ];
 
-function toolPath(summary: string, requestSchema: string, resultSchema: string, extraProblems: ProblemCode[]) {
-  const problems = statusGroups([...COMMON_TOOL_PROBLEMS, ...extraProblems]);
+type AnyTool = Tool<any, any>;
+
+function toolPath(tool: AnyTool, resolverIds: readonly string[]) {
+  const problems = statusGroups([...COMMON_TOOL_PROBLEMS, ...tool.failures.map((f) => FAILURE_PROBLEMS[f])], RATE_LIMIT_HEADERS);
   return {
     post: {
-      summary,
-      requestBody: { required: true, content: { 'application/json': { schema: ref(requestSchema) } } },
+      summary: tool.summary,
+      security: OPTIONAL_KEY,
+      requestBody: { required: true, content: { 'application/json': { schema: ref(tool.requestSchema(resolverIds).$id) } } },
       responses: {
-        '200': { description: 'A measurement was made.', headers: rateLimitHeaders, content: { 'application/json': { schema: ref(resultSchema) } } },
+        '200': { description: 'A measurement was made.', headers: rateLimitHeaders, content: { 'application/json': { schema: ref(tool.resultSchema.$id) } } },
         ...problems,
         '405': problemResponse(['method-not-allowed']),
       },
@@ -67,80 +71,124 @@ function toolPath(summary: string, requestSchema: string, resultSchema: string, 
   };
 }
 
-export function buildOpenApi(resolverIds: readonly string[], version: string): object {
+function probePath(tools: readonly AnyTool[]) {
+  const params = { ...COMMON_PROBE_PARAMS, ...Object.assign({}, ...tools.map((t) => t.probe.params)) } as Record<string, string>;
+  const refusals: ProblemCode[] = ['invalid-api-key', 'validation-failed', 'rate-limited', 'too-many-concurrent', 'overloaded', 'engine-unavailable', 'internal-error'];
+  const toolRefusals = tools.flatMap((t) => t.failures.filter((f) => !t.probe.failuresAsMetrics.has(f)).map((f) => FAILURE_PROBLEMS[f]));
+  return {
+    get: {
+      summary: 'blackbox_exporter-compatible probe: one measurement as Prometheus metrics',
+      security: OPTIONAL_KEY,
+      description: `Modules: ${tools.map((t) => `${t.probe.module} (${t.path})`).join(', ')}. Same rate limits and target policy as the tool endpoints. A target without an address, or no resolver answering, is probe_success 0; bad parameters and refusals are problems.`,
+      parameters: Object.entries(params).map(([name, description]) => ({ name, in: 'query', required: name === 'module' || name === 'target', description, schema: { type: 'string' } })),
+      responses: {
+        '200': { description: 'probe_success, probe_duration_seconds, probe_icmp_* or probe_dns_* metrics.', headers: rateLimitHeaders, content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } } },
+        ...statusGroups([...refusals, ...toolRefusals], RATE_LIMIT_HEADERS),
+      },
+    },
+  };
+}
+
+// A key is optional: without one the caller's address is limited under the `default` policy.
+const OPTIONAL_KEY = [{}, { apiKey: [] }];
+
+const LIMITS_PATH = {
+  get: {
+    summary: "The caller's plan and budget right now (its API key's, or its address's); spends no token",
+    security: OPTIONAL_KEY,
+    responses: {
+      '200': {
+        description: 'The plan and what is left of its budget.',
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['plan', 'limit', 'windowSeconds', 'remaining', 'resetSeconds', 'inFlightLimit'],
+              properties: {
+                plan: { type: 'string', description: '`default` without a key, else the key\'s plan.', examples: ['default', 'pro'] },
+                limit: { type: 'integer', description: 'Bucket size: requests in a burst.' },
+                windowSeconds: { type: 'integer', description: 'Seconds for an empty bucket to fill again.' },
+                remaining: { type: 'integer', description: 'Requests left now.' },
+                resetSeconds: { type: 'integer', description: 'Seconds until the bucket is full again.' },
+                inFlightLimit: { type: 'integer', description: 'Requests the caller may have in flight at once.' },
+              },
+            },
+          },
+        },
+      },
+      ...statusGroups(['invalid-api-key', 'rate-limited']),
+    },
+  },
+};
+
+const FIXED_PATHS = {
+  '/health': {
+    get: {
+      summary: 'Liveness',
+      responses: {
+        '200': { description: 'The server is up.', content: { 'application/json': { schema: { type: 'object', required: ['status'], properties: { status: { const: 'ok', description: 'ok whenever the server answers.' } } } } } },
+      },
+    },
+  },
+  '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1 document.' } } } },
+  '/docs': {
+    get: {
+      summary: 'Interactive API reference rendered from this document (every file served by this server)',
+      responses: {
+        '200': { description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } },
+        '304': { description: 'Not modified (If-None-Match matched the ETag).' },
+      },
+    },
+  },
+  '/metrics': {
+    get: {
+      summary: 'Prometheus text exposition (absent when NETTOOLS_METRICS=false)',
+      responses: {
+        '200': { description: 'Metrics.', content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } } },
+        '404': problemResponse(['not-found']),
+      },
+    },
+  },
+};
+
+function schemas(tools: readonly AnyTool[], resolverIds: readonly string[]): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  for (const tool of tools) {
+    for (const schema of [tool.requestSchema(resolverIds), tool.resultSchema, ...tool.components]) out[schema.$id] = component(schema);
+  }
+  out['Problem'] = component(problemSchema);
+  return out;
+}
+
+export function buildOpenApi(tools: readonly AnyTool[], resolverIds: readonly string[], version: string): object {
   return {
     openapi: '3.1.0',
     info: {
       title: 'nettools',
       version,
-      description: 'Network diagnostics over HTTP: ICMP ping and multi-resolver DNS. Errors are RFC 9457 problem details.',
+      description: INTRODUCTION,
     },
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     paths: {
-      '/api/tools/ping': toolPath('ICMP echo test of one host: reachability and latency', 'PingRequest', 'PingResult', [
-        'host-not-found',
-        'target-forbidden',
-        'target-rate-limited',
-      ]),
-      '/api/tools/dns': toolPath('A, AAAA, MX, TXT records of one domain from several recursive resolvers at once', 'DnsRequest', 'DnsResult', [
-        'upstream-timeout',
-      ]),
-      '/health': {
-        get: {
-          summary: 'Liveness',
-          responses: {
-            '200': {
-              description: 'The server is up.',
-              content: { 'application/json': { schema: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } } } },
-            },
-          },
-        },
-      },
-      '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1 document.' } } } },
-      '/probe': {
-        get: {
-          summary: 'blackbox_exporter-compatible probe: one ping or DNS measurement as Prometheus metrics',
-          description:
-            'Same rate limits and target policy as the tool endpoints. A target without an address, or no resolver answering, is probe_success 0; bad parameters and refusals are problems.',
-          parameters: Object.entries(PROBE_PARAMS).map(([name, description]) => ({
-            name,
-            in: 'query',
-            required: name === 'module' || name === 'target',
-            description,
-            schema: { type: 'string' },
-          })),
-          responses: {
-            '200': { description: 'probe_success, probe_duration_seconds, probe_icmp_* or probe_dns_* metrics.', headers: rateLimitHeaders, content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } } },
-            ...statusGroups(['validation-failed', 'target-forbidden', 'target-rate-limited', 'rate-limited', 'too-many-concurrent', 'overloaded', 'engine-unavailable', 'internal-error']),
-          },
-        },
-      },
-      '/metrics': {
-        get: {
-          summary: 'Prometheus text exposition (absent when NETTOOLS_METRICS=false)',
-          responses: {
-            '200': { description: 'Metrics.', content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } } },
-            '404': problemResponse(['not-found']),
-          },
-        },
-      },
+      ...Object.fromEntries(tools.map((t) => [t.path, toolPath(t, resolverIds)])),
+      '/health': FIXED_PATHS['/health'],
+      '/openapi.json': FIXED_PATHS['/openapi.json'],
+      '/docs': FIXED_PATHS['/docs'],
+      '/api/limits': LIMITS_PATH,
+      '/probe': probePath(tools),
+      '/metrics': FIXED_PATHS['/metrics'],
     },
     components: {
-      schemas: {
-        PingRequest: component(pingRequestSchema),
-        PingResult: component(pingResultSchema),
-        DnsRequest: component(dnsRequestSchema(resolverIds)),
-        DnsResult: component(dnsResultSchema),
-        DnsResolverResult: component(dnsResolverResultSchema),
-        Problem: component(problemSchema),
-      },
+      schemas: schemas(tools, resolverIds),
       responses: { NotFound: problemResponse(['not-found']) },
-      headers: {
-        'X-Request-Id': {
-          description: 'On every response: the caller\'s own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line.',
-          schema: { type: 'string' },
+      securitySchemes: {
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            '`Authorization: Bearer nt_...`: a key issued by the operator gives its plan\'s budget instead of the address\'s. A malformed, unknown, revoked or expired key is 401 `invalid-api-key` (never served as anonymous) and spends a token of the address\'s budget.',
         },
       },
+      headers: { 'X-Request-Id': REQUEST_ID_HEADER },
     },
   };
 }

@@ -113,12 +113,29 @@ export function forbiddenRange(address: string): string | null {
 }
 
 export interface TargetPolicyOptions {
-  /** NETTOOLS_ALLOW_PRIVATE_TARGETS: lets every special range through (text that is no address still is refused). */
+  /**
+   * NETTOOLS_ALLOW_PRIVATE_TARGETS: lets loopback, private, link-local, CGNAT and the like through, but
+   * never ALWAYS_REFUSED (and text that is no address is still refused).
+   */
   allowPrivateTargets: boolean;
+}
+
+/**
+ * Ranges refused even when private targets are allowed: one echo to a multicast or broadcast address
+ * can draw replies from many hosts, and an unspecified address means "this host" or nothing. Embedded
+ * forms (`ipv4-mapped:multicast`, `6to4:broadcast`, ...) are refused alike.
+ */
+export const ALWAYS_REFUSED: ReadonlySet<string> = new Set(['multicast', 'broadcast', 'unspecified', 'this-network']);
+
+function alwaysRefused(range: string): boolean {
+  return ALWAYS_REFUSED.has(range.slice(range.lastIndexOf(':') + 1));
 }
 
 /** The check the ping tool runs on every resolved address: a refused range's name, or null to go ahead. */
 export function createTargetCheck(options: TargetPolicyOptions): (address: string) => string | null {
   if (!options.allowPrivateTargets) return forbiddenRange;
-  return (address) => (parseIp(address) === null ? INVALID_ADDRESS : null);
+  return (address) => {
+    const range = forbiddenRange(address);
+    return range !== null && (range === INVALID_ADDRESS || alwaysRefused(range)) ? range : null;
+  };
 }

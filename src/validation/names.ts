@@ -19,6 +19,10 @@ export function toAsciiName(input: string, kind: NameKind): string | null {
   if (/^\d+$/.test(labels[labels.length - 1] as string)) return null;
   const ascii = domainToASCII(name);
   if (ascii === '' || ascii.length > 253) return null;
+  // What the conversion made of it is what gets asked or pinged, so that is what is checked: other IPv4
+  // notations (0x7f000001, 0177.0.0.1, 127.1, fullwidth digits, ideographic dots) come out as dotted
+  // quads here, and a name that is really an address is not a name.
+  if (isIPv4(ascii)) return null;
   const rule = kind === 'hostname' ? LDH_LABEL : DNS_LABEL;
   return ascii.split('.').every((l) => rule.test(l)) ? ascii : null;
 }

@@ -1,0 +1,106 @@
+import { ConfigError, loadConfig } from '../config/config';
+import { generateKey } from '../keys/api-key';
+import { updateKeyFile, readKeyFile } from '../keys/key-file';
+import type { KeyRecord } from '../keys/key-record';
+import { fail, ok, type Result } from '../util/result';
+
+// `node dist/src/main.js keys create|list|revoke ...`: issue, show and take back API keys. Every
+// refusal is one line on stderr and exit code 2, with the keys file unchanged.
+
+export interface CommandOutput {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const USAGE = 'usage: keys create --plan NAME [--label TEXT] [--expires YYYY-MM-DD] | keys list | keys revoke ID';
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+type Options = { plan?: string; label?: string; expires?: string; rest: string[]; positional: string[] };
+
+// The command's own options; every other flag is a setting (--api-keys-file, --plans, ...).
+function splitOptions(args: readonly string[]): Options | string {
+  const out: Options = { rest: [], positional: [] };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const name = (['--plan', '--label', '--expires'] as const).find((o) => arg === o || arg.startsWith(`${o}=`));
+    if (name === undefined) {
+      if (arg.startsWith('--')) out.rest.push(arg, ...(arg.includes('=') || i + 1 >= args.length ? [] : [args[++i] as string]));
+      else out.positional.push(arg);
+      continue;
+    }
+    const value = arg === name ? args[++i] : arg.slice(name.length + 1);
+    if (value === undefined) return `${name} needs a value`;
+    out[name.slice(2) as 'plan' | 'label' | 'expires'] = value;
+  }
+  return out;
+}
+
+// YYYY-MM-DD, a real date after today: the key stops working at its first instant (UTC).
+function expiryOf(text: string, now: Date): Result<string, 'bad-date'> {
+  const m = DATE.exec(text);
+  const instant = m ? new Date(`${text}T00:00:00.000Z`) : null;
+  if (!m || !instant || Number.isNaN(instant.getTime()) || instant.toISOString().slice(0, 10) !== text) return fail('bad-date', `--expires "${text}" is not a date YYYY-MM-DD`);
+  if (instant.getTime() <= now.getTime()) return fail('bad-date', `--expires ${text} is not in the future`);
+  return ok(instant.toISOString());
+}
+
+function create(file: string, plans: ReadonlySet<string>, o: Options, now: Date): CommandOutput {
+  if (o.plan === undefined) return refused('keys create needs --plan NAME');
+  if (!plans.has(o.plan)) return refused(`plan "${o.plan}" is not configured (NETTOOLS_PLANS: ${[...plans].join(', ') || 'none'})`);
+  const label = o.label ?? '';
+  if (label.length > 200 || /[\u0000-\u001f\u007f]/.test(label)) return refused('--label must be at most 200 characters without control characters');
+  const expires = o.expires === undefined ? ok(null) : expiryOf(o.expires, now);
+  if (!expires.ok) return refused(expires.message);
+  let key = '';
+  const written = updateKeyFile(file, (records) => {
+    let made = generateKey();
+    while (records.some((r) => r.id === made.id)) made = generateKey(); // 48-bit ids: a clash is rare, never kept
+    key = made.key;
+    const record: KeyRecord = { id: made.id, sha256: made.sha256, plan: o.plan as string, label, created: now.toISOString(), expires: expires.value, revoked: null };
+    return ok([...records, record]);
+  });
+  return written.ok ? { code: 0, stdout: `${key}\n`, stderr: '' } : refused(written.message);
+}
+
+function list(file: string): CommandOutput {
+  const read = readKeyFile(file);
+  if (!read.ok) return refused(read.message);
+  const rows = read.value.map((r) => [r.id, r.plan, r.label || '-', r.created, r.expires ?? '-', r.revoked ?? '-'].join('\t'));
+  return { code: 0, stdout: ['id\tplan\tlabel\tcreated\texpires\trevoked', ...rows, ''].join('\n'), stderr: '' };
+}
+
+function revoke(file: string, id: string | undefined, now: Date): CommandOutput {
+  if (id === undefined) return refused('keys revoke needs the key id');
+  const written = updateKeyFile(file, (records) => {
+    const found = records.find((r) => r.id === id);
+    if (found === undefined) return fail('unknown-id', `no key with id "${id}"`);
+    return ok(records.map((r) => (r.id === id && r.revoked === null ? { ...r, revoked: now.toISOString() } : r)));
+  });
+  return written.ok ? { code: 0, stdout: `revoked ${id}\n`, stderr: '' } : refused(written.message);
+}
+
+function refused(message: string): CommandOutput {
+  return { code: 2, stdout: '', stderr: `nettools: ${message}\n` };
+}
+
+export function runKeysCommand(args: readonly string[], env: NodeJS.ProcessEnv, now = new Date()): CommandOutput {
+  const [verb, ...rest] = args;
+  const options = splitOptions(rest);
+  if (typeof options === 'string') return refused(options);
+  let file: string | null;
+  let plans: ReadonlySet<string>;
+  try {
+    const config = loadConfig(env, options.rest);
+    file = config.apiKeysFile;
+    plans = new Set(config.plans.keys());
+  } catch (err) {
+    if (err instanceof ConfigError) return refused(err.message);
+    throw err;
+  }
+  if (file === null) return refused('NETTOOLS_API_KEYS_FILE (or --api-keys-file) names no keys file');
+  if (verb === 'create' && options.positional.length === 0) return create(file, plans, options, now);
+  if (verb === 'list' && options.positional.length === 0) return list(file);
+  if (verb === 'revoke' && options.positional.length <= 1) return revoke(file, options.positional[0], now);
+  return refused(USAGE);
+}

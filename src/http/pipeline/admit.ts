@@ -1,0 +1,125 @@
+import type { Config } from '../../config/types';
+import { ClientLimiter, type RateDecision } from '../../ratelimit/client-limiter';
+import { createRateLimitHeaderWriter } from '../../ratelimit/headers';
+import { StoreUnavailableError } from '../../ratelimit/failover-store';
+import { InFlight, type InFlightCaps } from '../../ratelimit/in-flight';
+import type { BucketAnswer, LimiterStore } from '../../ratelimit/limiter-store';
+import { DEFAULT_PLAN } from '../../ratelimit/plans';
+import type { RateLimitConfig } from '../../ratelimit/rate-limit-config';
+import { then, type Maybe } from '../../util/maybe';
+import type { Exchange } from '../exchange';
+import type { StageRefusal } from '../refusal';
+import type { AuthRefusal, Principal } from './authenticate';
+
+export type AdmitRefusal = Extract<StageRefusal, { code: 'rate-limited' | 'too-many-concurrent' | 'overloaded' | 'invalid-api-key' | 'rate-limit-store-unavailable' }>;
+
+// A shared store that cannot be reached with NETTOOLS_REDIS_FAILURE=closed: 503, never unlimited.
+export function unreachable(err: unknown): AdmitRefusal {
+  if (err instanceof StoreUnavailableError) return { code: 'rate-limit-store-unavailable', retryAfterSeconds: err.retryAfterSeconds };
+  throw err;
+}
+
+// What admission answers per plan, the anonymous `default` one included.
+interface Policy {
+  rate: RateLimitConfig;
+  inFlight: number;
+  writeHeaders: ReturnType<typeof createRateLimitHeaderWriter>;
+}
+
+export type DecisionListener = (plan: string, outcome: 'admitted' | AdmitRefusal['code']) => void;
+
+// Who may start a tool request now: the concurrency caps first (a refusal there costs no token),
+// then the principal's token bucket. Every answer, refusals included, carries the rate-limit headers
+// of the principal's plan. A request let in holds a concurrency slot until `settled` is called.
+export class Admission {
+  readonly limiter: ClientLimiter<Maybe<BucketAnswer>>;
+  readonly inFlight: InFlightCaps;
+  private readonly pruneTimer: NodeJS.Timeout;
+  private readonly policies = new Map<string, Policy>();
+
+  constructor(
+    config: Config,
+    shared: { store?: LimiterStore | undefined; inFlight?: InFlightCaps | undefined } = {},
+    private readonly onDecision: DecisionListener = () => {},
+  ) {
+    const { store } = shared;
+    this.limiter = new ClientLimiter<Maybe<BucketAnswer>>({ rate: config.rateLimit, max: config.rateLimitCacheMax, ...(store ? { store } : {}) });
+    this.inFlight = shared.inFlight ?? new InFlight({ perClient: config.maxInFlightPerClient, global: config.maxInFlight });
+    const policy = (name: string, rate: RateLimitConfig, inFlight: number | null): Policy => ({
+      rate,
+      inFlight: inFlight ?? config.maxInFlightPerClient,
+      writeHeaders: createRateLimitHeaderWriter({ policy: name, limit: rate.capacity, windowMs: rate.windowMs }),
+    });
+    this.policies.set(DEFAULT_PLAN, policy(DEFAULT_PLAN, config.rateLimit, null));
+    for (const plan of config.plans.values()) this.policies.set(plan.name, policy(plan.name, plan.rate, plan.inFlight));
+    // Full buckets are dropped in the background; unref'd so it never keeps the process alive.
+    this.pruneTimer = setInterval(() => this.limiter.prune(), 60_000).unref();
+  }
+
+  private policy(plan: string): Policy {
+    return this.policies.get(plan) as Policy;
+  }
+
+  // null: admitted. A store in this process answers at once; a shared one may answer later. `key` is
+  // the principal's bucket and in-flight key, `plan` its plan (`default` for an address).
+  admit(ex: Exchange, key: string, plan: string): Maybe<AdmitRefusal | null> {
+    const policy = this.policy(plan);
+    const busy = this.inFlight.acquire(key, policy.inFlight);
+    if (busy !== null) {
+      const peeked = then(this.limiter.peek(key, ex.startedAt, policy.rate), (decision) => {
+        policy.writeHeaders(decision, ex);
+        this.onDecision(plan, busy.code);
+        return busy;
+      });
+      return peeked instanceof Promise ? peeked.catch(unreachable) : peeked;
+    }
+    ex.slotKey = key;
+    const decision = this.limiter.check(key, ex.startedAt, policy.rate);
+    if (decision instanceof Promise) return decision.then((d) => this.decided(ex, plan, policy, d), unreachable);
+    return this.decided(ex, plan, policy, decision);
+  }
+
+  // A bad key costs its sender a token of the address's anonymous bucket, so keys cannot be tried at
+  // line rate; once that bucket is empty the answer is 429, as for any other request.
+  refuseKey(ex: Exchange, clientKey: string, refusal: AuthRefusal): Maybe<AdmitRefusal> {
+    const policy = this.policy(DEFAULT_PLAN);
+    const decided = then(this.limiter.check(clientKey, ex.startedAt, policy.rate), (decision): AdmitRefusal => {
+      policy.writeHeaders(decision, ex);
+      const outcome: AdmitRefusal = decision.allowed ? refusal : rateLimited(decision);
+      this.onDecision(DEFAULT_PLAN, outcome.code);
+      return outcome;
+    });
+    return decided instanceof Promise ? decided.catch(unreachable) : decided;
+  }
+
+  // The principal's budget now, spending nothing.
+  peek(ex: Exchange, who: Principal): Maybe<{ decision: RateDecision; inFlightLimit: number }> {
+    const policy = this.policy(who.plan);
+    return then(this.limiter.peek(who.key, ex.startedAt, policy.rate), (decision) => ({ decision, inFlightLimit: policy.inFlight }));
+  }
+
+  private decided(ex: Exchange, plan: string, policy: Policy, decision: RateDecision): AdmitRefusal | null {
+    policy.writeHeaders(decision, ex);
+    if (decision.allowed) {
+      this.onDecision(plan, 'admitted');
+      return null;
+    }
+    this.onDecision(plan, 'rate-limited');
+    return rateLimited(decision);
+  }
+
+  // Frees the exchange's concurrency slot, if it holds one; once, however often it is called.
+  settled(ex: Exchange): void {
+    if (ex.slotKey === null) return;
+    this.inFlight.release(ex.slotKey);
+    ex.slotKey = null;
+  }
+
+  close(): void {
+    clearInterval(this.pruneTimer);
+  }
+}
+
+function rateLimited(decision: RateDecision): AdmitRefusal {
+  return { code: 'rate-limited', limit: decision.limit, windowMs: decision.windowMs, retryAfterSeconds: decision.retryAfterSeconds };
+}

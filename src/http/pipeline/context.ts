@@ -1,0 +1,14 @@
+import type { Config } from '../../config/types';
+import type { KeyRing } from '../../keys/key-ring';
+import type { Logger } from '../../log';
+import type { Deadlines } from '../deadlines';
+import type { Admission } from './admit';
+
+// What the stages share for the life of the server.
+export interface PipelineContext {
+  config: Config;
+  admission: Admission;
+  deadlines: Deadlines;
+  log: Logger;
+  keys: KeyRing | null; // null: keys are off
+}

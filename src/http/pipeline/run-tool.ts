@@ -1,0 +1,18 @@
+import type { Logger } from '../../log';
+import type { Outcome } from '../../tools/outcome';
+import type { ToolSlot } from '../../tools/tool';
+import type { Exchange } from '../exchange';
+
+// Runs a tool for a validated request, aborting it when the client goes away. A tool the server cannot
+// run, or one that throws (a bug), is an outcome too: the caller answers every outcome alike.
+export async function runTool<Req, Res>(ex: Exchange, slot: ToolSlot<Req, Res>, request: Req, log: Logger): Promise<Outcome<Res>> {
+  if ('unavailable' in slot) return { ok: false, failure: { code: 'engine-unavailable', detail: slot.unavailable } };
+  const abort = new AbortController();
+  ex.onAbort(() => abort.abort());
+  try {
+    return await slot.run(request, abort.signal);
+  } catch (err) {
+    log.log('error', 'tool failed', { path: ex.path, error: (err as Error).stack ?? String(err) });
+    return { ok: false, failure: { code: 'internal-error', detail: 'the measurement failed unexpectedly; this is a bug' } };
+  }
+}

@@ -1,0 +1,96 @@
+import { PROBLEMS, type ProblemCode } from '../problems/codes';
+
+// What a reader of the API reference needs beyond a problem's title: when it is answered, and what the
+// caller can do about it.
+export const PROBLEM_DESCRIPTIONS: Readonly<Record<ProblemCode, string>> = {
+  'invalid-json': 'The body is not valid JSON, or is JSON but not an object. Sent again unchanged, it gets the same answer.',
+  'validation-failed':
+    'The body (or, on /probe, the query) does not match the schema: a field missing, unknown, of the wrong type or out of bounds, or a host or domain that is not one. `errors` names each field by JSON Pointer and says what is wrong.',
+  'invalid-api-key':
+    'A `Bearer` key was sent and is malformed, unknown, revoked or expired; `detail` says which. It is never served as anonymous, and it spends a token of the address\'s budget.',
+  'not-found': 'No resource at this path. Paths carry no version segment.',
+  'method-not-allowed': 'The path exists, but not with this method; `Allow` lists the methods it takes.',
+  'request-timeout': 'The body did not arrive in full within the server\'s body timeout (10 s unless the operator changed it); the connection is closed.',
+  'payload-too-large': 'The body is over 4 KiB; the connection is closed.',
+  'unsupported-media-type': 'The body must be sent as `Content-Type: application/json` (a `charset` parameter is fine).',
+  'host-not-found': 'ping: the host name has no address of the wanted family (`ipVersion`, or either when it is absent).',
+  'target-forbidden':
+    'ping: the address is in a range this server does not ping (loopback, private, link-local, CGNAT, multicast, documentation and the like); `range` names it. A host name is checked once resolved. An operator may open the private ranges; multicast, broadcast and unspecified addresses stay refused.',
+  'rate-limited': "The caller's bucket is empty (its API key's, or its address's). Wait `Retry-After` seconds; the rate-limit headers describe the budget.",
+  'target-rate-limited':
+    'ping: this server already sends the address as many echo requests per second as it allows, for all callers together, so it cannot be used as a flood source. Wait `Retry-After` seconds.',
+  'too-many-concurrent': "The caller already has as many requests in flight as its plan allows; send the next one when one of them is answered.",
+  overloaded: 'The server has as many requests in flight as it takes, from all callers (for ping, also: as many echo requests as its engine tracks at once). Wait `Retry-After` seconds.',
+  'engine-unavailable':
+    'This server cannot make the measurement: for ping, no ICMP socket opens and `detail` says what the operator must grant (CAP_NET_RAW, or a wider net.ipv4.ping_group_range), or the engine is stopping with the server.',
+  'upstream-busy':
+    "dns, and ping of a host name: a resolver's query budget for this second is spent, so the request is refused whole rather than half asked. Wait `Retry-After` seconds.",
+  'rate-limit-store-unavailable':
+    'The store the budgets are shared in (Redis) cannot be reached and the operator chose to refuse rather than serve unlimited (NETTOOLS_REDIS_FAILURE=closed). Wait `Retry-After` seconds.',
+  'upstream-timeout': 'dns: no resolver answered any query within `timeoutMs`. `resolvers` gives each one\'s outcome as in a 200, `durationMs` how long they were waited for.',
+  'internal-error': "A bug in the server. The response's `X-Request-Id` finds the request in the server's log.",
+};
+
+// Markdown for one response that may carry several problems: each code, its title and when it happens.
+export function describeProblems(codes: readonly ProblemCode[]): string {
+  return codes.map((c) => `- \`${c}\`: ${PROBLEMS[c].title}. ${PROBLEM_DESCRIPTIONS[c]}`).join('\n');
+}
+
+const integer = { type: 'integer' } as const;
+const text = { type: 'string' } as const;
+
+// Every tool and probe answer carries these, refusals included: the budget is looked at before anything else.
+export const RATE_LIMIT_HEADERS = {
+  RateLimit: { description: 'IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`.', schema: text },
+  'RateLimit-Policy': { description: "IETF draft: the plan's name, quota and window in seconds, e.g. `\"default\";q=30;w=60` (an API key's plan is named instead of default).", schema: text },
+  'X-RateLimit-Limit': { description: "Bucket size of the caller's plan: requests in a burst.", schema: integer },
+  'X-RateLimit-Remaining': { description: 'Requests left in the bucket now.', schema: integer },
+  'X-RateLimit-Reset': { description: 'When the bucket is full again, in Unix epoch seconds.', schema: integer },
+};
+
+const RETRY_AFTER = { description: 'Whole seconds to wait before the same request is let in.', schema: integer };
+
+// Headers that come with particular problems.
+const PROBLEM_HEADERS: Partial<Record<ProblemCode, Record<string, Header>>> = {
+  'rate-limited': { 'Retry-After': RETRY_AFTER },
+  'target-rate-limited': { 'Retry-After': RETRY_AFTER },
+  overloaded: { 'Retry-After': RETRY_AFTER },
+  'upstream-busy': { 'Retry-After': RETRY_AFTER },
+  'rate-limit-store-unavailable': { 'Retry-After': RETRY_AFTER },
+  'invalid-api-key': { 'WWW-Authenticate': { description: 'Always `Bearer error="invalid_token"`.', schema: text } },
+  'method-not-allowed': { Allow: { description: 'The methods this path takes, e.g. `POST, OPTIONS`.', schema: text } },
+};
+
+export const REQUEST_ID_HEADER = {
+  description: "On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line.",
+  schema: text,
+};
+
+type Header = { description: string; schema: object };
+
+// The headers of one response carrying `codes`: the request id always, and what each problem adds,
+// saying with which codes when not all of them carry it.
+export function problemHeaders(codes: readonly ProblemCode[]): Record<string, Header> {
+  const carriers = new Map<string, { header: Header; codes: ProblemCode[] }>();
+  for (const code of codes) {
+    for (const [name, header] of Object.entries(PROBLEM_HEADERS[code] ?? {})) {
+      const seen = carriers.get(name) ?? { header, codes: [] };
+      seen.codes.push(code);
+      carriers.set(name, seen);
+    }
+  }
+  const out: Record<string, Header> = { 'X-Request-Id': REQUEST_ID_HEADER };
+  for (const [name, { header, codes: some }] of carriers) {
+    const which = some.length === codes.length ? '' : `With ${some.map((c) => `\`${c}\``).join(', ')}: `;
+    out[name] = { ...header, description: which + header.description };
+  }
+  return out;
+}
+
+// The document's introduction, shown above the operations.
+export const INTRODUCTION = [
+  'Network diagnostics over HTTP: ICMP ping and multi-resolver DNS.',
+  '**Errors** are RFC 9457 problem details (`application/problem+json`) with a stable `code`; each response below lists its codes and when they are answered.',
+  "**Rate limits**: every tool and probe answer, refusals included, carries `RateLimit-Policy`, `RateLimit` and `X-RateLimit-*`; a 429 or 503 that can be retried says when in `Retry-After`. Without a key the caller's address is limited (behind a trusted proxy, the client's). `GET /api/limits` shows the budget without spending it.",
+  "**API keys** are optional: `Authorization: Bearer nt_...` spends the key's plan instead of the address's budget (the Authorize button sends one from this page).",
+].join('\n\n');

@@ -38,6 +38,7 @@ export function fullResults(): BenchResults {
           measured('baseline', [point(1, 10_000, 200), point(64, 30_000, 3000)]),
           measured('ceiling', [point(1, 30_000, 80), point(64, 150_000, 700)]),
           measured('nettools-nometrics', [point(1, 20_300, 100), point(64, 122_000, 880)]),
+          measured('ceiling-identical', [point(1, 25_000, 90), point(64, 140_000, 750)]),
         ],
       },
       {
@@ -45,19 +46,22 @@ export function fullResults(): BenchResults {
         description: 'dns',
         body: '{}',
         expectedStatus: 200,
-        servers: [measured('nettools', [point(1, 9000, 500), point(64, 40_000, 4000)]), measured('baseline', [point(1, 3000, 900), point(64, 6000, 38_000)])],
+        servers: [
+          measured('nettools', [point(1, 9000, 500), point(64, 40_000, 4000), point(256, 41_000, 60_000)]),
+          measured('baseline', [point(1, 3000, 900), point(64, 6000, 38_000)]),
+        ],
       },
       {
         scenario: 'ping',
         description: 'ping',
         body: '{}',
         expectedStatus: 200,
-        servers: [measured('nettools', [point(1, 8000, 300), point(64, 30_000, 5000)]), measured('baseline', [point(1, 400, 8000), point(64, 500, 1_500_000)])],
+        servers: [measured('nettools', [point(1, 8000, 300), point(64, 30_000, 4000)]), measured('baseline', [point(1, 400, 8000), point(64, 500, 1_500_000)])],
       },
     ],
     engines: {
       dns: [
-        { name: 'native', result: { ok: true, queriesPerSecond: 200_000, completed: 1_000_000, failed: 0, inFlight: 100, durationS: 5 } },
+        { name: 'native', result: { ok: true, queriesPerSecond: 270_000, completed: 1_350_000, failed: 0, inFlight: 100, durationS: 5 } },
         { name: 'dnsperf', result: { ok: true, queriesPerSecond: 300_000, completed: 1_500_000, failed: 0, inFlight: 100, durationS: 5 } },
         { name: 'node-resolver', result: { ok: true, queriesPerSecond: 80_000, completed: 400_000, failed: 0, inFlight: 100, durationS: 5 } },
       ],
@@ -68,6 +72,7 @@ export function fullResults(): BenchResults {
         { name: 'fping', result: { ok: true, echoesPerSecond: null, rttMedianUs: 12, samples: 20 } },
       ],
     },
+    keyCost: { scenario: 'validation', connections: 64, durationS: 3, first: 'nettools', second: 'nettools-keyed', firstRps: [120_000, 118_000, 121_000], secondRps: [117_000, 119_000, 116_000] },
     targets: [],
   };
 }

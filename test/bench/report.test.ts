@@ -25,6 +25,16 @@ test('the section carries the ratios against the baseline and the ceiling', () =
   assert.match(text, /\*\*met\*\*/);
 });
 
+test('nettools variants get their own rows beside the default, only when they were measured', () => {
+  const r = fullResults();
+  r.targets = evaluateTargets(r);
+  assert.not.match(renderReadmeSection(r), 'NETTOOLS_WORKERS=2');
+  r.scenarios[0]!.servers.push(measured('nettools-workers2', [point(64, 150_000, 700)]));
+  const text = renderReadmeSection(r);
+  assert.match(text, '| scenario | nettools | NETTOOLS_WORKERS=2 |');
+  assert.match(text, /\| validation \| 120\.0k req\/s, [^|]+ \| 150\.0k req\/s, [^|]+ \|/);
+});
+
 test('an unavailable server shows its reason in the table and in the chart legend', () => {
   const r = fullResults();
   r.scenarios[1]!.servers[0] = missing('nettools', 'unavailable: 503 engine-unavailable');
@@ -50,8 +60,8 @@ test('server CPU per request and busy share are shown at 64 connections, with th
   // 120k req/s: 5 + 3.33 µs per request (the fixture's user and system shares).
   assert.match(text, /\| validation \| 8\.3 µs \(100%\) \| 33\.3 µs \(100%\) \| 6\.7 µs \(100%\) \| — \|/);
   assert.match(text, /\| dns \| 25\.0 µs \(100%\) \| 166\.7 µs \(100%\) \| — \| 32% \|/);
-  assert.match(r.targets.find((t) => t.id === 'dns')!.detail, /nettools 100% busy, Knot resolvers 32%/);
-  assert.match(r.targets.find((t) => t.id === 'validation')!.detail, /server CPU 8\.3 vs the ceiling's 6\.7 µs per request/);
+  assert.match(r.targets.find((t) => t.id === 'dns-cpu')!.detail, /nettools 100% busy, Knot resolvers 32%/);
+  assert.match(r.targets.find((t) => t.id === 'validation')!.detail, /server CPU 8\.3 vs its 7\.1 µs per request/);
 });
 
 test('two charts per scenario: throughput per connection count and latency percentiles', () => {

@@ -8,7 +8,17 @@ const byId = (r: BenchResults, id: string) => evaluateTargets(r).find((t) => t.i
 
 test('every target is met when the numbers clear every bar', () => {
   const targets = evaluateTargets(fullResults());
-  assert.equal(targets.map((t) => t.status), ['met', 'met', 'met', 'met', 'met', 'met']);
+  assert.equal(targets.map((t) => [t.id, t.status]), [
+    ['validation', 'met'],
+    ['metrics-cost', 'met'],
+    ['key-cost', 'met'],
+    ['dns-cpu', 'met'],
+    ['dns-tail', 'met'],
+    ['ping', 'met'],
+    ['dns-engine', 'met'],
+    ['rss', 'met'],
+    ['ping-rtt', 'met'],
+  ]);
 });
 
 test('metrics cost is not met when nettools with metrics is over 5% slower than without', () => {
@@ -36,38 +46,63 @@ test('metrics cost is not evaluated without the metrics-off run', () => {
   assert.is(byId(r, 'metrics-cost').status, 'not evaluated');
 });
 
-test('validation is not met below 3x the baseline, and the detail shows the ratio', () => {
+test('validation is not met below 2x the baseline, and the detail shows the ratio', () => {
   const r = fullResults();
-  r.scenarios[0]!.servers[0] = measured('nettools', [point(64, 80_000, 900)]);
+  r.scenarios[0]!.servers[0] = measured('nettools', [point(64, 55_000, 900)]);
   const t = byId(r, 'validation');
   assert.is(t.status, 'not met');
-  assert.match(t.detail, /2\.67x \(needs 3x\)/);
+  assert.match(t.detail, /1\.83x \(needs 2x\)/);
 });
 
-test('validation is not met under 70% of the ceiling even at 3x the baseline', () => {
+test('validation is not met under 80% of the byte-identical ceiling, and shows the plain one for reference', () => {
   const r = fullResults();
-  r.scenarios[0]!.servers[2] = measured('ceiling', [point(64, 200_000, 700)]);
+  r.scenarios[0]!.servers[4] = measured('ceiling-identical', [point(64, 160_000, 700)]);
   const t = byId(r, 'validation');
   assert.is(t.status, 'not met');
-  assert.match(t.detail, /60% of the ceiling/);
+  assert.match(t.detail, /75% of the byte-identical ceiling's 160\.0k req\/s \(needs 80%\)/);
+  assert.match(t.detail, /80% of the plain ceiling/);
 });
 
-test('dns is not met when its p99 is not lower than the baseline’s, whatever the speedup', () => {
+test('dns is judged on server CPU per request against the baseline: over 40% is not met', () => {
   const r = fullResults();
-  r.scenarios[1]!.servers[0] = measured('nettools', [point(64, 60_000, 38_000)]);
-  assert.is(byId(r, 'dns').status, 'not met');
+  assert.match(byId(r, 'dns-cpu').detail, /25\.0 vs 166\.7 µs per request = 15%/);
+  r.scenarios[1]!.servers[0] = measured('nettools', [point(64, 12_000, 4000)]);
+  assert.is(byId(r, 'dns-cpu').status, 'not met');
 });
 
-test('ping needs 20x: 19x is not met', () => {
+test('the dns tail at 256 connections needs p99 <= 100 ms and no failed request', () => {
   const r = fullResults();
-  r.scenarios[2]!.servers[0] = measured('nettools', [point(64, 9500, 5000)]);
+  r.scenarios[1]!.servers[0] = measured('nettools', [point(64, 40_000, 4000), point(256, 41_000, 60_000, { timeout: 3 })]);
+  assert.match(byId(r, 'dns-tail').detail, /3 failed/);
+  assert.is(byId(r, 'dns-tail').status, 'not met');
+  r.scenarios[1]!.servers[0] = measured('nettools', [point(64, 40_000, 4000), point(256, 41_000, 140_000)]);
+  assert.is(byId(r, 'dns-tail').status, 'not met');
+  r.scenarios[1]!.servers[0] = measured('nettools', [point(64, 40_000, 4000)]);
+  assert.is(byId(r, 'dns-tail').status, 'not evaluated');
+});
+
+test('ping needs 30x and a p99 under 5 ms', () => {
+  const r = fullResults();
+  r.scenarios[2]!.servers[0] = measured('nettools', [point(64, 14_500, 4000)]);
   assert.is(byId(r, 'ping').status, 'not met');
+  r.scenarios[2]!.servers[0] = measured('nettools', [point(64, 30_000, 5000)]);
+  assert.is(byId(r, 'ping').status, 'not met');
+  assert.match(byId(r, 'ping').detail, /p99 5\.00 ms \(needs < 5 ms\)/);
+});
+
+test('peak RSS at 256 connections is judged on the highest scenario', () => {
+  const r = fullResults();
+  const heavy = point(256, 41_000, 60_000);
+  heavy.peakRssKiB = 160 * 1024;
+  r.scenarios[1]!.servers[0] = measured('nettools', [point(64, 40_000, 4000), heavy]);
+  assert.is(byId(r, 'rss').status, 'not met');
+  assert.match(byId(r, 'rss').detail, /highest 160 MB \(dns\)/);
 });
 
 test('an unavailable endpoint leaves its target not evaluated, with the reason', () => {
   const r = fullResults();
   r.scenarios[1]!.servers[0] = missing('nettools', 'unavailable: 503 engine-unavailable');
-  const t = byId(r, 'dns');
+  const t = byId(r, 'dns-cpu');
   assert.is(t.status, 'not evaluated');
   assert.match(t.detail, /503 engine-unavailable/);
 });
@@ -87,12 +122,12 @@ test('a target at 64 connections is not evaluated when 64 was not run', () => {
   assert.not.ok(pointAt(r, 'validation', 'baseline', 64).ok);
 });
 
-test('the DNS engine must reach half of dnsperf and beat dns.Resolver', () => {
+test('the DNS engine must reach 85% of dnsperf and beat dns.Resolver', () => {
   const r = fullResults();
-  r.engines.dns[0] = { name: 'native', result: { ok: true, queriesPerSecond: 140_000, completed: 1, failed: 0, inFlight: 100, durationS: 5 } };
+  r.engines.dns[0] = { name: 'native', result: { ok: true, queriesPerSecond: 250_000, completed: 1, failed: 0, inFlight: 100, durationS: 5 } };
   assert.is(byId(r, 'dns-engine').status, 'not met');
-  r.engines.dns[0] = { name: 'native', result: { ok: true, queriesPerSecond: 160_000, completed: 1, failed: 0, inFlight: 100, durationS: 5 } };
-  r.engines.dns[2] = { name: 'node-resolver', result: { ok: true, queriesPerSecond: 170_000, completed: 1, failed: 0, inFlight: 100, durationS: 5 } };
+  r.engines.dns[0] = { name: 'native', result: { ok: true, queriesPerSecond: 260_000, completed: 1, failed: 0, inFlight: 100, durationS: 5 } };
+  r.engines.dns[2] = { name: 'node-resolver', result: { ok: true, queriesPerSecond: 270_000, completed: 1, failed: 0, inFlight: 100, durationS: 5 } };
   assert.is(byId(r, 'dns-engine').status, 'not met');
 });
 
@@ -124,6 +159,20 @@ test('the RTT target is not evaluated with neither the endpoint nor the engine',
   r.engines.icmp[0] = { name: 'native', result: { ok: false, unavailable: 'unavailable: engine not built' } };
   r.engines.icmp[1] = { name: 'nettools-endpoint', result: { ok: false, unavailable: 'unavailable: 503 engine-unavailable' } };
   assert.is(byId(r, 'ping-rtt').status, 'not evaluated');
+});
+
+test('the key path is judged on the medians of alternating runs, and is not met above 5% cost', () => {
+  const r = fullResults();
+  assert.is(byId(r, 'key-cost').status, 'met');
+  assert.match(byId(r, 'key-cost').detail, /117\.0k req\/s keyed vs 120\.0k anonymous \(2\.5% cost\)/);
+  r.keyCost!.secondRps = [110_000, 111_000, 112_000];
+  assert.is(byId(r, 'key-cost').status, 'not met');
+});
+
+test('the key path is not evaluated when the keyed server was not measured', () => {
+  const r = fullResults();
+  delete r.keyCost;
+  assert.is(byId(r, 'key-cost').status, 'not evaluated');
 });
 
 test.run();

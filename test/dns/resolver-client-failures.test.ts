@@ -122,12 +122,13 @@ test('close() settles queries in flight as cancelled and later queries as engine
 });
 
 test('an idle engine, even never closed, does not keep Node running', async () => {
-  const addonPath = path.resolve(__dirname, '..', '..', '..', 'build', 'Release', 'nettools.node');
+  // The compiled client beside this compiled test: dist/src/engines/dns.
+  const clientPath = path.resolve(__dirname, '..', '..', 'src', 'engines', 'dns');
   const script = `
-    const { DnsEngine } = require(${JSON.stringify(addonPath)});
-    const engine = new DnsEngine();
-    engine.query({ address: '127.0.0.1', port: ${silent.port}, name: 'example.test', type: 'A', timeoutMs: 200 },
-      (r) => console.log(JSON.stringify(r)));
+    const { openResolverClient } = require(${JSON.stringify(clientPath)});
+    openResolverClient()
+      .query({ domain: 'example.test', types: ['A'], resolvers: [${JSON.stringify(silentResolver)}], timeoutMs: 200 })
+      .then(([r]) => console.log(JSON.stringify(r.queries.A)));
   `;
   const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
     const child = execFile(process.execPath, ['-e', script], { timeout: 10_000 }, (err, out) =>

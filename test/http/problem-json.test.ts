@@ -1,8 +1,14 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { jsonString, problemJson } from '../../src/http/problem-json';
-import { PROBLEMS, problem, type ProblemCode } from '../../src/http/problems';
+import { PROBLEM_TYPE_BASE, PROBLEMS, type ProblemCode } from '../../src/problems/codes';
 import { randomStrings } from '../support/random';
+
+// The RFC 9457 object as the contract spells it, for JSON.stringify to serialise as the reference.
+function problem(code: ProblemCode, detail: string, extensions: Record<string, unknown> = {}): Record<string, unknown> {
+  const { status, title } = PROBLEMS[code];
+  return { type: PROBLEM_TYPE_BASE + code, title, status, detail, code, ...extensions };
+}
 
 const codes = Object.keys(PROBLEMS) as ProblemCode[];
 

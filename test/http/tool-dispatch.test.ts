@@ -1,7 +1,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { PingRequest } from '../../src/schemas/requests';
-import type { ToolSet } from '../../src/tools';
+import { dnsTool } from '../../src/tools/dns';
+import type { Outcome } from '../../src/tools/outcome';
+import { pingTool, type PingRequest } from '../../src/tools/ping';
+import type { Tool } from '../../src/tools/tool';
 import { postJson } from '../support/http';
 import { assertProblem } from '../support/problem';
 import { startServerWithTools } from '../support/server';
@@ -9,14 +11,14 @@ import { startServerWithTools } from '../support/server';
 // The HTTP layer's side of the tool seam, with tool sets the test controls.
 const test = suite('tool dispatch');
 
-const unavailable: ToolSet = {
-  ping: { unavailable: 'no ICMP socket can be opened: raw needs CAP_NET_RAW' },
-  dns: { unavailable: 'dns engine missing' },
-  close() {},
-};
+// The real tool definitions (paths, schemas, normalisation) with what runs them replaced.
+const unavailable: Tool<any, any>[] = [
+  { ...pingTool, open: () => ({ unavailable: 'no ICMP socket can be opened: raw needs CAP_NET_RAW' }) },
+  { ...dnsTool, open: () => ({ unavailable: 'dns engine missing' }) },
+];
 
-function withPing(handler: (req: PingRequest, signal: AbortSignal) => Promise<any>): ToolSet {
-  return { ...unavailable, ping: { handler, info: {}, close() {} } };
+function withPing(run: (req: PingRequest, signal: AbortSignal) => Promise<Outcome<any>>): Tool<any, any>[] {
+  return [{ ...pingTool, open: () => ({ run, info: {}, close() {} }) }, unavailable[1] as Tool<any, any>];
 }
 
 test('a tool the server cannot run answers 503 engine-unavailable with the reason', async () => {
@@ -41,7 +43,7 @@ test('validation runs before the engine: a bad body is 400 even when the engine 
 
 test('the handler receives the validated, defaulted, normalised request', async () => {
   let seen: PingRequest | undefined;
-  const server = await startServerWithTools(withPing(async (req) => ((seen = req), { kind: 'ok', body: { fine: true } })));
+  const server = await startServerWithTools(withPing(async (req) => ((seen = req), { ok: true, value: { fine: true } })));
   try {
     const reply = await postJson(server.base, '/api/tools/ping', { host: '[2001:DB8::1]', count: 2 });
     assert.is(reply.status, 200);
@@ -54,7 +56,7 @@ test('the handler receives the validated, defaulted, normalised request', async 
 
 test('a problem result becomes its problem response with extensions', async () => {
   const server = await startServerWithTools(
-    withPing(async () => ({ kind: 'problem', code: 'target-forbidden', detail: 'loopback', extensions: { range: 'loopback' } })),
+    withPing(async () => ({ ok: false, failure: { code: 'target-forbidden', detail: 'loopback', address: '127.0.0.1', range: 'loopback' } })),
   );
   try {
     const body = assertProblem(await postJson(server.base, '/api/tools/ping', { host: '127.0.0.1' }), 422, 'target-forbidden');
@@ -83,7 +85,7 @@ test('a client that goes away aborts the handler signal and frees its slot', asy
         new Promise((resolve) => {
           signal.addEventListener('abort', () => {
             aborted();
-            resolve({ kind: 'ok', body: {} });
+            resolve({ ok: true, value: {} });
           });
         }),
     ),

@@ -100,13 +100,13 @@ test('200 concurrent pings to different loopback addresses each get only their o
   assert.is(pinger.stats().v4.inFlight, 0);
 });
 
-test('aborting a ping stops it promptly, rejects with ICMP_ABORTED and frees its sequences', async () => {
+test('aborting a ping stops it promptly, rejects with code aborted and frees its sequences', async () => {
   const ac = new AbortController();
   const started = Date.now();
   const pending = pinger.ping({ address: '127.0.0.1', family: 4, count: 10, intervalMs: 1000, timeoutMs: 1000, size: 8 }, ac.signal);
   setTimeout(() => ac.abort(), 50);
   const err = await pending.then(() => null, (e: unknown) => e);
-  assert.is((err as { code?: string }).code, 'ICMP_ABORTED');
+  assert.is((err as { code?: string }).code, 'aborted');
   assert.ok(Date.now() - started < 900);
   assert.is(pinger.stats().v4.inFlight, 0);
   assert.is(pinger.stats().sessions, 0);
@@ -118,11 +118,11 @@ test('an already aborted signal rejects without sending', async () => {
   const err = await pinger
     .ping({ address: '127.0.0.1', family: 4, count: 1, intervalMs: 10, timeoutMs: 100, size: 8 }, ac.signal)
     .then(() => null, (e: unknown) => e);
-  assert.is((err as { code?: string }).code, 'ICMP_ABORTED');
+  assert.is((err as { code?: string }).code, 'aborted');
   assert.is((err as Error).message, 'client went away');
 });
 
-test('out-of-range options and mismatched addresses are refused with ICMP_BAD_OPTIONS', async () => {
+test('out-of-range options and mismatched addresses are refused with invalid-options', async () => {
   const base = { address: '127.0.0.1', family: 4 as const, count: 1, intervalMs: 10, timeoutMs: 100, size: 8 };
   for (const bad of [
     { ...base, count: 0 },
@@ -132,31 +132,31 @@ test('out-of-range options and mismatched addresses are refused with ICMP_BAD_OP
     { ...base, family: 6 as const },
   ]) {
     const err = await pinger.ping(bad).then(() => null, (e: unknown) => e);
-    assert.is((err as { code?: string }).code, 'ICMP_BAD_OPTIONS', JSON.stringify(bad));
+    assert.is((err as { code?: string }).code, 'invalid-options', JSON.stringify(bad));
   }
 });
 
-test('a closed pinger refuses new pings with ICMP_ENGINE_CLOSED', async () => {
+test('a closed pinger refuses new pings with engine-closed', async () => {
   const p = openPinger();
   p.close();
   const err = await p
     .ping({ address: '127.0.0.1', family: 4, count: 1, intervalMs: 10, timeoutMs: 100, size: 8 })
     .then(() => null, (e: unknown) => e);
-  assert.is((err as { code?: string }).code, 'ICMP_ENGINE_CLOSED');
+  assert.is((err as { code?: string }).code, 'engine-closed');
   assert.equal(p.stats(), { v4: { inFlight: 0, drops: 0, stray: 0 }, v6: { inFlight: 0, drops: 0, stray: 0 }, sessions: 0 });
   p.close();
 });
 
-test('closing the pinger with pings in flight rejects them with ICMP_ENGINE_CLOSED', async () => {
+test('closing the pinger with pings in flight rejects them with engine-closed', async () => {
   const p = openPinger();
   const pending = p.ping({ address: '127.0.0.1', family: 4, count: 5, intervalMs: 1000, timeoutMs: 1000, size: 8 });
   p.close();
   const err = await pending.then(() => null, (e: unknown) => e);
-  assert.is((err as { code?: string }).code, 'ICMP_ENGINE_CLOSED');
+  assert.is((err as { code?: string }).code, 'engine-closed');
   assert.is(p.stats().sessions, 0);
 });
 
-test('when every sequence of a socket is in flight a new ping is refused with ICMP_SEQ_EXHAUSTED', async () => {
+test('when every sequence of a socket is in flight a new ping is refused with seq-exhausted', async () => {
   const p = openPinger();
   const ac = new AbortController();
   try {
@@ -168,7 +168,7 @@ test('when every sequence of a socket is in flight a new ping is refused with IC
     const err = await p
       .ping({ address: '127.0.0.1', family: 4, count: 10000, intervalMs: 10, timeoutMs: 100, size: 8 })
       .then(() => null, (e: unknown) => e);
-    assert.is((err as { code?: string }).code, 'ICMP_SEQ_EXHAUSTED');
+    assert.is((err as { code?: string }).code, 'seq-exhausted');
     // The other family has its own socket and its own sequences.
     const v6 = await p.ping({ address: '::1', family: 6, count: 1, intervalMs: 10, timeoutMs: 1000, size: 8 });
     assert.is(v6.packets.received, 1);

@@ -1,7 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { IcmpError, checkPingOptions, openPinger } from '../../src/engines/icmp';
+import { IcmpError, checkPingOptions, openPinger, pingLimits } from '../../src/engines/icmp';
 import { fromNative } from '../../src/engines/icmp/errors';
+import { nativeEngineClass } from '../../src/engines/icmp/native';
+import { addon } from '../../src/native/addon';
 
 const base = { address: '127.0.0.1', family: 4 as const, count: 4, intervalMs: 200, timeoutMs: 1000, size: 56 };
 
@@ -21,23 +23,65 @@ test('each out-of-range or malformed option is named', () => {
   assert.match(checkPingOptions({ ...base, ttl: 256 })!, 'ttl');
 });
 
+test('the limits are the engine\'s own, as the addon exports them', () => {
+  assert.equal(pingLimits(), (addon().IcmpEngine as { limits: unknown }).limits);
+  assert.equal(Object.keys(pingLimits()).sort(), ['count', 'intervalMs', 'size', 'timeoutMs', 'ttl']);
+});
+
+test('each limit admits both of its ends and refuses one past either', () => {
+  const limits = pingLimits();
+  for (const key of ['count', 'intervalMs', 'timeoutMs', 'size', 'ttl'] as const) {
+    const [lo, hi] = limits[key];
+    assert.is(checkPingOptions({ ...base, [key]: lo }), null, `${key}=${lo}`);
+    assert.is(checkPingOptions({ ...base, [key]: hi }), null, `${key}=${hi}`);
+    assert.match(checkPingOptions({ ...base, [key]: lo - 1 })!, key);
+    assert.match(checkPingOptions({ ...base, [key]: hi + 1 })!, key);
+  }
+});
+
+test('the engine itself refuses options past the same limits with invalid-options', () => {
+  const Engine = nativeEngineClass();
+  const engine = new Engine({ kind: 'auto' });
+  try {
+    const limits = Engine.limits;
+    for (const bad of [
+      { ...base, count: limits.count[1] + 1 },
+      { ...base, intervalMs: limits.intervalMs[0] - 1 },
+      { ...base, timeoutMs: limits.timeoutMs[1] + 1 },
+      { ...base, size: limits.size[1] + 1 },
+      { ...base, ttl: limits.ttl[1] + 1 },
+      { ...base, ttl: 2 ** 32 - 1 },
+    ]) {
+      try {
+        engine.ping(bad, () => assert.unreachable('a refused ping called back'));
+        assert.unreachable(`the engine accepted ${JSON.stringify(bad)}`);
+      } catch (err) {
+        assert.is((err as { code?: string }).code, 'invalid-options', JSON.stringify(bad));
+      }
+    }
+    assert.is(engine.stats().sessions, 0);
+  } finally {
+    engine.close();
+  }
+});
+
 test('native errors with a known code become IcmpError values; anything else passes through', () => {
-  const coded = Object.assign(new Error('x'), { code: 'ICMP_SEQ_EXHAUSTED' });
+  const coded = Object.assign(new Error('x'), { code: 'seq-exhausted' });
   const e = fromNative(coded);
   assert.instance(e, IcmpError);
-  assert.is((e as IcmpError).code, 'ICMP_SEQ_EXHAUSTED');
+  assert.is((e as IcmpError).code, 'seq-exhausted');
   const other = Object.assign(new Error('y'), { code: 'EOTHER' });
   assert.is(fromNative(other), other);
   assert.is(fromNative('text'), 'text');
 });
 
-test('an unknown socket kind is refused with ICMP_BAD_OPTIONS', () => {
+test('an unknown socket kind is refused with invalid-options', () => {
   try {
     openPinger({ kind: 'stream' as never });
     assert.unreachable('openPinger accepted an unknown kind');
   } catch (err) {
     assert.instance(err, IcmpError);
-    assert.is((err as IcmpError).code, 'ICMP_BAD_OPTIONS');
+    assert.is((err as IcmpError).code, 'invalid-options');
   }
 });
 

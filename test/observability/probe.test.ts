@@ -100,6 +100,9 @@ const bad: Array<[string, string]> = [
   ['module=dns&target=x.test&timeout_ms=fast', '/timeout_ms'],
   ['module=dns&target=x.test&target=y.test', '/target'],
   ['module=dns&target=x.test&debug=1', '/debug'],
+  ['__proto__=x&module=icmp&target=127.0.0.1', '/__proto__'],
+  ['constructor=x&module=icmp&target=127.0.0.1', '/constructor'],
+  ['module=icmp&target=127.0.0.1&hasOwnProperty=1', '/hasOwnProperty'],
 ];
 for (const [query, pointer] of bad) {
   test(`?${query} is refused at ${pointer}`, async ({ open }) => {

@@ -55,4 +55,23 @@ test('dns outcomes by resolver and rcode, with the resolver RTT histogram and en
   assert.is(delta('nettools_dns_engine_events_total', { event: 'answered' }), 2);
 });
 
+test('a client that goes away mid-ping is counted as aborted, not as an internal error', async ({ server }) => {
+  const before = await scrape(server.base);
+  const http = await import('node:http');
+  const req = http.request(`${server.base}/api/tools/ping`, { method: 'POST', headers: { 'content-type': 'application/json' }, agent: false });
+  req.on('error', () => {});
+  req.end(JSON.stringify({ host: '127.0.0.1', count: 5, intervalMs: 200 }));
+  for (let i = 0; i < 200 && server.app.inFlight() === 0; i++) await new Promise((r) => setTimeout(r, 5));
+  req.destroy();
+  // The measurement ends a moment after the exchange does: wait for its outcome to be counted.
+  let after = await scrape(server.base);
+  const delta = (labels: Record<string, string>) => sampleValue(after, 'nettools_ping_requests_total', labels) - sampleValue(before, 'nettools_ping_requests_total', labels);
+  for (let i = 0; i < 100 && delta({ outcome: 'aborted' }) === 0; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    after = await scrape(server.base);
+  }
+  assert.is(delta({ outcome: 'aborted' }), 1);
+  assert.is(delta({ outcome: 'internal-error' }), 0);
+});
+
 test.run();

@@ -1,12 +1,14 @@
 import Ajv2020 from 'ajv/dist/2020';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PROBLEMS } from '../../src/http/problems';
+import { PROBLEM_DESCRIPTIONS } from '../../src/openapi/descriptions';
 import { buildOpenApi } from '../../src/openapi/document';
-import { dnsRequestSchema } from '../../src/schemas/dns';
-import { pingRequestSchema } from '../../src/schemas/ping';
+import { PROBLEMS } from '../../src/problems/codes';
+import { dnsRequestSchema } from '../../src/tools/dns/schema';
+import { pingRequestSchema } from '../../src/tools/ping/schema';
+import { TOOLS } from '../../src/tools/registry';
 
-const doc = buildOpenApi(['r1', 'r2'], '1.2.3') as any;
+const doc = buildOpenApi(TOOLS, ['r1', 'r2'], '1.2.3') as any;
 
 test('document is OpenAPI 3.1 with the package version', () => {
   assert.is(doc.openapi, '3.1.0');
@@ -70,6 +72,91 @@ test('component schemas compile as JSON Schema 2020-12', () => {
   };
   assert.ok(validate(sample), JSON.stringify(validate.errors));
   assert.not.ok(validate({ ...sample, reachable: 'yes' }));
+});
+
+test('the optional bearer key is declared, with its 401, and /api/limits is documented', () => {
+  assert.is(doc.components.securitySchemes.apiKey.type, 'http');
+  assert.is(doc.components.securitySchemes.apiKey.scheme, 'bearer');
+  for (const path of ['/api/tools/ping', '/api/tools/dns']) {
+    assert.equal(doc.paths[path].post.security, [{}, { apiKey: [] }]);
+    assert.match(doc.paths[path].post.responses['401'].description, '`invalid-api-key`');
+  }
+  const limits = doc.paths['/api/limits'].get;
+  assert.equal(limits.responses['200'].content['application/json'].schema.required, ['plan', 'limit', 'windowSeconds', 'remaining', 'resetSeconds', 'inFlightLimit']);
+});
+
+test('every problem code has a description, and each response gives its codes theirs', () => {
+  assert.equal(Object.keys(PROBLEM_DESCRIPTIONS).sort(), Object.keys(PROBLEMS).sort());
+  for (const text of Object.values(PROBLEM_DESCRIPTIONS)) assert.ok(text.length > 20, text);
+  const tooMany = doc.paths['/api/tools/dns'].post.responses['429'].description;
+  assert.match(tooMany, `- \`rate-limited\`: ${PROBLEMS['rate-limited'].title}. ${PROBLEM_DESCRIPTIONS['rate-limited']}`);
+  assert.match(tooMany, PROBLEM_DESCRIPTIONS['too-many-concurrent']);
+  assert.match(doc.paths['/api/tools/ping'].post.responses['422'].description, PROBLEM_DESCRIPTIONS['target-forbidden']);
+});
+
+// Where a schema names fields, each has its own description ($refs are described where they point).
+function undescribed(schema: any, at: string): string[] {
+  if (Array.isArray(schema)) return schema.flatMap((s, i) => undescribed(s, `${at}/${i}`));
+  if (schema === null || typeof schema !== 'object') return [];
+  const own = Object.entries(schema.properties ?? {})
+    .filter(([, field]: [string, any]) => typeof field.description !== 'string' && field.$ref === undefined)
+    .map(([name]) => `${at}/properties/${name}`);
+  return [...own, ...Object.entries(schema).flatMap(([k, v]) => (k === 'examples' ? [] : undescribed(v, `${at}/${k}`)))];
+}
+
+test('every field of every schema in the document has a description', () => {
+  assert.equal(undescribed(doc.components.schemas, '#/components/schemas'), []);
+  assert.equal(undescribed(doc.paths, '#/paths'), []);
+});
+
+test('the description check sees a field without one', () => {
+  assert.equal(undescribed({ X: { properties: { a: { type: 'string', description: 'A.' }, b: { type: 'integer' } } } }, '#'), ['#/X/properties/b']);
+});
+
+test('the examples in the schemas are valid against them', () => {
+  const ajv = new Ajv2020({ strict: false, validateFormats: false });
+  for (const [name, schema] of Object.entries(doc.components.schemas)) ajv.addSchema(schema as object, `#/components/schemas/${name}`);
+  let seen = 0;
+  for (const [name, schema] of Object.entries<any>(doc.components.schemas)) {
+    const validate = ajv.getSchema(`#/components/schemas/${name}`)!;
+    for (const example of schema.examples ?? []) {
+      seen++;
+      assert.ok(validate(example), `${name}: ${JSON.stringify(validate.errors)}`);
+    }
+  }
+  assert.ok(['PingRequest', 'PingResult', 'DnsRequest', 'DnsResult', 'Problem'].every((n) => doc.components.schemas[n].examples?.length > 0));
+  assert.ok(seen >= 5);
+});
+
+test("each problem response shows an example of each of its codes, as the server writes it", () => {
+  const ajv = new Ajv2020({ strict: false, validateFormats: false });
+  for (const [name, schema] of Object.entries(doc.components.schemas)) ajv.addSchema(schema as object, `#/components/schemas/${name}`);
+  const validate = ajv.getSchema('#/components/schemas/Problem')!;
+  const shown = new Set<string>();
+  for (const path of Object.values<any>(doc.paths)) {
+    for (const operation of Object.values<any>(path)) {
+      for (const response of Object.values<any>(operation.responses)) {
+        const examples = response.content?.['application/problem+json']?.examples ?? {};
+        for (const [code, example] of Object.entries<any>(examples)) {
+          assert.is(example.value.code, code);
+          assert.is(example.value.type, `https://nettools.dev/problems/${code}`);
+          assert.ok(validate(example.value), `${code}: ${JSON.stringify(validate.errors)}`);
+          shown.add(code);
+        }
+      }
+    }
+  }
+  assert.equal([...shown].sort(), Object.keys(PROBLEMS).sort());
+});
+
+test('refusals carry the rate-limit headers, and Retry-After says which problems come with it', () => {
+  const responses = doc.paths['/api/tools/ping'].post.responses;
+  for (const status of ['200', '400', '429', '503']) assert.ok(responses[status].headers['RateLimit-Policy'], status);
+  assert.ok(responses['200'].headers['X-Request-Id'] && responses['429'].headers['X-Request-Id']);
+  assert.not.ok(responses['200'].headers['Retry-After']);
+  assert.match(responses['429'].headers['Retry-After'].description, /^With `rate-limited`, `target-rate-limited`: /);
+  assert.equal(Object.keys(responses['401'].headers).filter((h) => !h.includes('RateLimit')), ['X-Request-Id', 'WWW-Authenticate']);
+  assert.ok(doc.paths['/api/tools/dns'].post.responses['405'].headers['Allow']);
 });
 
 test.run();

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { formatIp, parseIp } from '../../src/net/ip';
-import { createTargetCheck, forbiddenRange, INVALID_ADDRESS } from '../../src/policy/target-policy';
+import { ALWAYS_REFUSED, createTargetCheck, forbiddenRange, INVALID_ADDRESS } from '../../src/policy/target-policy';
 import { randomStrings } from '../support/random';
 
 // These are strings in a table: nothing here is ever contacted.
@@ -152,10 +152,30 @@ test('the default target check refuses special ranges', () => {
   assert.is(check('8.8.8.8'), null);
 });
 
-test('allowing private targets lets special ranges through but still refuses non-addresses', () => {
+test('allowing private targets lets special ranges through, except the always-refused ones, and still refuses non-addresses', () => {
   const check = createTargetCheck({ allowPrivateTargets: true });
-  for (const [address] of REFUSED) assert.is(check(address), null, address);
+  for (const [address, range] of REFUSED) {
+    const always = ALWAYS_REFUSED.has(range.slice(range.lastIndexOf(':') + 1));
+    assert.is(check(address), always ? range : null, address);
+  }
   assert.is(check('example.test'), INVALID_ADDRESS);
+});
+
+test('multicast, broadcast and unspecified stay refused when private targets are allowed; loopback is let through', () => {
+  const check = createTargetCheck({ allowPrivateTargets: true });
+  const expected: Array<[string, string]> = [
+    ['224.0.0.1', 'multicast'],
+    ['239.1.2.3', 'multicast'],
+    ['255.255.255.255', 'broadcast'],
+    ['0.0.0.0', 'unspecified'],
+    ['::', 'unspecified'],
+    ['ff02::1', 'multicast'],
+    ['::ffff:224.0.0.1', 'ipv4-mapped:multicast'],
+    ['2002:e000:1::1', '6to4:multicast'],
+    ['0.1.2.3', 'this-network'],
+  ];
+  for (const [address, range] of expected) assert.is(check(address), range, address);
+  for (const address of ['127.0.0.1', '::1', '10.1.2.3', 'fe80::1', '100.64.0.1']) assert.is(check(address), null, address);
 });
 
 test.run();

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { request } from '../support/http';
+import { CONFIG_SETTINGS, flagName } from '../../src/config/config';
 import { runToExit, spawnServer } from '../support/child-server';
 
 test('a malformed variable stops the server with exit 2 and one line naming it', async () => {
@@ -13,6 +14,16 @@ test('a malformed flag stops the server the same way', async () => {
   const { code, stderr } = await runToExit({}, ['--port', 'http']);
   assert.is(code, 2);
   assert.match(stderr, /^nettools: PORT: .+\n$/);
+});
+
+test('--help lists every setting with its flag, default and meaning, and exits 0 without serving', async () => {
+  const { code, stdout, stderr } = await runToExit({}, ['--help']);
+  assert.is(code, 0);
+  assert.is(stderr, '');
+  for (const setting of CONFIG_SETTINGS) {
+    assert.match(stdout, `${flagName(setting.variable)} / ${setting.variable} (default: `);
+    assert.match(stdout, setting.help);
+  }
 });
 
 test('UWS_USE_FALLBACK refuses to start rather than serve on the JavaScript fallback', async () => {

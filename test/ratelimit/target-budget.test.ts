@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { MemoryLimiterStore } from '../../src/ratelimit/memory-limiter-store';
 import { TargetBudget } from '../../src/ratelimit/target-budget';
 import { fakeClock } from '../support/fake-clock';
 
@@ -74,10 +75,11 @@ test('many distinct targets keep the cache at its max', () => {
 
 test('an idle target is forgotten once its budget is full again', () => {
   const clock = fakeClock();
-  const budget = new TargetBudget({ echoesPerSecond: 10, now: clock.now });
+  const store = new MemoryLimiterStore({ max: 100, now: clock.now });
+  const budget = new TargetBudget({ echoesPerSecond: 10, store, now: clock.now });
   budget.reserve('192.0.2.1', 10);
   clock.advance(1_001);
-  assert.ok(budget.prune());
+  assert.ok(store.prune());
   assert.is(budget.size, 0);
 });
 

@@ -2,7 +2,8 @@
 # The tests run against real Knot DNS servers, real network namespaces and real iptables rules.
 # On a fresh Debian machine (as root) install what is missing instead of skipping tests
 # (the benchmark suite's tests also run wrk, iputils ping, fping and dnsperf for real; bench/ensure-tools.sh
-# uses this list too; python3 runs the ICMP test responder inside namespaces).
+# uses this list too; python3 runs the ICMP test responder inside namespaces; clang builds the libFuzzer
+# targets and the sanitizer build of the addon).
 set -euo pipefail
 
 declare -A wanted=(
@@ -15,12 +16,26 @@ declare -A wanted=(
   [fping]=fping
   [dnsperf]=dnsperf
   [python3]=python3
+  [nginx]=nginx
+  [openssl]=openssl
+  [systemd-analyze]=systemd
+  [setpriv]=util-linux
+  [chromium]=chromium
+  [redis-server]=redis-server
+  [redis-cli]=redis-tools
+  [faketime]=faketime
+  [clang++]=clang
 )
 
 missing=()
 for cmd in "${!wanted[@]}"; do
   command -v "$cmd" >/dev/null 2>&1 || missing+=("${wanted[$cmd]}")
 done
+# libFuzzer and the sanitizer runtimes of Debian's clang come in a package of their own.
+if ! command -v clang++ >/dev/null 2>&1 ||
+  ! ls "$(clang++ -print-resource-dir)"/lib/linux/libclang_rt.fuzzer-"$(uname -m)".a >/dev/null 2>&1; then
+  missing+=(libclang-rt-dev)
+fi
 
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "setup: installing ${missing[*]}" >&2

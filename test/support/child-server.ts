@@ -49,11 +49,13 @@ export function spawnServer(env: Record<string, string> = {}, args: string[] = [
   });
 }
 
-export function runToExit(env: Record<string, string>, args: string[] = []): Promise<{ code: number | null; stderr: string }> {
+export function runToExit(env: Record<string, string>, args: string[] = []): Promise<{ code: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, ...TEST_ENV, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, ...TEST_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
+    let stdout = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('exit', (code) => resolve({ code, stderr }));
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.on('exit', (code) => resolve({ code, stderr, stdout }));
   });
 }

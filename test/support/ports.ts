@@ -27,3 +27,27 @@ export async function freeDnsPort(address: string): Promise<number> {
   }
   throw new Error(`no port free for both UDP and TCP on ${address}`);
 }
+
+// A TCP port free on `address`, found by binding port 0 (another process may take it before use;
+// tests then fail loudly rather than talk to the wrong server).
+export function freeTcpPort(address: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen({ host: address, port: 0, exclusive: true }, () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// Whether something accepts TCP connections on 127.0.0.1:`port` now.
+export function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect({ host: '127.0.0.1', port }, () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+}

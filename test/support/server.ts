@@ -1,12 +1,9 @@
-import { createApp, type App } from '../../src/app';
+import { createApp, type App, type AppOptions } from '../../src/app';
 import { loadConfig } from '../../src/config/config';
 import type { Config } from '../../src/config/types';
-import { createServer } from '../../src/http/server';
+import type { NettoolsServer } from '../../src/http/server';
 import { createLogger, type Logger } from '../../src/log';
-import { createHttpMetrics } from '../../src/observability/metrics';
-import { buildOpenApi } from '../../src/openapi/document';
-import type { ToolSet } from '../../src/tools';
-import { createValidators } from '../../src/validation/validator';
+import type { Tool } from '../../src/tools/tool';
 
 // Loopback only: tests never run the server with its default public resolvers.
 export const TEST_ENV: Record<string, string> = {
@@ -29,28 +26,21 @@ export function testConfig(env: Record<string, string> = {}): Config {
 }
 
 // The real server, in this process, on an ephemeral loopback port.
-export async function startServer(env: Record<string, string> = {}, log?: Logger): Promise<RunningServer> {
+export async function startServer(env: Record<string, string> = {}, log?: Logger, options: AppOptions = {}): Promise<RunningServer> {
   const config = testConfig(env);
-  const app: App = createApp(config, log ?? createLogger('silent'));
-  return running(config, app.server, () => app.tools.close());
+  const app: App = createApp(config, log ?? createLogger('silent'), options);
+  await app.ready();
+  return running(config, app.server, () => app.close());
 }
 
-// The real HTTP layer in front of a tool set the test chooses (for HTTP behaviours independent of any engine).
-export async function startServerWithTools(tools: ToolSet, env: Record<string, string> = {}, log?: Logger): Promise<RunningServer> {
+// The real HTTP layer in front of tools the test defines (for HTTP behaviours independent of any engine).
+export async function startServerWithTools(tools: ReadonlyArray<Tool<any, any>>, env: Record<string, string> = {}, log?: Logger): Promise<RunningServer> {
   const config = testConfig(env);
-  const ids = config.resolvers.map((r) => r.id);
-  const server = createServer({
-    config,
-    tools,
-    validators: createValidators(ids),
-    openapi: JSON.stringify(buildOpenApi(ids, 'test')),
-    log: log ?? createLogger('silent'),
-    metrics: createHttpMetrics(),
-  });
-  return running(config, server, () => tools.close());
+  const app: App = createApp(config, log ?? createLogger('silent'), { tools });
+  return running(config, app.server, () => app.close());
 }
 
-async function running(config: Config, server: ReturnType<typeof createServer>, close: () => void): Promise<RunningServer> {
+async function running(config: Config, server: NettoolsServer, close: () => void | Promise<void>): Promise<RunningServer> {
   const port = await server.listen();
   return {
     base: `http://127.0.0.1:${port}`,
@@ -59,7 +49,9 @@ async function running(config: Config, server: ReturnType<typeof createServer>, 
     app: server,
     async stop() {
       await server.shutdown(1000);
-      close();
+      await close();
+      // uWS frees a closed listen socket on a later turn of its loop; give it one before the test moves on.
+      await new Promise((r) => setTimeout(r, 20));
     },
   };
 }

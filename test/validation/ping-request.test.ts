@@ -1,8 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createValidators } from '../../src/validation/validator';
+import { requestValidators } from '../../src/tools/registry';
+import type { Validate } from '../../src/validation/validator';
 
-const v = createValidators(['r1', 'r2']);
+const v = requestValidators(['r1', 'r2']) as Record<'ping' | 'dns', Validate<any>>;
 
 function errorsOf(body: Record<string, unknown>) {
   const r = v.ping(body);

@@ -1,11 +1,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Config, ResolverConfig } from '../../../src/config/types';
-import { openResolverClient, type ResolverClient } from '../../../src/engines/dns';
-import type { DnsRequest } from '../../../src/schemas/requests';
-import { createDnsTool } from '../../../src/tools/dns';
-import { createTools, type ToolSlot } from '../../../src/tools';
-import type { ToolResult } from '../../../src/tools/tool';
+import type { DnsRequest, DnsResult } from '../../../src/tools/dns';
+import { openDns } from '../../../src/tools/dns/run';
+import type { Outcome } from '../../../src/tools/outcome';
+import { openTools } from '../../../src/tools/registry';
+import type { ToolSlot } from '../../../src/tools/tool';
+import type { Upstream } from '../../../src/tools/upstream';
+import { openUpstream } from '../../support/upstream';
 import { startSilentDns } from '../../support/fault-dns';
 import { startKnot, stopAllKnot, type KnotServer } from '../../support/knot';
 import { testConfig } from '../../support/server';
@@ -29,8 +31,8 @@ let broken: KnotServer;
 let silentA: Silent;
 let silentB: Silent;
 let config: Config;
-let slot: ToolSlot<DnsRequest>;
-let client: ResolverClient;
+let slot: ToolSlot<DnsRequest, DnsResult>;
+let client: Upstream;
 const never = new AbortController().signal;
 
 function configWith(resolvers: ResolverConfig[]): Config {
@@ -51,8 +53,8 @@ test.before(async () => {
     { id: 'silentA', address: silentA.address, port: silentA.port, family: 4 },
     { id: 'silentB', address: silentB.address, port: silentB.port, family: 4 },
   ]);
-  client = openResolverClient();
-  slot = createDnsTool({ config, client });
+  client = openUpstream(config.resolvers);
+  slot = openDns({ config, dns: { upstream: client }, registry: null });
 });
 
 test.after(async () => {
@@ -63,15 +65,15 @@ test.after(async () => {
   await stopAllKnot();
 });
 
-async function run(request: Partial<DnsRequest> & { resolvers: string[] }): Promise<ToolResult> {
-  if (!('handler' in slot)) throw new Error(`dns tool unavailable: ${slot.unavailable}`);
-  return slot.handler({ domain: 'example.test', types: ['A'], timeoutMs: 1000, ...request }, never);
+async function run(request: Partial<DnsRequest> & { resolvers: string[] }): Promise<Outcome<DnsResult>> {
+  if (!('run' in slot)) throw new Error(`dns tool unavailable: ${slot.unavailable}`);
+  return slot.run({ domain: 'example.test', types: ['A'], timeoutMs: 1000, ...request }, never);
 }
 
 async function ok(request: Partial<DnsRequest> & { resolvers: string[] }): Promise<Body> {
   const r = await run(request);
-  assert.is(r.kind, 'ok', JSON.stringify(r));
-  return (r as { body: Body }).body;
+  assert.ok(r.ok, JSON.stringify(r));
+  return (r as unknown as { value: Body }).value;
 }
 
 test('agreeing resolvers: records de-duplicated, the smallest TTL kept, consistent', async () => {
@@ -122,23 +124,23 @@ test('resolvers are reported in configured order with id, address and one entry 
 });
 
 test('every configured resolver is asked when the request names none', async () => {
-  if (!('handler' in slot)) throw new Error('unavailable');
-  const r = await slot.handler({ domain: 'example.test', types: ['A'], timeoutMs: 300 }, never);
-  assert.is(r.kind, 'ok');
-  const body = (r as { body: Body }).body;
+  if (!('run' in slot)) throw new Error('unavailable');
+  const r = await slot.run({ domain: 'example.test', types: ['A'], timeoutMs: 300 }, never);
+  assert.ok(r.ok);
+  const body = (r as unknown as { value: Body }).value;
   assert.equal(body.resolvers.map((x) => x.id), ['one', 'two', 'broken', 'silentA', 'silentB']);
 });
 
-test('an unknown resolver id is a validation problem pointing at it', async () => {
+test('an unknown resolver id is a field failure pointing at it', async () => {
   const r = await run({ resolvers: ['one', 'nope', 'two', 'other'] });
   assert.equal(r, {
-    kind: 'problem',
-    code: 'validation-failed',
-    detail: 'resolvers must name configured resolvers',
-    extensions: {
-      errors: [
-        { pointer: '/resolvers/1', message: 'unknown resolver id "nope"' },
-        { pointer: '/resolvers/3', message: 'unknown resolver id "other"' },
+    ok: false,
+    failure: {
+      code: 'invalid-field',
+      detail: 'resolvers must name configured resolvers',
+      fields: [
+        { path: ['resolvers', 1], message: 'unknown resolver id "nope"' },
+        { path: ['resolvers', 3], message: 'unknown resolver id "other"' },
       ],
     },
   });
@@ -155,34 +157,32 @@ test('a silent resolver times out while the others answer within the timeout', a
 
 test('when no resolver answers any query the result is upstream-timeout carrying the resolvers', async () => {
   const r = await run({ types: ['A', 'MX'], resolvers: ['silentA', 'silentB'], timeoutMs: 300 });
-  assert.is(r.kind, 'problem');
-  if (r.kind !== 'problem') return;
-  assert.is(r.code, 'upstream-timeout');
-  assert.equal(r.extensions?.resolvers, [
+  assert.not.ok(r.ok);
+  if (r.ok || r.failure.code !== 'upstream-timeout') return assert.unreachable(JSON.stringify(r));
+  assert.equal(r.failure.resolvers, [
     { id: 'silentA', address: '127.0.0.1', queries: { A: { error: 'timeout' }, MX: { error: 'timeout' } } },
     { id: 'silentB', address: '127.0.0.1', queries: { A: { error: 'timeout' }, MX: { error: 'timeout' } } },
   ]);
 });
 
 test('an aborted request stops its queries at once', async () => {
-  if (!('handler' in slot)) throw new Error('unavailable');
+  if (!('run' in slot)) throw new Error('unavailable');
   const ac = new AbortController();
-  const pending = slot.handler({ domain: 'example.test', types: ['A'], resolvers: ['silentA'], timeoutMs: 5000 }, ac.signal);
+  const pending = slot.run({ domain: 'example.test', types: ['A'], resolvers: ['silentA'], timeoutMs: 5000 }, ac.signal);
   setTimeout(() => ac.abort(), 20);
   const r = await pending;
-  assert.is(r.kind, 'problem');
-  if (r.kind === 'problem') assert.equal(r.extensions?.resolvers, [{ id: 'silentA', address: '127.0.0.1', queries: { A: { error: 'cancelled' } } }]);
+  assert.equal(r, { ok: false, failure: { code: 'aborted', detail: 'the caller went away before every resolver answered' } });
+  assert.is(client.counters().inFlight, 0);
 });
 
-test('createTools plugs the DNS tool in and closes it', async () => {
-  const tools = createTools({ config: configWith([one.resolver('one')]), checkTarget: () => null });
-  assert.ok('handler' in tools.dns);
-  if ('handler' in tools.dns) {
-    assert.equal(tools.dns.info.resolvers, ['one']);
-    const r = await tools.dns.handler({ domain: 'example.test', types: ['A'], timeoutMs: 1000 }, never);
-    assert.is(r.kind, 'ok');
-    const counters = tools.dns.info.counters as { queries: number; answered: number; inFlight: number };
-    assert.equal([counters.queries, counters.answered, counters.inFlight], [1, 1, 0]);
+test('the registry plugs the DNS tool in and closes it', async () => {
+  const tools = openTools(configWith([one.resolver('one')]), null);
+  const dns = tools.list.find((t) => t.tool.name === 'dns')?.slot;
+  assert.ok(dns && 'run' in dns);
+  if (dns && 'run' in dns) {
+    assert.equal(dns.info['resolvers'], ['one']);
+    const r = await dns.run({ domain: 'example.test', types: ['A'], timeoutMs: 1000 }, never);
+    assert.ok(r.ok);
   }
   tools.close();
 });

@@ -2,11 +2,13 @@ import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Config } from '../../../src/config/types';
-import { openResolverClient, type ResolverClient } from '../../../src/engines/dns';
-import type { PingRequest } from '../../../src/schemas/requests';
-import { createTools, type ToolSlot } from '../../../src/tools/index';
-import { createPingTool } from '../../../src/tools/ping/ping-tool';
-import type { ToolHandler, ToolResult } from '../../../src/tools/tool';
+import type { Outcome } from '../../../src/tools/outcome';
+import type { PingRequest, PingResult } from '../../../src/tools/ping';
+import { openPing, type PingOptions } from '../../../src/tools/ping/run';
+import { openTools } from '../../../src/tools/registry';
+import type { TargetCheck, ToolSlot } from '../../../src/tools/tool';
+import type { Upstream } from '../../../src/tools/upstream';
+import { openUpstream } from '../../support/upstream';
 import { startKnot, type KnotServer, type ZoneSpec } from '../../support/knot';
 import { testConfig } from '../../support/server';
 
@@ -18,18 +20,26 @@ const ZONE: ZoneSpec = {
 // The same zone served over IPv4 and over IPv6, to resolve through resolvers of either family.
 let knot4: KnotServer;
 let knot6: KnotServer;
-const slots: ToolSlot<PingRequest>[] = [];
+const slots: ToolSlot<PingRequest, PingResult>[] = [];
 
 function config(over: Partial<Config> = {}, resolverFamily: 4 | 6 = 4): Config {
   const resolver = resolverFamily === 4 ? `knot=127.0.0.1:${knot4.port}` : `knot=[::1]:${knot6.port}`;
   return { ...testConfig({ NETTOOLS_RESOLVERS: resolver, NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true' }), ...over };
 }
 
-function tool(over: Partial<Config> = {}, checkTarget: (a: string) => string | null = () => null, family: 4 | 6 = 4): ToolHandler<PingRequest> {
-  const slot = createPingTool({ config: config(over, family), checkTarget, resolverClient });
+type Run = (request: PingRequest, signal: AbortSignal) => Promise<Outcome<PingResult>>;
+
+function open(over: Partial<Config> = {}, options: PingOptions = {}, family: 4 | 6 = 4): ToolSlot<PingRequest, PingResult> {
+  const slot = openPing({ config: config(over, family), dns: { upstream: resolverClient }, registry: null }, options);
   slots.push(slot);
-  if (!('handler' in slot)) throw new Error(`ping unavailable: ${slot.unavailable}`);
-  return slot.handler;
+  return slot;
+}
+
+// `policy`: the operator's target policy, as the server runs it.
+function tool(over: Partial<Config> = {}, checkTarget: TargetCheck | 'policy' = () => null, family: 4 | 6 = 4): Run {
+  const slot = open(over, checkTarget === 'policy' ? {} : { checkTarget }, family);
+  if (!('run' in slot)) throw new Error(`ping unavailable: ${slot.unavailable}`);
+  return slot.run;
 }
 
 function req(host: string, extra: Partial<PingRequest> = {}): PingRequest {
@@ -38,15 +48,20 @@ function req(host: string, extra: Partial<PingRequest> = {}): PingRequest {
 
 const live = new AbortController().signal;
 
-function body(r: ToolResult): Record<string, unknown> {
-  if (r.kind !== 'ok') throw new Error(`expected ok, got ${r.code}: ${r.detail}`);
-  return r.body as Record<string, unknown>;
+function body(r: Outcome<PingResult>): Record<string, unknown> {
+  if (!r.ok) throw new Error(`expected ok, got ${r.failure.code}: ${r.failure.detail}`);
+  return r.value as unknown as Record<string, unknown>;
 }
 
-let resolverClient: ResolverClient;
+function failure(r: Outcome<PingResult>): { code: string; detail: string } {
+  if (r.ok) throw new Error('expected a failure, got a result');
+  return r.failure;
+}
+
+let resolverClient: Upstream;
 
 test.before(async () => {
-  resolverClient = openResolverClient();
+  resolverClient = openUpstream([]);
   knot4 = await startKnot([ZONE], '127.0.0.1');
   knot6 = await startKnot([ZONE], '::1');
 });
@@ -111,12 +126,9 @@ test('an IPv6 resolver is reached in [addr]:port form', async () => {
 test('a name without an address of the wanted family is host-not-found', async () => {
   const h = tool();
   for (const [host, extra] of [['text.ping.test', {}], ['missing.ping.test', {}], ['a.ping.test', { ipVersion: 6 as const }]] as const) {
-    const r = await h(req(host, extra), live);
-    assert.is(r.kind, 'problem');
-    if (r.kind === 'problem') {
-      assert.is(r.code, 'host-not-found');
-      assert.match(r.detail, host);
-    }
+    const f = failure(await h(req(host, extra), live));
+    assert.is(f.code, 'host-not-found');
+    assert.match(f.detail, host);
   }
 });
 
@@ -126,24 +138,26 @@ test('a target in a refused range is target-forbidden, naming the range, and not
     seen.push(a);
     return 'loopback';
   });
-  const r = await h(req('a.ping.test'), live);
+  const f = failure(await h(req('a.ping.test'), live));
   assert.equal(seen, ['127.0.0.1']);
-  assert.is(r.kind, 'problem');
-  if (r.kind === 'problem') {
-    assert.is(r.code, 'target-forbidden');
-    assert.match(r.detail, 'loopback');
-  }
+  assert.is(f.code, 'target-forbidden');
+  assert.match(f.detail, 'loopback');
 });
 
-test('the target check passes addresses it does not refuse, and is skipped when private targets are allowed', async () => {
+test('the target check passes addresses it does not refuse', async () => {
   const seen: string[] = [];
   const check = (a: string): string | null => {
     seen.push(a);
     return null;
   };
   body(await tool({ allowPrivateTargets: false }, check)(req('127.0.0.1', { count: 1 }), live));
-  body(await tool({ allowPrivateTargets: true }, check)(req('127.0.0.1', { count: 1 }), live));
   assert.equal(seen, ['127.0.0.1']);
+});
+
+test("the operator's policy refuses loopback by default and lets it through when private targets are allowed", async () => {
+  const f = failure(await tool({ allowPrivateTargets: false }, 'policy')(req('127.0.0.1', { count: 1 }), live));
+  assert.equal([f.code, f.detail], ['target-forbidden', '127.0.0.1 is in the refused range loopback']);
+  body(await tool({ allowPrivateTargets: true }, 'policy')(req('127.0.0.1', { count: 1 }), live));
 });
 
 test('a client that goes away ends the measurement promptly', async () => {
@@ -151,8 +165,7 @@ test('a client that goes away ends the measurement promptly', async () => {
   const started = Date.now();
   const pending = tool()(req('127.0.0.1', { count: 10, intervalMs: 1000 }), ac.signal);
   setTimeout(() => ac.abort(), 50);
-  const r = await pending;
-  assert.is(r.kind, 'problem');
+  assert.is(failure(await pending).code, 'aborted');
   assert.ok(Date.now() - started < 900);
 });
 
@@ -160,30 +173,27 @@ test('a request aborted while its name resolves ends without pinging', async () 
   const ac = new AbortController();
   const pending = tool()(req('a.ping.test'), ac.signal);
   ac.abort();
-  const r = await pending;
-  assert.is(r.kind, 'problem');
-  if (r.kind === 'problem') assert.is(r.code, 'internal-error');
+  assert.is(failure(await pending).code, 'aborted');
 });
 
 test('a measurement cut short by closing the tool answers engine-unavailable', async () => {
-  const slot = createPingTool({ config: config(), checkTarget: () => null, resolverClient });
-  if (!('handler' in slot)) throw new Error(slot.unavailable);
-  const pending = slot.handler(req('127.0.0.1', { count: 10, intervalMs: 1000 }), live);
+  const slot = open();
+  if (!('run' in slot)) throw new Error(slot.unavailable);
+  const pending = slot.run(req('127.0.0.1', { count: 10, intervalMs: 1000 }), live);
   setTimeout(() => slot.close(), 50);
-  const r = await pending;
-  assert.is(r.kind, 'problem');
-  if (r.kind === 'problem') assert.is(r.code, 'engine-unavailable');
+  assert.is(failure(await pending).code, 'engine-unavailable');
 });
 
-test('createTools wires the ping tool, reports its socket kinds and closes it', () => {
-  const tools = createTools({ config: config(), checkTarget: () => null });
+test('the registry wires the ping tool, reports its socket kinds and closes it', () => {
+  const tools = openTools(config(), null);
   try {
-    assert.ok('handler' in tools.ping);
-    if ('handler' in tools.ping) {
-      const kinds = tools.ping.info.socketKinds as { v4: string | null; v6: string | null };
+    const [ping, dns] = ['ping', 'dns'].map((name) => tools.list.find((t) => t.tool.name === name)?.slot);
+    assert.ok(ping && 'run' in ping);
+    if (ping && 'run' in ping) {
+      const kinds = ping.info['socketKinds'] as { v4: string | null; v6: string | null };
       assert.ok(kinds.v4 === 'raw' || kinds.v4 === 'dgram');
     }
-    assert.ok('handler' in tools.dns);
+    assert.ok(dns && 'run' in dns);
   } finally {
     tools.close();
   }
@@ -192,7 +202,7 @@ test('createTools wires the ping tool, reports its socket kinds and closes it', 
 test('the tool is unavailable, saying why, when no ICMP socket opens', () => {
   const range = readFileSync('/proc/sys/net/ipv4/ping_group_range', 'utf8').trim().split(/\s+/).map(Number) as number[];
   if ((process.getgroups?.() ?? []).some((g) => g >= range[0]! && g <= range[1]!)) return;
-  const slot = createPingTool({ config: config(), checkTarget: () => null, resolverClient, pinger: { kind: 'dgram' } });
+  const slot = open({}, { checkTarget: () => null, pinger: { kind: 'dgram' } });
   assert.ok('unavailable' in slot);
   if ('unavailable' in slot) assert.match(slot.unavailable, 'ping_group_range');
 });

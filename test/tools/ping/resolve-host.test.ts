@@ -1,18 +1,19 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openResolverClient, type ResolverClient } from '../../../src/engines/dns';
+import type { Upstream } from '../../../src/tools/upstream';
+import { openUpstream } from '../../support/upstream';
 import { parseLiteral, resolveHost } from '../../../src/tools/ping/resolve-host';
 import { startSilentDns } from '../../support/fault-dns';
 import { startKnot, type KnotServer } from '../../support/knot';
 
 let knot: KnotServer;
 let silent: Awaited<ReturnType<typeof startSilentDns>>;
-let client: ResolverClient;
+let client: Upstream;
 
 test.before(async () => {
   knot = await startKnot([{ domain: 'race.test', records: ['a A 127.0.0.7', 'six AAAA ::1'] }], '127.0.0.6');
   silent = await startSilentDns();
-  client = openResolverClient();
+  client = openUpstream([]);
 });
 
 test.after(async () => {

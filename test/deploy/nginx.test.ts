@@ -1,0 +1,139 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import tls from 'node:tls';
+import { spawnServer, type ChildServer } from '../support/child-server';
+import { startNginx, type Nginx } from '../support/nginx';
+
+// The supported public deployment: deploy/nginx/nettools.conf in front of nettools, tried with the
+// requests the bare uWS build gets wrong. Raw bytes over TLS, from chosen loopback addresses.
+// API keys are on (an empty keys file) so that an Authorization header has an effect to see.
+const test = suite<{ server: ChildServer; nginx: Nginx; dir: string }>('nginx in front');
+
+test.before(async (ctx) => {
+  ctx.dir = mkdtempSync(join(tmpdir(), 'nt-front-'));
+  writeFileSync(join(ctx.dir, 'keys'), '', { mode: 0o600 });
+  ctx.server = await spawnServer({ NETTOOLS_TRUST_PROXY: '127.0.0.1/32', NETTOOLS_RATE_LIMIT: '3/60s', NETTOOLS_API_KEYS_FILE: join(ctx.dir, 'keys') });
+  ctx.nginx = await startNginx(ctx.server.port);
+});
+
+test.after(async (ctx) => {
+  await ctx.nginx?.stop();
+  if (ctx.server) {
+    ctx.server.child.kill('SIGTERM');
+    await ctx.server.exited;
+  }
+  if (ctx.dir) rmSync(ctx.dir, { recursive: true, force: true });
+});
+
+// Sends `raw` and collects everything until the server closes the connection (every request here asks
+// it to), or `waitMs` passes.
+function exchange(port: number, raw: string, localAddress = '127.0.0.1', waitMs = 20_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const tcp = net.connect({ host: '127.0.0.1', port, localAddress });
+    const socket = tls.connect({ socket: tcp, servername: 'localhost', rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] }, () => socket.write(raw));
+    let data = '';
+    const timer = setTimeout(() => socket.destroy(), waitMs);
+    socket.on('data', (c: Buffer) => (data += c.toString('latin1')));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(data);
+    });
+    socket.on('error', reject);
+  });
+}
+
+const statuses = (answer: string) => [...answer.matchAll(/HTTP\/1\.[01] (\d{3})/g)].map((m) => Number(m[1]));
+const seenPaths = (server: ChildServer) => server.logs.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request').map((l) => l.path);
+
+test('an HTTP/1.0 client gets an answer through nginx', async ({ nginx }) => {
+  const answer = await exchange(nginx.port, 'GET /health HTTP/1.0\r\n\r\n');
+  assert.equal(statuses(answer), [200]);
+  assert.match(answer, '{"status":"ok"}');
+});
+
+test('an HTTP/1.1 client gets an answer through nginx', async ({ nginx }) => {
+  const answer = await exchange(nginx.port, 'GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+  assert.equal(statuses(answer), [200]);
+});
+
+test('two different Content-Length headers are refused and never reach nettools as a second request', async ({ nginx, server }) => {
+  const body = '{"a":GET /smuggled-path HTTP/1.1\r\nHost: x\r\n\r\n';
+  const answer = await exchange(nginx.port, `POST /api/tools/dns HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+  assert.equal(statuses(answer), [400]);
+  await new Promise((r) => setTimeout(r, 200));
+  assert.not.ok(seenPaths(server).includes('/smuggled-path'));
+});
+
+for (const te of ['xchunked', 'chunked, gzip']) {
+  test(`Transfer-Encoding "${te}" is refused, and nothing is smuggled`, async ({ nginx, server }) => {
+    const answer = await exchange(nginx.port, `POST /api/tools/dns HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: ${te}\r\n\r\n0\r\n\r\nGET /smuggled-te HTTP/1.1\r\nHost: x\r\n\r\n`);
+    const first = statuses(answer)[0];
+    assert.ok(first === 400 || first === 501, answer.slice(0, 200));
+    await new Promise((r) => setTimeout(r, 200));
+    assert.not.ok(seenPaths(server).includes('/smuggled-te'));
+  });
+}
+
+test('a GET pipelined behind a POST gets both answers', async ({ nginx }) => {
+  const body = '{"domain":"a b"}';
+  const answer = await exchange(
+    nginx.port,
+    `POST /api/tools/dns HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}` + 'GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    '127.0.0.9',
+  );
+  assert.equal(statuses(answer), [400, 200]);
+});
+
+test("nettools limits the real client's address, whatever X-Forwarded-For the client sends", async ({ nginx, server }) => {
+  const request = 'POST /api/tools/dns HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Forwarded-For: 203.0.113.9\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}';
+  const answers = [];
+  for (let i = 0; i < 4; i++) answers.push(statuses(await exchange(nginx.port, request, '127.0.0.21'))[0]);
+  assert.equal(answers, [400, 400, 400, 429]);
+  assert.equal(statuses(await exchange(nginx.port, request, '127.0.0.22')), [400]);
+  await new Promise((r) => setTimeout(r, 200));
+  const clients = server.logs.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request' && l.path === '/api/tools/dns').map((l) => l.client);
+  assert.ok(clients.includes('127.0.0.21') && clients.includes('127.0.0.22'));
+  assert.not.ok(clients.includes('203.0.113.9'));
+});
+
+// What the uWS build leaves unanswered until its idle timeout, and what nginx makes of each.
+const UNANSWERED_DIRECTLY: Array<[string, string, number]> = [
+  ['more than 50 headers', `GET /health HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 60 }, (_, i) => `X-H${i}: v\r\n`).join('')}Connection: close\r\n\r\n`, 200],
+  ['no Host over HTTP/1.1', 'GET /health HTTP/1.1\r\nConnection: close\r\n\r\n', 400],
+  ['an obs-fold header', 'GET /health HTTP/1.1\r\nHost: x\r\nX-A: a\r\n  b\r\nConnection: close\r\n\r\n', 400],
+  ['a bare CR in a header', 'GET /health HTTP/1.1\r\nHost: x\r\nX-A: a\rb\r\nConnection: close\r\n\r\n', 400],
+  ['bare LF line ends', 'GET /health HTTP/1.1\nHost: x\nConnection: close\n\n', 200],
+  ['two spaces in the request line', 'GET  /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 200],
+];
+
+for (const [name, raw, status] of UNANSWERED_DIRECTLY) {
+  test(`a request with ${name} gets ${status} through nginx`, async ({ nginx }) => {
+    assert.equal(statuses(await exchange(nginx.port, raw)), [status]);
+  });
+}
+
+test('the headers nettools reads reach it through nginx', async ({ nginx }) => {
+  const echoed = await exchange(nginx.port, 'GET /health HTTP/1.1\r\nHost: x\r\nX-Request-Id: front-door-1\r\nConnection: close\r\n\r\n');
+  assert.match(echoed, /\r\nx-request-id: front-door-1\r\n/i);
+
+  const keyed = await exchange(nginx.port, 'GET /api/limits HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer nt_unknown\r\nConnection: close\r\n\r\n', '127.0.0.31');
+  assert.equal(statuses(keyed), [401]);
+  assert.match(keyed, '"code":"invalid-api-key"');
+
+  const body = '{"domain":"a b"}';
+  const typed = await exchange(nginx.port, `POST /api/tools/dns HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nOrigin: http://page.test\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`, '127.0.0.32');
+  assert.equal(statuses(typed), [400]);
+  assert.match(typed, '"code":"validation-failed"');
+  assert.match(typed, /\r\naccess-control-expose-headers: /i);
+
+  const page = await exchange(nginx.port, 'GET /docs HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+  const etag = /\r\netag: ("[^"]+")\r\n/i.exec(page)?.[1];
+  assert.ok(etag, page.slice(0, 300));
+  assert.equal(statuses(await exchange(nginx.port, `GET /docs HTTP/1.1\r\nHost: x\r\nIf-None-Match: ${etag}\r\nConnection: close\r\n\r\n`)), [304]);
+});
+
+test.run();

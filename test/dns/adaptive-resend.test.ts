@@ -1,0 +1,67 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openResolverClient } from '../../src/engines/dns';
+import { sendsOf } from '../../src/tools/upstream';
+import { answerA, startScriptedDns } from '../support/scripted-dns';
+
+const ask = (client: ReturnType<typeof openResolverClient>, resolver: { id: string; address: string; port: number; family: 4 }, name: string, timeoutMs = 2000) =>
+  client.query({ domain: name, types: ['A'], resolvers: [resolver], timeoutMs }).then(([r]) => r?.queries.A);
+
+test('a resolver that drops the first datagram of each query is answered after about the floor, not half the budget', async () => {
+  const firstSeen = new Set<string>();
+  let dropping = false;
+  const dns = await startScriptedDns((q, d) => {
+    if (dropping && !firstSeen.has(q.name)) return void firstSeen.add(q.name);
+    void d.send(answerA(q, '192.0.2.9'), q);
+  });
+  const resolver = { id: 'lossy', address: dns.address, port: dns.port, family: 4 as const };
+  const client = openResolverClient();
+  try {
+    for (let i = 0; i < 5; i++) await ask(client, resolver, `warm${i}.example.test`); // the engine learns this resolver's RTT
+    dropping = true;
+    const entry = await ask(client, resolver, 'lost-once.example.test', 2000);
+    assert.ok(entry && 'rttMs' in entry, JSON.stringify(entry));
+    // Half the budget would be 1000 ms; the resend came at the resolver's resend time (the 50 ms floor).
+    if (entry && 'rttMs' in entry) assert.ok(entry.rttMs < 500, `answered at ${entry.rttMs} ms: the resend waited for half the budget`);
+    assert.is(sendsOf(entry), 2);
+  } finally {
+    client.close();
+    await dns.stop();
+  }
+});
+
+test('a slow resolver is not sent early resends', async () => {
+  const dns = await startScriptedDns((q, d) => void setTimeout(() => void d.send(answerA(q, '192.0.2.9'), q), 300));
+  const resolver = { id: 'slow', address: dns.address, port: dns.port, family: 4 as const };
+  const client = openResolverClient();
+  try {
+    for (let i = 0; i < 6; i++) {
+      const entry = await ask(client, resolver, `slow${i}.example.test`, 2000);
+      assert.is(sendsOf(entry), 1, `query ${i} was resent`);
+    }
+    assert.is(dns.seen.length, 6);
+  } finally {
+    client.close();
+    await dns.stop();
+  }
+});
+
+test('a resolver never measured gets half the budget before its resend', async () => {
+  const dns = await startScriptedDns(() => {});
+  const resolver = { id: 'mute', address: dns.address, port: dns.port, family: 4 as const };
+  const client = openResolverClient();
+  try {
+    const started = Date.now();
+    const pending = ask(client, resolver, 'nobody.example.test', 1000);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.is(dns.seen.length, 1); // not resent at the floor
+    await pending;
+    assert.is(dns.seen.length, 2);
+    assert.ok(Date.now() - started >= 900);
+  } finally {
+    client.close();
+    await dns.stop();
+  }
+});
+
+test.run();

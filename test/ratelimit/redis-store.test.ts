@@ -1,0 +1,48 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { MemoryLimiterStore } from '../../src/ratelimit/memory-limiter-store';
+import { connectRedis, RedisLimiterStore, type RedisConnection } from '../../src/ratelimit/redis-store';
+import { startRedis, type RedisServer } from '../support/redis';
+
+const test = suite<{ redis: RedisServer; conn: RedisConnection }>('Redis bucket script');
+
+test.before(async (ctx) => {
+  ctx.redis = await startRedis();
+  ctx.conn = connectRedis(ctx.redis.url);
+  await ctx.conn.ready();
+});
+
+test.after(async (ctx) => {
+  await ctx.conn?.close();
+  await ctx.redis?.stop();
+});
+
+test('the script answers exactly as the in-process store does, operation for operation', async ({ conn }) => {
+  let clock = 1_000_000;
+  const redis = new RedisLimiterStore(conn.redis, 'test:eq:', () => clock);
+  const memory = new MemoryLimiterStore({ max: 1000 });
+  let x = 7;
+  const next = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const rules = [{ capacity: 3, windowMs: 10_000 }, { capacity: 30, windowMs: 60_000 }, { capacity: 1_000_000, windowMs: 86_400_000 }];
+  for (let i = 0; i < 1500; i++) {
+    clock += Math.floor(next() * 700);
+    const k = Math.floor(next() * 6);
+    const rule = rules[k % rules.length]!;
+    const cost = 1 + Math.floor(next() * 3);
+    const peek = next() < 0.2;
+    const a = peek ? memory.peek(`k${k}`, rule, clock) : memory.take(`k${k}`, rule, cost, clock);
+    const b = peek ? await redis.peek(`k${k}`, rule, clock) : await redis.take(`k${k}`, rule, cost, clock);
+    const fields = (d: typeof a) => [d.allowed, d.remaining, d.resetMs, d.resetSeconds, d.retryAfterMs, d.retryAfterSeconds];
+    assert.equal(fields(b), fields(a), `operation ${i}`);
+  }
+});
+
+test('bucket keys carry the prefix and a TTL, and vanish once full again', async ({ redis, conn }) => {
+  const store = new RedisLimiterStore(conn.redis, 'nettools:b:');
+  await store.take('198.51.100.7', { capacity: 5, windowMs: 1000 }, 1, 0);
+  assert.equal(await redis.command('--scan', '--pattern', 'nettools:b:*'), 'nettools:b:198.51.100.7');
+  const ttl = Number(await redis.command('PTTL', 'nettools:b:198.51.100.7'));
+  assert.ok(ttl > 0 && ttl <= 200, String(ttl));
+});
+
+test.run();

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# npm run test:sanitizers: the test files that drive the native engines (ICMP over loopback and
+# namespaces, DNS against Knot and the hostile peers, the tools and endpoints on top of them), with the
+# addon built with -fsanitize=address,undefined (binding.gyp's `Sanitize` configuration: the same sources,
+# into build/Sanitize/; build/Release/ is left alone) and loaded through ADDON_BUILDTYPE=Sanitize.
+#
+# The ASan runtime is gcc's libasan (the compiler node-gyp builds the addon with), preloaded: it must come
+# first in the initial library list and node itself is not instrumented. Only node processes get it:
+# asan-for-node-only.ts (loaded through NODE_OPTIONS into every node process of the run) takes LD_PRELOAD
+# out of the environment of any other program the tests start (knotd, kdig, ip, python3), which are not
+# ours and some of which hang under it. Memory errors abort; leaks are checked at every node exit.
+# Reports are kept in build/sanitizer-reports/; any from node fails the run.
+# Usage: test/sanitizers/run.sh [uvu file pattern]
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+pattern=${1:-'^(native|icmp|dns|tools|api|abuse)/.*\.test\.js$|^observability/probe\.test\.js$'}
+reports="$root/build/sanitizer-reports"
+
+echo "sanitizers: building build/Sanitize/nettools.node" >&2
+if [ ! -f build/Makefile ]; then
+  node-gyp configure || { echo "sanitizers: FAIL node-gyp configure"; exit 1; }
+fi
+# The Makefile regenerates itself when binding.gyp changed; gcc as for the normal build.
+if ! CC=gcc CXX=g++ make -C build BUILDTYPE=Sanitize -j"$(nproc)" >&2; then
+  echo "sanitizers: FAIL building the Sanitize configuration"
+  exit 1
+fi
+"$root/node_modules/.bin/tsc" -p tsconfig.json || { echo "sanitizers: FAIL tsc"; exit 1; }
+
+libasan=$(g++ -print-file-name=libasan.so)
+[ -f "$libasan" ] || { echo "sanitizers: FAIL no libasan.so next to g++ ($libasan)"; exit 1; }
+rm -rf "$reports"
+mkdir -p "$reports"
+
+export ADDON_BUILDTYPE=Sanitize
+export LD_PRELOAD="$libasan"
+# detect_leaks: LeakSanitizer at every exit; suppressions: test/sanitizers/lsan.supp (Node/V8 only).
+export NODE_OPTIONS="--require $root/dist/test/sanitizers/asan-for-node-only.js ${NODE_OPTIONS:-}"
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:log_path=$reports/asan:log_exe_name=1"
+export LSAN_OPTIONS="suppressions=$root/test/sanitizers/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:abort_on_error=1:log_path=$reports/ubsan:log_exe_name=1"
+
+node node_modules/uvu/bin.js dist/test "$pattern" -r "$root/dist/test/support/before-hook-failures.js"
+status=$?
+unset LD_PRELOAD
+
+ours=$(find "$reports" -type f | sort)
+if [ -n "$ours" ]; then
+  echo "sanitizers: FAIL $(echo "$ours" | wc -l) report(s) from node processes, kept in $reports:"
+  for f in $ours; do
+    echo "--- $f"
+    grep -E 'ERROR:|SUMMARY:|runtime error:|^    #[0-9]+ .*(native/|nettools)' "$f" | head -20
+  done
+  exit 1
+fi
+if [ "$status" -ne 0 ]; then
+  echo "sanitizers: FAIL the tests failed under the sanitizer build (exit $status)"
+  exit "$status"
+fi
+echo "sanitizers: PASS no reports from node processes"

@@ -1,0 +1,53 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../architecture/source-files';
+import { accepts, freeTcpPort } from './ports';
+
+export interface Nginx {
+  port: number; // TLS, on 127.0.0.1
+  stop(): Promise<void>;
+}
+
+// A private nginx on loopback running deploy/nginx/nettools.conf as shipped, with only its listen
+// port, upstream port and certificate paths pointed at this test (a self-signed pair made here).
+export async function startNginx(upstreamPort: number): Promise<Nginx> {
+  const dir = mkdtempSync(join(tmpdir(), 'nt-nginx-'));
+  for (const sub of ['client', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, sub));
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '2', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+  const port = await freeTcpPort('127.0.0.1');
+  const site = readFileSync(join(ROOT, 'deploy', 'nginx', 'nettools.conf'), 'utf8')
+    .replace('server 127.0.0.1:8080;', `server 127.0.0.1:${upstreamPort};`)
+    .replace('listen 443 ssl http2;', `listen 127.0.0.1:${port} ssl http2;`)
+    .replace('listen [::]:443 ssl http2;', '')
+    .replace('/etc/nettools/tls/fullchain.pem', join(dir, 'cert.pem'))
+    .replace('/etc/nettools/tls/privkey.pem', join(dir, 'key.pem'));
+  writeFileSync(join(dir, 'site.conf'), site);
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    `daemon off;\nworker_processes 1;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log warn;\nevents { worker_connections 256; }\n` +
+      `http {\n  access_log off;\n  client_body_temp_path ${dir}/client;\n  proxy_temp_path ${dir}/proxy;\n  fastcgi_temp_path ${dir}/fastcgi;\n` +
+      `  uwsgi_temp_path ${dir}/uwsgi;\n  scgi_temp_path ${dir}/scgi;\n  include ${dir}/site.conf;\n}\n`,
+  );
+  const child: ChildProcess = spawn('nginx', ['-c', join(dir, 'nginx.conf'), '-p', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const deadline = Date.now() + 10_000;
+  while (!(await accepts(port))) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`nginx did not start: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    port,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+

@@ -1,0 +1,43 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { accepts, freeTcpPort } from './ports';
+
+// A private redis-server on a loopback port, nothing persisted; never the system service. It can be
+// stopped (connection refused), made slow (DEBUG SLEEP) and started again on the same port.
+export interface RedisServer {
+  port: number;
+  url: string;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  command(...args: string[]): Promise<string>;
+}
+
+
+export async function startRedis(): Promise<RedisServer> {
+  const port = await freeTcpPort('127.0.0.1');
+  let child: ChildProcess | null = null;
+  const server: RedisServer = {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    async start() {
+      child = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], { stdio: 'ignore' });
+      for (let i = 0; i < 200 && !(await accepts(port)); i++) await new Promise((r) => setTimeout(r, 25));
+    },
+    async stop() {
+      const c = child;
+      child = null;
+      if (c === null || c.exitCode !== null) return;
+      const exited = new Promise((r) => c.once('exit', r));
+      c.kill('SIGKILL');
+      await exited;
+    },
+    command: (...args) =>
+      new Promise((resolve, reject) => {
+        const cli = spawn('redis-cli', ['-p', String(port), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        cli.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+        cli.once('exit', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`redis-cli ${args.join(' ')} exited ${code}`))));
+      }),
+  };
+  await server.start();
+  return server;
+}

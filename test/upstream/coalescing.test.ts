@@ -1,0 +1,67 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import http from 'node:http';
+import { postJson, type Reply } from '../support/http';
+import { answerA, startScriptedDns, type ScriptedDns } from '../support/scripted-dns';
+import { startServer, type RunningServer } from '../support/server';
+
+// A resolver that answers every query after DELAY_MS, counting what it receives.
+const DELAY_MS = 300;
+const test = suite<{ dns: ScriptedDns; server: RunningServer }>('coalesced questions');
+
+test.before(async (ctx) => {
+  ctx.dns = await startScriptedDns((q, dns) => void setTimeout(() => void dns.send(answerA(q, '192.0.2.7'), q), DELAY_MS));
+  ctx.server = await startServer({
+    NETTOOLS_RESOLVERS: `slow=${ctx.dns.address}:${ctx.dns.port}`,
+    NETTOOLS_RATE_LIMIT: '1000/1s',
+    NETTOOLS_MAX_IN_FLIGHT_PER_CLIENT: '100',
+  });
+});
+
+test.after(async (ctx) => {
+  await ctx.server?.stop();
+  await ctx.dns?.stop();
+});
+
+const ask = (server: RunningServer, domain: string) => postJson(server.base, '/api/tools/dns', { domain, types: ['A'] });
+
+function addresses(reply: Reply): string[] {
+  return reply.json().records.A.map((a: { address: string }) => a.address);
+}
+
+test('30 identical requests at once: one query upstream, and all 30 get its answer', async ({ dns, server }) => {
+  const before = dns.seen.length;
+  const replies = await Promise.all(Array.from({ length: 30 }, () => ask(server, 'same.example.test')));
+  assert.is(dns.seen.length - before, 1);
+  for (const r of replies) assert.equal([r.status, addresses(r)], [200, ['192.0.2.7']]);
+});
+
+test('20 distinct names at once: 20 queries', async ({ dns, server }) => {
+  const before = dns.seen.length;
+  const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => ask(server, `n${i}.example.test`)));
+  assert.is(dns.seen.length - before, 20);
+  assert.ok(replies.every((r) => r.status === 200));
+});
+
+test('nothing is kept after the answer: the same question later goes upstream again', async ({ dns, server }) => {
+  await ask(server, 'again.example.test');
+  const before = dns.seen.length;
+  assert.is((await ask(server, 'again.example.test')).status, 200);
+  assert.is(dns.seen.length - before, 1);
+});
+
+test('a waiting request that goes away leaves the shared query running for the others', async ({ dns, server }) => {
+  const before = dns.seen.length;
+  const leaving = http.request(`${server.base}/api/tools/dns`, { method: 'POST', headers: { 'content-type': 'application/json' }, agent: false });
+  leaving.on('error', () => {});
+  leaving.end(JSON.stringify({ domain: 'shared.example.test', types: ['A'] }));
+  await new Promise((r) => setTimeout(r, 50));
+  const staying = Promise.all([ask(server, 'shared.example.test'), ask(server, 'shared.example.test')]);
+  await new Promise((r) => setTimeout(r, 50));
+  leaving.destroy();
+  const replies = await staying;
+  assert.is(dns.seen.length - before, 1);
+  for (const r of replies) assert.equal([r.status, addresses(r)], [200, ['192.0.2.7']]);
+});
+
+test.run();

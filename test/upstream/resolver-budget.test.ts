@@ -1,0 +1,100 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ResolverBudget } from '../../src/engines/dns/resolver-budget';
+import { MemoryLimiterStore } from '../../src/ratelimit/memory-limiter-store';
+import { sendsOf, Upstream } from '../../src/tools/upstream';
+import { startSilentDns } from '../support/fault-dns';
+import { postJson } from '../support/http';
+import { assertProblem } from '../support/problem';
+import { answerA, startScriptedDns, type ScriptedDns } from '../support/scripted-dns';
+import { startServer, type RunningServer } from '../support/server';
+import { openResolverClient } from '../../src/engines/dns';
+import { coalesce } from '../../src/engines/dns/coalescing-client';
+
+
+const test = suite<{ dns: ScriptedDns; server: RunningServer }>('per-resolver query budget');
+
+test.before(async (ctx) => {
+  ctx.dns = await startScriptedDns((q, dns) => void dns.send(answerA(q, '192.0.2.8'), q));
+  ctx.server = await startServer({
+    NETTOOLS_RESOLVERS: `r=${ctx.dns.address}:${ctx.dns.port}`,
+    NETTOOLS_RESOLVER_QPS: '10',
+    NETTOOLS_RATE_LIMIT: '1000/1s',
+    NETTOOLS_MAX_IN_FLIGHT_PER_CLIENT: '100',
+  });
+});
+
+test.after(async (ctx) => {
+  await ctx.server?.stop();
+  await ctx.dns?.stop();
+});
+
+test('a burst of 40 distinct requests: the resolver sees at most 10, the rest are 503 upstream-busy with Retry-After; later they are served', async ({ dns, server }) => {
+  const before = dns.seen.length;
+  const replies = await Promise.all(Array.from({ length: 40 }, (_, i) => postJson(server.base, '/api/tools/dns', { domain: `b${i}.example.test`, types: ['A'] })));
+  const ok = replies.filter((r) => r.status === 200);
+  const busy = replies.filter((r) => r.status === 503);
+  assert.ok(dns.seen.length - before <= 10, `${dns.seen.length - before} queries`);
+  assert.is(ok.length, dns.seen.length - before);
+  assert.is(ok.length + busy.length, 40);
+  for (const r of busy) {
+    assertProblem(r, 503, 'upstream-busy');
+    assert.is(r.headers['retry-after'], '1');
+  }
+  await new Promise((r) => setTimeout(r, 1100));
+  assert.is((await postJson(server.base, '/api/tools/dns', { domain: 'later.example.test', types: ['A'] })).status, 200);
+});
+
+test("a request is refused whole: a type that would not fit sends nothing at all", async ({ dns, server }) => {
+  await new Promise((r) => setTimeout(r, 1100));
+  const before = dns.seen.length;
+  for (let i = 0; i < 8; i++) await postJson(server.base, '/api/tools/dns', { domain: `w${i}.example.test`, types: ['A'] });
+  assert.is(dns.seen.length - before, 8);
+  assertProblem(await postJson(server.base, '/api/tools/dns', { domain: 'whole.example.test', types: ['A', 'AAAA', 'MX'] }), 503, 'upstream-busy');
+  assert.is(dns.seen.length - before, 8);
+});
+
+test("ping's host-name resolution spends the same budget, and is refused the same way", async ({ dns, server }) => {
+  await new Promise((r) => setTimeout(r, 1100));
+  for (let i = 0; i < 10; i++) await postJson(server.base, '/api/tools/dns', { domain: `p${i}.example.test`, types: ['A'] });
+  const before = dns.seen.length;
+  // Private targets are refused on this server: even a name that did resolve would be pinged nowhere.
+  const reply = await postJson(server.base, '/api/tools/ping', { host: 'host.example.test', count: 1 });
+  assertProblem(reply, 503, 'upstream-busy');
+  assert.ok(reply.headers['retry-after']);
+  assert.is(dns.seen.length - before, 0);
+});
+
+test('resends are charged: a query that timed out cost its resolver two tokens', async () => {
+  const silent = await startSilentDns();
+  const resolver = { id: 'silent', address: silent.address, port: silent.port, family: 4 as const };
+  // A clock that stands still: nothing refills while the query runs.
+  const budget = new ResolverBudget(new MemoryLimiterStore({ max: 4 }), 10, () => 1_000_000);
+  const upstream = new Upstream(coalesce(openResolverClient()), budget, null, [resolver]);
+  try {
+    const asked = await upstream.ask({ domain: 'x.example.test', types: ['A'], resolvers: [resolver], timeoutMs: 200 });
+    assert.ok(asked.ok && asked.results[0]?.queries.A !== undefined && 'error' in asked.results[0].queries.A);
+    assert.is(silent.received, 2);
+    await new Promise((r) => setImmediate(r)); // the charge after the answer is made on the next turn
+    assert.is(await budget.remaining(resolver), 8);
+  } finally {
+    upstream.close();
+    await silent.stop();
+  }
+});
+
+test('the engine reports what each query sent, and the response body does not show it', async ({ dns }) => {
+  const resolver = { id: 'r', address: dns.address, port: dns.port, family: 4 as const };
+  const upstream = new Upstream(coalesce(openResolverClient()), new ResolverBudget(new MemoryLimiterStore({ max: 4 }), 100), null, [resolver]);
+  try {
+    const asked = await upstream.ask({ domain: 'sent.example.test', types: ['A'], resolvers: [resolver], timeoutMs: 1000 });
+    assert.ok(asked.ok);
+    const entry = asked.ok ? asked.results[0]?.queries.A : undefined;
+    assert.is(sendsOf(entry), 1);
+    assert.not.ok(JSON.stringify(entry).includes('sends'));
+  } finally {
+    upstream.close();
+  }
+});
+
+test.run();

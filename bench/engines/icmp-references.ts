@@ -49,7 +49,7 @@ export async function fpingRtt(samples: number): Promise<IcmpRow['result']> {
 export async function endpointRtt(url: string, requests: number): Promise<IcmpRow['result']> {
   const rtts: number[] = [];
   for (let i = 0; i < requests; i++) {
-    const reply = await probe(url, '/api/tools/ping', JSON.stringify({ host: TARGET, count: 10, intervalMs: PACING_MS }), 15_000);
+    const reply = await probe(url, '/api/tools/ping', JSON.stringify({ host: TARGET, count: 10, intervalMs: PACING_MS }), undefined, 15_000);
     if (reply.status !== 200) return { ok: false, unavailable: `unavailable: ${reply.status} ${reply.code ?? '(no code)'}` };
     const body = JSON.parse(reply.body) as { replies?: Array<{ status: string; rttMs?: number }> };
     for (const r of body.replies ?? []) if (r.status === 'reply' && typeof r.rttMs === 'number') rtts.push(r.rttMs * 1000);

@@ -22,7 +22,15 @@ ns    A    127.0.0.1
 @     MX   10 mail
 mail  A    127.0.0.11
 @     TXT  "v=spf1 -all"
+*.fresh A  127.0.0.12
+*.fresh AAAA ::1
+*.fresh MX 10 mail
+*.fresh TXT "fresh"
 `;
+
+// Names under this wildcard all exist: a scenario that asks a new one each time cannot be answered
+// from a question already in flight.
+export const FRESH_SUFFIX = `fresh.${BENCH_ZONE}`;
 
 export interface KnotServer {
   id: string;

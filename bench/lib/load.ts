@@ -7,7 +7,7 @@ import { SCENARIOS, type Scenario } from './scenarios';
 import { startServer, type RunningServer } from './servers';
 import { formatCount, formatMicros } from './stats';
 import { brokenResponses, REFERENCE_CONNECTIONS } from './targets';
-import type { LoadPoint, MetricsCostRuns, ScenarioResult, ServerName, ServerScenarioResult } from './types';
+import type { LoadPoint, MetricsCostRuns, PairRuns, ScenarioResult, ServerName, ServerScenarioResult } from './types';
 import { loadErrors, requestsPerSecond, runWrk } from './wrk';
 
 export interface LoadSettings {
@@ -27,7 +27,7 @@ async function measurePoint(server: RunningServer, sc: Scenario, connections: nu
   const cpuBefore = readCpuTicks(server.pid);
   const resolversBefore = resolverPids.map(readCpuTicks);
   const started = performance.now();
-  const run = await runWrk({ url: server.url + sc.path, body: sc.body, connections, threads: opts.threads, durationS: opts.durationS, timeoutS: WRK_TIMEOUT_S });
+  const run = await runWrk({ url: server.url + sc.path, body: sc.body, connections, threads: opts.threads, durationS: opts.durationS, timeoutS: WRK_TIMEOUT_S, ...withHeader(server) });
   const wallS = (performance.now() - started) / 1000;
   const cpuAfter = readCpuTicks(server.pid);
   const resolversAfter = resolverPids.map(readCpuTicks);
@@ -55,45 +55,56 @@ async function measurePoint(server: RunningServer, sc: Scenario, connections: nu
   return point;
 }
 
-// The two nettools variants, alternating, at the reference connection count.
-async function measureMetricsCost(running: Map<ServerName, RunningServer>, sc: Scenario, opts: LoadSettings): Promise<MetricsCostRuns> {
-  const runs: MetricsCostRuns = { connections: REFERENCE_CONNECTIONS, durationS: opts.metricsRunS, withMetrics: [], withoutMetrics: [] };
+function withHeader(server: RunningServer): { header?: string } {
+  return server.header === undefined ? {} : { header: server.header };
+}
+
+// Two servers, alternating, at the reference connection count: two single runs back to back differ by
+// more on the shared VM than the costs these comparisons look for.
+async function measurePair(running: Map<ServerName, RunningServer>, sc: Scenario, first: ServerName, second: ServerName, opts: LoadSettings): Promise<PairRuns> {
+  const runs: PairRuns = { scenario: sc.name, connections: REFERENCE_CONNECTIONS, durationS: opts.metricsRunS, first, second, firstRps: [], secondRps: [] };
   const settings = { ...opts, durationS: opts.metricsRunS };
   for (let round = 0; round < opts.metricsRounds; round++) {
-    for (const [name, list] of [['nettools', runs.withMetrics], ['nettools-nometrics', runs.withoutMetrics]] as const) {
+    for (const [name, list] of [[first, runs.firstRps], [second, runs.secondRps]] as const) {
       const p = await measurePoint(running.get(name) as RunningServer, sc, REFERENCE_CONNECTIONS, settings, []);
-      if (brokenResponses(p.errors) > 0) throw new Error(`${name} metrics-cost run had bad responses: ${JSON.stringify(p.errors)}`);
+      if (brokenResponses(p.errors) > 0) throw new Error(`${name} ${first} vs ${second} run had bad responses: ${JSON.stringify(p.errors)}`);
       list.push(p.requestsPerSecond);
     }
   }
   return runs;
 }
 
+async function measureMetricsCost(running: Map<ServerName, RunningServer>, sc: Scenario, opts: LoadSettings): Promise<MetricsCostRuns> {
+  const pair = await measurePair(running, sc, 'nettools', 'nettools-nometrics', opts);
+  return { connections: pair.connections, durationS: pair.durationS, withMetrics: pair.firstRps, withoutMetrics: pair.secondRps };
+}
+
 // All servers run side by side (idle ones cost nothing) and are measured in turn at each connection
 // count, so a change in the machine's load during the run hits every server alike instead of
 // skewing one ratio.
-export async function measureScenarios(opts: LoadSettings, knot: KnotSet): Promise<{ scenarios: ScenarioResult[]; metricsCost?: MetricsCostRuns }> {
+export async function measureScenarios(opts: LoadSettings, knot: KnotSet): Promise<{ scenarios: ScenarioResult[]; metricsCost?: MetricsCostRuns; keyCost?: PairRuns }> {
   const running = new Map<ServerName, RunningServer>();
   try {
-    for (const name of ['nettools', 'nettools-nometrics', 'baseline', 'ceiling'] as const) running.set(name, await startServer(name, knot.resolversEnv));
+    for (const name of ['nettools', 'nettools-nometrics', 'nettools-keyed', 'nettools-workers2', 'baseline', 'ceiling', 'ceiling-identical'] as const) running.set(name, await startServer(name, knot.resolversEnv));
     const results: ScenarioResult[] = [];
     for (const sc of SCENARIOS) {
       const outcome = new Map<ServerName, ServerScenarioResult>();
       const points = new Map<ServerName, LoadPoint[]>();
       for (const name of sc.servers) {
         const server = running.get(name) as RunningServer;
-        const why = unavailableReason(await probe(server.url, sc.path, sc.body), sc.expectedStatus, sc.expectedCode);
+        // A body with a fresh-name slot is probed with one name of the same shape.
+        const why = unavailableReason(await probe(server.url, sc.path, sc.body.replace('{fresh}', 'probe'), server.header), sc.expectedStatus, sc.expectedCode);
         if (why !== null) {
           say(`${name} ${sc.name}: ${why}`);
           outcome.set(name, { server: name, unavailable: why });
           continue;
         }
-        const warm = await runWrk({ url: server.url + sc.path, body: sc.body, connections: 16, threads: opts.threads, durationS: opts.warmupS, timeoutS: WRK_TIMEOUT_S });
+        const warm = await runWrk({ url: server.url + sc.path, body: sc.body, connections: 16, threads: opts.threads, durationS: opts.warmupS, timeoutS: WRK_TIMEOUT_S, ...withHeader(server) });
         if (!warm.ok) throw new Error(`${name} ${sc.name} warm-up: ${warm.error}`);
         points.set(name, []);
       }
       for (const connections of opts.connections) {
-        const resolverPids = sc.name === 'dns' ? knot.servers.map((k) => k.pid) : [];
+        const resolverPids = sc.path === '/api/tools/dns' ? knot.servers.map((k) => k.pid) : [];
         for (const [name, list] of points) list.push(await measurePoint(running.get(name) as RunningServer, sc, connections, opts, resolverPids));
       }
       for (const [name, list] of points) outcome.set(name, { server: name, points: list });
@@ -107,9 +118,10 @@ export async function measureScenarios(opts: LoadSettings, knot: KnotSet): Promi
     }
     const validation = SCENARIOS.find((sc) => sc.name === 'validation') as Scenario;
     const measuredValidation = results.find((r) => r.scenario === 'validation')?.servers ?? [];
-    const bothMeasured = ['nettools', 'nettools-nometrics'].every((name) => measuredValidation.some((r) => r.server === name && 'points' in r));
-    const metricsCost = bothMeasured ? await measureMetricsCost(running, validation, opts) : undefined;
-    return metricsCost === undefined ? { scenarios: results } : { scenarios: results, metricsCost };
+    const measured = (...names: ServerName[]) => names.every((name) => measuredValidation.some((r) => r.server === name && 'points' in r));
+    const metricsCost = measured('nettools', 'nettools-nometrics') ? await measureMetricsCost(running, validation, opts) : undefined;
+    const keyCost = measured('nettools', 'nettools-keyed') ? await measurePair(running, validation, 'nettools', 'nettools-keyed', opts) : undefined;
+    return { scenarios: results, ...(metricsCost ? { metricsCost } : {}), ...(keyCost ? { keyCost } : {}) };
   } finally {
     await Promise.all([...running.values()].map((s) => s.stop()));
   }

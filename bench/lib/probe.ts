@@ -7,9 +7,10 @@ export interface ProbeReply {
 }
 
 // One POST, as the load generator will send it, to see what the endpoint answers before measuring.
-export function probe(url: string, path: string, body: string, timeoutMs = 10_000): Promise<ProbeReply> {
+export function probe(url: string, path: string, body: string, header?: string, timeoutMs = 10_000): Promise<ProbeReply> {
+  const extra = header === undefined ? {} : { [header.slice(0, header.indexOf(':'))]: header.slice(header.indexOf(':') + 1).trim() };
   return new Promise((resolve, reject) => {
-    const req = request(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }, timeout: timeoutMs }, (res) => {
+    const req = request(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...extra }, timeout: timeoutMs }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {

@@ -1,6 +1,7 @@
 import { buildCharts, latencyConnections } from './charts';
 import { cpuPerRequestUs } from './cpu';
 import { formatCount, formatMicros, formatRatio, ratio } from './stats';
+import { REFERENCE_CONNECTIONS } from './targets';
 import type { BenchResults, LoadPoint, ScenarioResult, ServerName } from './types';
 
 export const README_BEGIN = '<!-- bench:begin (written by npm run bench; edits here are replaced) -->';
@@ -84,6 +85,8 @@ export function renderReadmeSection(results: BenchResults): string {
     );
   }
 
+  lines.push(...variantRows(results, REFERENCE_CONNECTIONS));
+
   lines.push('', 'Engines (DNS: A queries to one Knot on loopback, 100 in flight; ICMP: 127.0.0.1):', '');
   lines.push('| engine | queries/s | notes |', '|---|---|---|');
   for (const row of results.engines.dns) {
@@ -103,6 +106,22 @@ export function renderReadmeSection(results: BenchResults): string {
   lines.push('', `Latency percentiles are at ${at} connections; full numbers in [bench/results/latest.json](bench/results/latest.json).`, '');
   for (const chart of buildCharts(results)) lines.push(`![${chart.title}](bench/results/${chart.name})`);
   return lines.join('\n');
+}
+
+// nettools as configured differently, beside the default: two worker threads (this machine also runs wrk
+// on its two cores, so this shows what two threads cost and give here, not how they scale) and a key on
+// every request.
+function variantRows(results: BenchResults, at: number): string[] {
+  const shown = (['nettools-workers2', 'nettools-keyed'] as const).filter((v) => results.scenarios.some((s) => s.servers.some((x) => x.server === v)));
+  if (shown.length === 0) return [];
+  const label = { 'nettools-workers2': 'NETTOOLS_WORKERS=2', 'nettools-keyed': 'with an API key (1,000 loaded)' };
+  const rate = (p: LoadPoint | null) => (p === null ? '—' : `${formatCount(p.requestsPerSecond)} req/s, ${cpu(p)}`);
+  const lines = ['', `nettools variants at ${at} connections (requests/s, server CPU per request [busy]):`, '', `| scenario | nettools | ${shown.map((v) => label[v]).join(' | ')} |`, `|---|---|${shown.map(() => '---|').join('')}`];
+  for (const s of results.scenarios) {
+    if (!shown.some((v) => s.servers.some((x) => x.server === v))) continue;
+    lines.push(`| ${s.scenario} | ${rate(point(s, 'nettools', at))} | ${shown.map((v) => rate(point(s, v, at))).join(' | ')} |`);
+  }
+  return lines;
 }
 
 // Replaces the generated part of README.md, keeping everything around it.

@@ -1,4 +1,4 @@
-import { BENCH_ZONE } from './knot';
+import { BENCH_ZONE, FRESH_SUFFIX } from './knot';
 import type { ScenarioName, ServerName } from './types';
 
 export interface Scenario {
@@ -19,11 +19,20 @@ export const SCENARIOS: Scenario[] = [
     body: JSON.stringify({ host: '127.0.0.1', count: 0 }),
     expectedStatus: 400,
     expectedCode: 'validation-failed',
-    servers: ['nettools', 'nettools-nometrics', 'baseline', 'ceiling'],
+    servers: ['nettools', 'nettools-nometrics', 'nettools-keyed', 'nettools-workers2', 'baseline', 'ceiling', 'ceiling-identical'],
   },
   {
     name: 'dns',
-    description: `POST /api/tools/dns for ${BENCH_ZONE}: A, AAAA, MX, TXT from every loopback Knot resolver`,
+    description: `POST /api/tools/dns for a fresh name under *.${FRESH_SUFFIX} on every request: A, AAAA, MX, TXT from every loopback Knot resolver`,
+    path: '/api/tools/dns',
+    body: JSON.stringify({ domain: `{fresh}.${FRESH_SUFFIX}` }),
+    expectedStatus: 200,
+    expectedCode: null,
+    servers: ['nettools', 'nettools-workers2', 'baseline'],
+  },
+  {
+    name: 'dns-hot',
+    description: `POST /api/tools/dns for ${BENCH_ZONE} on every request (one hot name): A, AAAA, MX, TXT from every loopback Knot resolver`,
     path: '/api/tools/dns',
     body: JSON.stringify({ domain: BENCH_ZONE }),
     expectedStatus: 200,

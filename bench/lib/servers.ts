@@ -1,7 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { stopChild, track } from './children';
+import { generateKey } from '../../src/keys/api-key';
+import { formatKeyRecord } from '../../src/keys/key-record';
+import { stopChild, track, trackDir } from './children';
 import { freePort } from './ports';
 import type { ServerName } from './types';
 
@@ -12,6 +16,7 @@ export interface RunningServer {
   name: ServerName;
   pid: number;
   url: string; // http://127.0.0.1:<port>
+  header?: string; // sent with every request: the API key of nettools-keyed
   stop(): Promise<void>;
 }
 
@@ -28,6 +33,8 @@ export function nettoolsEnv(port: number, resolvers: string): Record<string, str
     NETTOOLS_MAX_IN_FLIGHT_PER_CLIENT: '10000',
     NETTOOLS_MAX_IN_FLIGHT: '1000000',
     NETTOOLS_TARGET_ECHOES_PER_SECOND: '100000',
+    // The Knot resolvers are ours and on loopback: the load test is not held to a public resolver's budget.
+    NETTOOLS_RESOLVER_QPS: '1000000',
     NETTOOLS_LOG_LEVEL: 'silent',
   };
 }
@@ -35,8 +42,11 @@ export function nettoolsEnv(port: number, resolvers: string): Record<string, str
 const ENTRY: Record<ServerName, string> = {
   nettools: path.join(DIST, 'src', 'main.js'),
   'nettools-nometrics': path.join(DIST, 'src', 'main.js'),
+  'nettools-keyed': path.join(DIST, 'src', 'main.js'),
+  'nettools-workers2': path.join(DIST, 'src', 'main.js'),
   baseline: path.join(DIST, 'bench', 'peers', 'baseline.js'),
   ceiling: path.join(DIST, 'bench', 'peers', 'ceiling.js'),
+  'ceiling-identical': path.join(DIST, 'bench', 'peers', 'ceiling-identical.js'),
 };
 
 // Starts one server as a child on a port picked here (nettools is silent, so it prints no port),
@@ -44,17 +54,31 @@ const ENTRY: Record<ServerName, string> = {
 export async function startServer(name: ServerName, resolvers: string): Promise<RunningServer> {
   const port = await freePort();
   // Only loopback resolvers reach any of them; the environment is built here, not inherited.
-  const env = {
-    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-    ...nettoolsEnv(port, resolvers),
-    ...(name === 'nettools-nometrics' ? { NETTOOLS_METRICS: 'false' } : {}),
-  };
+  const variant = variantOf(name);
+  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...nettoolsEnv(port, resolvers), ...variant.env };
   const child = track(spawn(process.execPath, [ENTRY[name]], { env, stdio: ['ignore', 'ignore', 'pipe'] }), name);
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
   const url = `http://127.0.0.1:${port}`;
   await waitListening(child, port, () => stderr, name);
-  return { name, pid: child.pid as number, url, stop: () => stopChild(child) };
+  return { name, pid: child.pid as number, url, ...(variant.header ? { header: variant.header } : {}), stop: () => stopChild(child) };
+}
+
+// What makes each nettools variant what it is. The keyed one loads 1,000 keys (a plan as roomy as the
+// anonymous limit) and is sent the last of them, so a look-up is a real one among many.
+function variantOf(name: ServerName): { env: Record<string, string>; header?: string } {
+  if (name === 'nettools-nometrics') return { env: { NETTOOLS_METRICS: 'false' } };
+  if (name === 'nettools-workers2') return { env: { NETTOOLS_WORKERS: '2' } };
+  if (name !== 'nettools-keyed') return { env: {} };
+  const dir = trackDir(mkdtempSync(path.join(tmpdir(), 'nettools-bench-keys-')));
+  const file = path.join(dir, 'keys');
+  const keys = Array.from({ length: 1000 }, () => generateKey());
+  const created = new Date().toISOString();
+  writeFileSync(file, keys.map((k) => formatKeyRecord({ id: k.id, sha256: k.sha256, plan: 'bench', label: '', created, expires: null, revoked: null }) + '\n').join(''), { mode: 0o600 });
+  return {
+    env: { NETTOOLS_API_KEYS_FILE: file, NETTOOLS_PLANS: 'bench=1000000/1s:10000' },
+    header: `Authorization: Bearer ${(keys.at(-1) as { key: string }).key}`,
+  };
 }
 
 async function waitListening(child: ChildProcess, port: number, stderr: () => string, name: string): Promise<void> {

@@ -7,7 +7,7 @@ import type { BenchResults, DnsEngineRow, IcmpRow, LoadErrors, LoadPoint, Scenar
 
 export const REFERENCE_CONNECTIONS = 64;
 
-type Inputs = Pick<BenchResults, 'scenarios' | 'engines' | 'metricsCost'>;
+type Inputs = Pick<BenchResults, 'scenarios' | 'engines' | 'metricsCost' | 'keyCost'>;
 
 // Wrong statuses and socket errors: a run with any is not read as speed (wrk timeouts are only slow).
 export function brokenResponses(e: LoadErrors): number {
@@ -55,21 +55,83 @@ function speedup(id: string, description: string, results: Inputs, scenario: Sce
   return { id, description, status: fast && p99ok ? 'met' : 'not met', detail };
 }
 
+// The ceiling is bare uWS writing nettools' own answer byte for byte (bench/peers/ceiling-identical.ts):
+// a server bound to the contract's headers cannot write less. The plain ceiling is shown for reference.
 function validationTarget(results: Inputs): TargetResult {
   const id = 'validation';
-  const description = `validation error at ${REFERENCE_CONNECTIONS} connections: >= 3x baseline req/s and >= 70% of the bare uWS ceiling`;
-  const vsBase = speedup(id, description, results, 'validation', 3, false, false);
+  const description = `validation error at ${REFERENCE_CONNECTIONS} connections: >= 2x baseline req/s and >= 80% of bare uWS writing byte-identical responses`;
+  const vsBase = speedup(id, description, results, 'validation', 2, false, false);
   if (vsBase.status === 'not evaluated') return vsBase;
   const ours = pointAt(results, 'validation', 'nettools', REFERENCE_CONNECTIONS) as { ok: true; point: LoadPoint };
-  const ceiling = pointAt(results, 'validation', 'ceiling', REFERENCE_CONNECTIONS);
+  const ceiling = pointAt(results, 'validation', 'ceiling-identical', REFERENCE_CONNECTIONS);
   if (!ceiling.ok) return notEvaluated(id, description, ceiling.why);
   const share = ratio(ours.point.requestsPerSecond, ceiling.point.requestsPerSecond) as number;
-  let detail = `${vsBase.detail}; ${(share * 100).toFixed(0)}% of the ceiling's ${formatCount(ceiling.point.requestsPerSecond)} req/s (needs 70%)`;
+  let detail = `${vsBase.detail}; ${(share * 100).toFixed(0)}% of the byte-identical ceiling's ${formatCount(ceiling.point.requestsPerSecond)} req/s (needs 80%)`;
   if (ours.point.cpu !== null && ceiling.point.cpu !== null) {
-    detail += `; server CPU ${cpuPerRequestUs(ours.point.cpu).toFixed(1)} vs the ceiling's ${cpuPerRequestUs(ceiling.point.cpu).toFixed(1)} µs per request`;
+    detail += `; server CPU ${cpuPerRequestUs(ours.point.cpu).toFixed(1)} vs its ${cpuPerRequestUs(ceiling.point.cpu).toFixed(1)} µs per request`;
   }
+  const plain = pointAt(results, 'validation', 'ceiling', REFERENCE_CONNECTIONS);
+  if (plain.ok) detail += `; ${((ratio(ours.point.requestsPerSecond, plain.point.requestsPerSecond) as number) * 100).toFixed(0)}% of the plain ceiling`;
   detail += loadNote(ours.point);
-  return { id, description, status: vsBase.status === 'met' && share >= 0.7 ? 'met' : 'not met', detail };
+  return { id, description, status: vsBase.status === 'met' && share >= 0.8 ? 'met' : 'not met', detail };
+}
+
+// dns req/s on this machine measures the Knot resolvers as much as nettools: what nettools spends per
+// request is the question.
+function dnsCpuTarget(results: Inputs): TargetResult {
+  const id = 'dns-cpu';
+  const description = `dns at ${REFERENCE_CONNECTIONS} connections: server CPU per request <= 40% of the baseline's`;
+  const ours = pointAt(results, 'dns', 'nettools', REFERENCE_CONNECTIONS);
+  if (!ours.ok) return notEvaluated(id, description, ours.why);
+  const base = pointAt(results, 'dns', 'baseline', REFERENCE_CONNECTIONS);
+  if (!base.ok) return notEvaluated(id, description, base.why);
+  if (ours.point.cpu === null || base.point.cpu === null) return notEvaluated(id, description, 'no CPU reading for one of the servers');
+  const share = cpuPerRequestUs(ours.point.cpu) / cpuPerRequestUs(base.point.cpu);
+  return {
+    id,
+    description,
+    status: share <= 0.4 ? 'met' : 'not met',
+    detail: `${cpuPerRequestUs(ours.point.cpu).toFixed(1)} vs ${cpuPerRequestUs(base.point.cpu).toFixed(1)} µs per request = ${(share * 100).toFixed(0)}%${loadNote(ours.point)}`,
+  };
+}
+
+export const HEAVY_CONNECTIONS = 256;
+
+function failedRequests(p: LoadPoint): number {
+  return brokenResponses(p.errors) + p.errors.timeout;
+}
+
+function dnsTailTarget(results: Inputs): TargetResult {
+  const id = 'dns-tail';
+  const description = `dns at ${HEAVY_CONNECTIONS} connections (resolvers dropping under load): p99 <= 100 ms with 0 failed requests`;
+  const s = results.scenarios.find((x) => x.scenario === 'dns')?.servers.find((x) => x.server === 'nettools');
+  const p = s !== undefined && 'points' in s ? s.points.find((x) => x.connections === HEAVY_CONNECTIONS) : undefined;
+  if (p === undefined) return notEvaluated(id, description, `nettools dns has no run at ${HEAVY_CONNECTIONS} connections (a quick run stops at ${REFERENCE_CONNECTIONS})`);
+  const failed = failedRequests(p);
+  return { id, description, status: p.latencyUs.p99 <= 100_000 && failed === 0 ? 'met' : 'not met', detail: `p99 ${formatMicros(p.latencyUs.p99)}, ${failed} failed` };
+}
+
+function pingTarget(results: Inputs): TargetResult {
+  const id = 'ping';
+  const description = `ping endpoint (count 1, loopback) at ${REFERENCE_CONNECTIONS} connections: p99 < 5 ms and >= 30x baseline req/s`;
+  const vsBase = speedup(id, description, results, 'ping', 30, false);
+  if (vsBase.status === 'not evaluated') return vsBase;
+  const p99 = (pointAt(results, 'ping', 'nettools', REFERENCE_CONNECTIONS) as { ok: true; point: LoadPoint }).point.latencyUs.p99;
+  return { ...vsBase, status: vsBase.status === 'met' && p99 < 5000 ? 'met' : 'not met', detail: `${vsBase.detail}; p99 ${formatMicros(p99)} (needs < 5 ms)` };
+}
+
+function rssTarget(results: Inputs): TargetResult {
+  const id = 'rss';
+  const description = `peak RSS of nettools in any scenario at ${HEAVY_CONNECTIONS} connections: <= 150 MB`;
+  const peaks: Array<[string, number]> = [];
+  for (const s of results.scenarios) {
+    const r = s.servers.find((x) => x.server === 'nettools');
+    const p = r !== undefined && 'points' in r ? r.points.find((x) => x.connections === HEAVY_CONNECTIONS) : undefined;
+    if (p?.peakRssKiB != null) peaks.push([s.scenario, p.peakRssKiB]);
+  }
+  if (peaks.length === 0) return notEvaluated(id, description, `no nettools run at ${HEAVY_CONNECTIONS} connections with an RSS reading`);
+  const [worst, kib] = peaks.reduce((a, b) => (b[1] > a[1] ? b : a));
+  return { id, description, status: kib <= 150 * 1024 ? 'met' : 'not met', detail: `highest ${(kib / 1024).toFixed(0)} MB (${worst})` };
 }
 
 function dnsRow(rows: DnsEngineRow[], name: DnsEngineRow['name']) {
@@ -78,7 +140,7 @@ function dnsRow(rows: DnsEngineRow[], name: DnsEngineRow['name']) {
 
 function dnsEngineTarget(results: Inputs): TargetResult {
   const id = 'dns-engine';
-  const description = "native DNS engine: >= 50% of dnsperf's queries/s against the same Knot, and ahead of Node's dns.Resolver";
+  const description = "native DNS engine: >= 85% of dnsperf's queries/s against the same Knot, and ahead of Node's dns.Resolver";
   const native = dnsRow(results.engines.dns, 'native');
   const dnsperf = dnsRow(results.engines.dns, 'dnsperf');
   const node = dnsRow(results.engines.dns, 'node-resolver');
@@ -90,7 +152,7 @@ function dnsEngineTarget(results: Inputs): TargetResult {
   return {
     id,
     description,
-    status: share >= 0.5 && ahead ? 'met' : 'not met',
+    status: share >= 0.85 && ahead ? 'met' : 'not met',
     detail: `${formatCount(native.queriesPerSecond)} q/s = ${(share * 100).toFixed(0)}% of dnsperf's ${formatCount(dnsperf.queriesPerSecond)}; dns.Resolver ${formatCount(node.queriesPerSecond)} q/s`,
   };
 }
@@ -154,13 +216,36 @@ function metricsCostTarget(results: Inputs): TargetResult {
   };
 }
 
+// Issue: "the key path may cost at most 5%": nettools with a key on every request (1,000 keys loaded)
+// against nettools without, by the medians of alternating runs of the validation scenario.
+export const KEY_COST_LIMIT = 0.05;
+
+function keyCostTarget(results: Inputs): TargetResult {
+  const id = 'key-cost';
+  const description = `API-key path on the validation path at ${REFERENCE_CONNECTIONS} connections: at most ${KEY_COST_LIMIT * 100}% fewer req/s than anonymous`;
+  const runs = results.keyCost;
+  if (runs === undefined || runs.firstRps.length === 0 || runs.secondRps.length === 0) return notEvaluated(id, description, 'nettools-keyed was not measured in this run');
+  const anonymous = median(runs.firstRps) as number;
+  const keyed = median(runs.secondRps) as number;
+  const cost = 1 - keyed / anonymous;
+  return {
+    id,
+    description,
+    status: cost <= KEY_COST_LIMIT ? 'met' : 'not met',
+    detail: `median of ${runs.firstRps.length} alternating ${runs.durationS} s runs each: ${formatCount(keyed)} req/s keyed vs ${formatCount(anonymous)} anonymous (${(cost * 100).toFixed(1)}% cost)`,
+  };
+}
+
 export function evaluateTargets(results: Inputs): TargetResult[] {
   return [
     validationTarget(results),
     metricsCostTarget(results),
-    speedup('dns', `dns endpoint at ${REFERENCE_CONNECTIONS} connections: >= 5x baseline req/s with lower p99`, results, 'dns', 5, true),
-    speedup('ping', `ping endpoint (count 1, loopback) at ${REFERENCE_CONNECTIONS} connections: >= 20x baseline req/s with lower p99`, results, 'ping', 20, true),
+    keyCostTarget(results),
+    dnsCpuTarget(results),
+    dnsTailTarget(results),
+    pingTarget(results),
     dnsEngineTarget(results),
+    rssTarget(results),
     rttTarget(results),
   ];
 }

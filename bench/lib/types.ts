@@ -3,8 +3,11 @@
 import type { CpuUse } from './cpu';
 
 // nettools-nometrics: nettools with NETTOOLS_METRICS=false, to measure what metrics cost a request.
-export type ServerName = 'nettools' | 'nettools-nometrics' | 'baseline' | 'ceiling';
-export type ScenarioName = 'validation' | 'dns' | 'ping';
+// nettools-keyed: nettools with 1,000 API keys loaded, every request carrying one, to measure the key path.
+// nettools-workers2: nettools with NETTOOLS_WORKERS=2.
+// ceiling: bare uWS with a minimal head; ceiling-identical: bare uWS writing nettools' exact response.
+export type ServerName = 'nettools' | 'nettools-nometrics' | 'nettools-keyed' | 'nettools-workers2' | 'baseline' | 'ceiling' | 'ceiling-identical';
+export type ScenarioName = 'validation' | 'dns' | 'dns-hot' | 'ping';
 
 export interface LatencyUs {
   p50: number;
@@ -90,6 +93,18 @@ export interface MetricsCostRuns {
   withoutMetrics: number[];
 }
 
+// Two servers in alternating short runs of one scenario, at the reference connection count.
+export interface PairRuns {
+  scenario: ScenarioName;
+  connections: number;
+  durationS: number;
+  first: ServerName;
+  second: ServerName;
+  // Requests/s of each run, in the order measured (first, second, first, second, ...).
+  firstRps: number[];
+  secondRps: number[];
+}
+
 export interface BenchResults {
   startedAt: string;
   finishedAt: string;
@@ -102,5 +117,7 @@ export interface BenchResults {
   engines: { dns: DnsEngineRow[]; icmp: IcmpRow[] };
   // Absent from runs made before it existed, or when either server was unavailable.
   metricsCost?: MetricsCostRuns;
+  // nettools and nettools-keyed the same way: what the API-key path costs a request.
+  keyCost?: PairRuns;
   targets: TargetResult[];
 }

@@ -74,6 +74,7 @@ export interface WrkRun {
   threads: number;
   durationS: number;
   timeoutS: number;
+  header?: string; // one more request header, "Name: value"
 }
 
 // One bounded wrk run; killed if it overstays its duration by a wide margin.
@@ -87,6 +88,7 @@ export function runWrk(run: WrkRun): Promise<WrkParse> {
     run.url,
     '--',
     run.body,
+    ...(run.header === undefined ? [] : [run.header]),
   ];
   return new Promise((resolve) => {
     const child = track(spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] }), `wrk -c ${run.connections}`);

@@ -1,7 +1,7 @@
 import { Resolver } from 'node:dns/promises';
 import { performance } from 'node:perf_hooks';
 import type { ResolverConfig } from '../../src/config/types';
-import type { DnsRequest, RecordType } from '../../src/schemas/requests';
+import type { DnsRequest, RecordType } from '../../src/tools/dns/types';
 
 // The dns endpoint written the usual way: Node's dns.promises.Resolver (c-ares), one per configured
 // resolver, asked for every type at once. Its servers are set before any query, so no name ever

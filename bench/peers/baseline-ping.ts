@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { Resolver } from 'node:dns/promises';
 import { performance } from 'node:perf_hooks';
 import type { ResolverConfig } from '../../src/config/types';
-import type { PingRequest } from '../../src/schemas/requests';
+import type { PingRequest } from '../../src/tools/ping/types';
 import { parseHost } from '../../src/validation/names';
 import { parseIputilsPing, type IputilsOutput } from '../lib/ping-output';
 

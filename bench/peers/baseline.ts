@@ -1,10 +1,12 @@
 import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
 import Fastify, { type FastifyError, type FastifyReply } from 'fastify';
 import { parseResolvers } from '../../src/config/resolvers';
-import { problem, type FieldError, type ProblemCode } from '../../src/http/problems';
-import { dnsRequestSchema } from '../../src/schemas/dns';
-import { pingRequestSchema } from '../../src/schemas/ping';
-import type { DnsRequest, PingRequest } from '../../src/schemas/requests';
+import { problemJson } from '../../src/http/problem-json';
+import { PROBLEMS, type FieldError, type ProblemCode } from '../../src/problems/codes';
+import { dnsRequestSchema } from '../../src/tools/dns/schema';
+import type { DnsRequest } from '../../src/tools/dns/types';
+import { pingRequestSchema } from '../../src/tools/ping/schema';
+import type { PingRequest } from '../../src/tools/ping/types';
 import { parseDomain, parseHost } from '../../src/validation/names';
 import { createDnsHandler } from './baseline-dns';
 import { createPingHandler } from './baseline-ping';
@@ -37,8 +39,7 @@ const app = Fastify({ logger: false, bodyLimit: 4096 });
 app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
 
 const sendProblem = (reply: FastifyReply, code: ProblemCode, detail: string, extensions: Record<string, unknown> = {}) => {
-  const body = problem(code, detail, extensions);
-  return reply.code(body.status).type('application/problem+json').send(body);
+  return reply.code(PROBLEMS[code].status).type('application/problem+json').send(problemJson(code, detail, extensions));
 };
 
 function fieldError(e: ErrorObject): FieldError {

@@ -40,7 +40,7 @@ async function stop(...servers: ChildServer[]): Promise<void> {
 const bad = (s: ChildServer, from = '127.0.0.1') => request(s.base, '/api/tools/dns', { localAddress: from, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 
 test('two instances admit exactly the budget between them, one clock skewed by an hour', async ({ redis }) => {
-  const env = { NETTOOLS_REDIS_URL: redis.url, NETTOOLS_RATE_LIMIT: '10/60s' };
+  const env = { NETTOOLS_REDIS_URL: redis.url, NETTOOLS_RATE_LIMIT: '10/1h' };
   const a = await spawnServer(env);
   // libfaketime preloaded into node itself (the faketime command would stand between us and node's signals).
   const b = await spawnServer({ ...env, LD_PRELOAD: fakeTimeLibrary(), FAKETIME: '+1h' });
@@ -57,7 +57,7 @@ test('two instances admit exactly the budget between them, one clock skewed by a
 });
 
 test('two instances of two worker threads each admit exactly the budget across all four', async ({ redis }) => {
-  const env = { NETTOOLS_REDIS_URL: redis.url, NETTOOLS_RATE_LIMIT: '10/60s', NETTOOLS_WORKERS: '2' };
+  const env = { NETTOOLS_REDIS_URL: redis.url, NETTOOLS_RATE_LIMIT: '10/1h', NETTOOLS_WORKERS: '2' };
   const [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
   try {
     const statuses: number[] = [];
@@ -72,8 +72,9 @@ test('the per-target echo budget is shared by the instances', async ({ redis }) 
   const env = { NETTOOLS_REDIS_URL: redis.url, NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true', NETTOOLS_TARGET_ECHOES_PER_SECOND: '3' };
   const [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
   try {
-    const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => postJson((i % 2 === 0 ? a : b).base, '/api/tools/ping', { host: '127.0.0.3', count: 1 })));
-    assert.equal([replies.filter((r) => r.status === 200).length, replies.filter((r) => r.status === 429).length], [3, 3]);
+    // Each asks for the whole budget of 3: one is served; a second only after a whole second of refill.
+    const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => postJson((i % 2 === 0 ? a : b).base, '/api/tools/ping', { host: '127.0.0.3', count: 3, intervalMs: 100 })));
+    assert.equal([replies.filter((r) => r.status === 200).length, replies.filter((r) => r.status === 429).length], [1, 5]);
   } finally {
     await stop(a, b);
   }

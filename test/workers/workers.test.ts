@@ -35,9 +35,10 @@ test.before(async (ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'nt-workers-'));
   ctx.env = {
     NETTOOLS_WORKERS: '2',
-    NETTOOLS_RATE_LIMIT: '30/60s',
+    // Windows of an hour: a token back every 2 minutes, so counts are exact on a slow machine too.
+    NETTOOLS_RATE_LIMIT: '30/1h',
     NETTOOLS_API_KEYS_FILE: join(ctx.dir, 'keys'),
-    NETTOOLS_PLANS: 'small=5/60s',
+    NETTOOLS_PLANS: 'small=5/1h',
     NETTOOLS_MAX_IN_FLIGHT_PER_CLIENT: '2',
     NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true',
     NETTOOLS_TARGET_ECHOES_PER_SECOND: '3',
@@ -59,8 +60,10 @@ test('both workers listen on the one port and both serve', async ({ server }) =>
   const listening = JSON.parse(server.logs.find((l) => l.includes('"listening"')) as string);
   assert.is(listening.workers, 2);
   for (let i = 0; i < 20; i++) await request(server.base, '/health');
-  await new Promise((r) => setTimeout(r, 200)); // access log lines are written asynchronously
-  const served = new Set(server.logs.map((l) => JSON.parse(l)).filter((l) => l.path === '/health').map((l) => l.worker));
+  // Access log lines are written asynchronously: wait for all 20.
+  const health = () => server.logs.map((l) => JSON.parse(l)).filter((l) => l.path === '/health');
+  for (let i = 0; i < 500 && health().length < 20; i++) await new Promise((r) => setTimeout(r, 10));
+  const served = new Set(health().map((l) => l.worker));
   assert.equal([...served].sort(), [0, 1]);
 });
 
@@ -91,10 +94,11 @@ test('the per-client in-flight cap holds across workers', async ({ server }) => 
 });
 
 test('the per-target echo budget is shared by the workers', async ({ server }) => {
+  // Each asks for the whole budget of 3: one is served; a second only after a whole second of refill.
   const replies = await Promise.all(
-    Array.from({ length: 6 }, (_, i) => request(server.base, '/api/tools/ping', { localAddress: `127.0.2.${i + 1}`, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"host":"127.0.0.1","count":1}' })),
+    Array.from({ length: 6 }, (_, i) => request(server.base, '/api/tools/ping', { localAddress: `127.0.2.${i + 1}`, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"host":"127.0.0.1","count":3,"intervalMs":100}' })),
   );
-  assert.equal([replies.filter((r) => r.status === 200).length, replies.filter((r) => r.status === 429).length], [3, 3]);
+  assert.equal([replies.filter((r) => r.status === 200).length, replies.filter((r) => r.status === 429).length], [1, 5]);
 });
 
 test('/metrics describes the whole process', async ({ server }) => {
@@ -123,7 +127,9 @@ test('SIGTERM drains both workers, lets pings in flight finish, and exits 0', as
   const pings = ['127.0.0.2', '::1'].map((host, i) =>
     request(server.base, '/api/tools/ping', { localAddress: `127.0.4.${i + 1}`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ host, count: 3, intervalMs: 200 }) }),
   );
-  await new Promise((r) => setTimeout(r, 100));
+  // Both pings admitted (holding their slots) before the signal, however slowly they got there.
+  const admitted = async () => sampleValue(parsePromText((await request(server.base, '/metrics')).text), 'nettools_admitted_in_flight');
+  for (let i = 0; i < 100 && (await admitted()) < 2; i++) await new Promise((r) => setTimeout(r, 20));
   server.child.kill('SIGTERM');
   const replies = await Promise.all(pings);
   assert.equal(replies.map((r) => r.status), [200, 200]);

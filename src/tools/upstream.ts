@@ -3,6 +3,7 @@ import type { ResolverConfig } from '../config/types';
 import { PlainCounter } from '../observability/plain-counter';
 import type { CoalescingClient } from '../engines/dns/coalescing-client';
 import type { ResolverBudget } from '../engines/dns/resolver-budget';
+import { then, type Maybe } from '../util/maybe';
 import type { EngineCounters, QueryEntry, RecordType, ResolverQueries, ResolverQuery } from '../engines/dns/types';
 
 // The one way the tools reach resolvers: identical questions in flight share one query, and what a
@@ -32,28 +33,31 @@ export class Upstream {
     if (registry) this.watchBudgets(registry, resolvers);
   }
 
-  // Reserves what `request` would send new (questions already in flight cost nothing).
-  async admit(request: ResolverQuery): Promise<Admitted> {
+  // Reserves what `request` would send new (questions already in flight cost nothing); at once for a
+  // budget kept in this process.
+  admit(request: ResolverQuery): Maybe<Admitted> {
     const fresh = this.client.newQuestions(request);
-    const reserved = await this.budget.reserve(new Map([...fresh].map(([resolver, types]) => [resolver, types.length])));
-    if (reserved.granted) return { ok: true, fresh };
-    this.refusals?.inc(reserved.resolver);
-    return { ok: false, resolver: reserved.resolver, retryAfterSeconds: reserved.retryAfterSeconds };
+    return then(this.budget.reserve(new Map([...fresh].map(([resolver, types]) => [resolver, types.length]))), (reserved): Admitted => {
+      if (reserved.granted) return { ok: true, fresh };
+      this.refusals?.inc(reserved.resolver);
+      return { ok: false, resolver: reserved.resolver, retryAfterSeconds: reserved.retryAfterSeconds };
+    });
   }
 
   // An admitted request's queries (or part of them); `fresh` is what admit reserved for them.
   // Each question this request sent itself is charged what it really sent beyond the one reserved.
-  async query(request: ResolverQuery, fresh: ReadonlyMap<ResolverConfig, RecordType[]>, signal?: AbortSignal): Promise<ResolverQueries[]> {
-    const results = await this.client.query(request, signal);
-    for (const { resolver, queries } of results) {
-      const own = fresh.get(resolver);
-      if (own === undefined) continue;
-      let sends = 0;
-      for (const type of own) sends += sendsOf(queries[type]);
-      this.sent?.inc(resolver.id, '', sends);
-      void this.budget.charge(resolver, sends - own.length);
-    }
-    return results;
+  query(request: ResolverQuery, fresh: ReadonlyMap<ResolverConfig, RecordType[]>, signal?: AbortSignal): Promise<ResolverQueries[]> {
+    return this.client.query(request, signal).then((results) => {
+      for (const { resolver, queries } of results) {
+        const own = fresh.get(resolver);
+        if (own === undefined) continue;
+        let sends = 0;
+        for (const type of own) sends += sendsOf(queries[type]);
+        this.sent?.inc(resolver.id, '', sends);
+        this.budget.charge(resolver, sends - own.length);
+      }
+      return results;
+    });
   }
 
   async ask(request: ResolverQuery, signal?: AbortSignal): Promise<Asked> {

@@ -7,6 +7,9 @@ export * from './types';
 export interface ResolverClient {
   // Asks every resolver for every type at once; resolves when each query has an answer, an error or timed out.
   query(request: ResolverQuery, signal?: AbortSignal): Promise<ResolverQueries[]>;
+  // The same without a promise or a signal: `done` is called once, with the outcomes; the function
+  // returned cancels (what is unsettled then comes back cancelled), and does nothing once `done` ran.
+  start(request: ResolverQuery, done: (results: ResolverQueries[]) => void): () => void;
   counters(): EngineCounters;
   close(): void;
 }
@@ -29,27 +32,40 @@ export function openResolverClient(): ResolverClient {
   const engine = new Engine();
   // A canceller per request in flight, so close() can settle every promise it strands.
   const pending = new Set<() => void>();
+  // One native call and one callback per request, whatever its number of resolvers and types.
+  const start = (request: ResolverQuery, done: (results: ResolverQueries[]) => void): (() => void) => {
+    let id = 0;
+    let settled = false;
+    const settle = (packed: readonly unknown[]) => {
+      if (settled) return;
+      settled = true;
+      pending.delete(cancel);
+      done(shape(request, packed, CANCELLED));
+    };
+    const cancel = () => settle(settled ? [] : (engine.cancel(id) ?? []));
+    const spec = { name: request.domain, types: request.types, resolvers: request.resolvers, timeoutMs: request.timeoutMs };
+    try {
+      id = engine.queryMany(spec, settle);
+    } catch (err) {
+      settled = true;
+      done(shape(request, [], { error: errorCode(err) }));
+      return cancel;
+    }
+    if (id !== 0) pending.add(cancel); // 0: settled already, nothing could start
+    return cancel;
+  };
   return {
-    // One native call and one callback per request, whatever its number of resolvers and types.
+    start,
     query(request, signal) {
       return new Promise((resolve) => {
         if (signal?.aborted) return resolve(shape(request, [], CANCELLED));
-        let id = 0;
-        const settle = (packed: readonly unknown[]) => {
-          pending.delete(cancel);
+        let finished = false;
+        const cancel = start(request, (results) => {
+          finished = true;
           signal?.removeEventListener('abort', cancel);
-          resolve(shape(request, packed, CANCELLED));
-        };
-        const cancel = () => settle(engine.cancel(id) ?? []);
-        const spec = { name: request.domain, types: request.types, resolvers: request.resolvers, timeoutMs: request.timeoutMs };
-        try {
-          id = engine.queryMany(spec, settle);
-        } catch (err) {
-          return resolve(shape(request, [], { error: errorCode(err) }));
-        }
-        if (id === 0) return; // settled already: nothing could start
-        pending.add(cancel);
-        signal?.addEventListener('abort', cancel, { once: true });
+          resolve(results);
+        });
+        if (!finished) signal?.addEventListener('abort', cancel, { once: true });
       });
     },
     counters: () => engine.counters(),

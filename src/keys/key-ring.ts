@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { Plan } from '../ratelimit/plans';
 import { fail, ok, type Result } from '../util/result';
 import { hashKey } from './api-key';
@@ -10,14 +9,19 @@ export type KeyLookup = { status: 'valid'; record: KeyRecord; plan: Plan } | { s
 interface Entry {
   record: KeyRecord;
   plan: Plan;
-  hash: Buffer;
   expiresMs: number; // Infinity when it never expires
 }
+
+// Keys seen lately, by their text, so a client sending its key on every request pays one hash, not
+// one per request. Bounded: past this many the oldest is forgotten and hashed again when it returns.
+// Only keys the ring holds are remembered, so made-up keys cannot push real ones out.
+const REMEMBERED_MAX = 4096;
 
 // The keys in force, by the hash of the key. Replaced whole on reload, so a lookup sees the old set
 // or the new one, never a mix.
 export class KeyRing {
   #entries = new Map<string, Entry>();
+  #remembered = new Map<string, Entry>();
 
   private constructor(
     readonly path: string,
@@ -43,20 +47,29 @@ export class KeyRing {
       const plan = this.plans.get(record.plan);
       if (plan === undefined) return fail('keys-file-malformed', `${this.path}: key ${record.id} names plan "${record.plan}", which NETTOOLS_PLANS does not configure`);
       const expiresMs = record.expires === null ? Infinity : Date.parse(record.expires);
-      entries.set(record.sha256, { record, plan, hash: Buffer.from(record.sha256, 'hex'), expiresMs });
+      entries.set(record.sha256, { record, plan, expiresMs });
     }
     this.#entries = entries;
+    this.#remembered = new Map();
     return ok(entries.size);
   }
 
+  // The map is keyed by the hash, so the time a lookup takes tells about hashes of keys the caller
+  // chose, never about a stored key: no constant-time compare is needed after it.
   lookup(key: string, nowMs: number = Date.now()): KeyLookup {
-    const hex = hashKey(key);
-    const entry = this.#entries.get(hex);
-    // The map found it by hash; the bytes are compared again in constant time all the same.
-    if (entry === undefined || !timingSafeEqual(entry.hash, Buffer.from(hex, 'hex'))) return { status: 'unknown' };
+    const entry = this.#remembered.get(key) ?? this.find(key);
+    if (entry === undefined) return { status: 'unknown' };
     const { record, plan } = entry;
     if (record.revoked !== null) return { status: 'revoked', id: record.id };
     if (nowMs >= entry.expiresMs) return { status: 'expired', id: record.id };
     return { status: 'valid', record, plan };
+  }
+
+  private find(key: string): Entry | undefined {
+    const entry = this.#entries.get(hashKey(key));
+    if (entry === undefined) return undefined;
+    if (this.#remembered.size >= REMEMBERED_MAX) this.#remembered.delete(this.#remembered.keys().next().value as string);
+    this.#remembered.set(key, entry);
+    return entry;
   }
 }

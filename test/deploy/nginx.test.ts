@@ -31,7 +31,7 @@ test.after(async (ctx) => {
 
 // Sends `raw` and collects everything until the server closes the connection (every request here asks
 // it to), or `waitMs` passes.
-function exchange(port: number, raw: string, localAddress = '127.0.0.1', waitMs = 20_000): Promise<string> {
+function exchange(port: number, raw: string | Buffer, localAddress = '127.0.0.1', waitMs = 20_000): Promise<string> {
   return new Promise((resolve, reject) => {
     const tcp = net.connect({ host: '127.0.0.1', port, localAddress });
     const socket = tls.connect({ socket: tcp, servername: 'localhost', rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] }, () => socket.write(raw));
@@ -134,6 +134,14 @@ test('the headers nettools reads reach it through nginx', async ({ nginx }) => {
   const etag = /\r\netag: ("[^"]+")\r\n/i.exec(page)?.[1];
   assert.ok(etag, page.slice(0, 300));
   assert.equal(statuses(await exchange(nginx.port, `GET /docs HTTP/1.1\r\nHost: x\r\nIf-None-Match: ${etag}\r\nConnection: close\r\n\r\n`)), [304]);
+});
+
+test('an X-Request-Id ending in a byte above 0x7F is replaced, not echoed trimmed', async ({ nginx }) => {
+  const raw = Buffer.from('GET /health HTTP/1.1\r\nHost: x\r\nX-Request-Id: abc\xe9\r\nConnection: close\r\n\r\n', 'latin1');
+  const answer = await exchange(nginx.port, raw);
+  assert.equal(statuses(answer), [200]);
+  const id = /\r\nx-request-id: ([^\r]*)\r\n/i.exec(answer)?.[1];
+  assert.match(id ?? '', /^[0-9a-f]{8}-[0-9a-f]{4}-/);
 });
 
 test.run();

@@ -4,7 +4,7 @@ import { PlainCounter } from '../observability/plain-counter';
 import type { CoalescingClient } from '../engines/dns/coalescing-client';
 import type { ResolverBudget } from '../engines/dns/resolver-budget';
 import { then, type Maybe } from '../util/maybe';
-import type { EngineCounters, QueryEntry, RecordType, ResolverQueries, ResolverQuery } from '../engines/dns/types';
+import { SENDS, type EngineCounters, type QueryEntry, type RecordType, type ResolverQueries, type ResolverQuery } from '../engines/dns/types';
 
 // The one way the tools reach resolvers: identical questions in flight share one query, and what a
 // request would send new is reserved from each resolver's budget before anything is sent.
@@ -15,7 +15,7 @@ export type Asked = { ok: true; results: ResolverQueries[] } | { ok: false; reso
 
 // Packets a query sent, as the engine counts them (UDP sends, the resend, a TCP fall-back).
 export function sendsOf(entry: QueryEntry | undefined): number {
-  return entry?.sends ?? 0;
+  return entry?.[SENDS] ?? 0;
 }
 
 export class Upstream {
@@ -37,7 +37,9 @@ export class Upstream {
   // budget kept in this process.
   admit(request: ResolverQuery): Maybe<Admitted> {
     const fresh = this.client.newQuestions(request);
-    return then(this.budget.reserve(new Map([...fresh].map(([resolver, types]) => [resolver, types.length]))), (reserved): Admitted => {
+    const costs: Array<[ResolverConfig, number]> = [];
+    for (const [resolver, types] of fresh) costs.push([resolver, types.length]);
+    return then(this.budget.reserve(costs), (reserved): Admitted => {
       if (reserved.granted) return { ok: true, fresh };
       this.refusals?.inc(reserved.resolver);
       return { ok: false, resolver: reserved.resolver, retryAfterSeconds: reserved.retryAfterSeconds };

@@ -5,15 +5,16 @@ import type { ResolverConfig } from '../../config/types';
 // Identical questions (resolver, name, type, timeout) in flight at the same moment go upstream once,
 // and every request waiting for one gets its answer. Nothing is kept once the answer is in: a later
 // request asks again. A request that goes away stops waiting; the upstream query is cancelled only
-// when nobody waits for any question it carries. Answers reach waiters by plain callbacks, one
-// delivery per upstream call: no promise per question on the path of every request.
+// when nobody waits for any question it carries. This is on the path of every DNS request, so: one
+// string key per request (name and timeout), resolvers by identity, types by index; answers reach
+// waiters by plain callbacks, one delivery per upstream call, no promise per question.
 
 const CANCELLED: QueryEntry = { error: 'cancelled' };
+const TYPE_INDEX: Record<RecordType, number> = { A: 0, AAAA: 1, MX: 2, TXT: 3 };
 
 type Waiter = (entry: QueryEntry) => void;
 
 interface Flight {
-  key: string;
   waiters: Waiter[];
   batch: Batch;
 }
@@ -21,14 +22,17 @@ interface Flight {
 // One upstream call: some resolvers, the types nobody else was asking them already; flights
 // resolver-major, as the engine answers.
 interface Batch {
+  name: string; // nameKey
   cancel: () => void;
   flights: Flight[];
 }
 
-type Flights = Map<string, Flight>;
+// Questions in flight for one name and timeout: per resolver, a flight per type index.
+type NameFlights = Map<ResolverConfig, Array<Flight | undefined>>;
+type Flights = Map<string, NameFlights>;
 
-function questionKey(resolver: ResolverConfig, name: string, type: RecordType, timeoutMs: number): string {
-  return `${resolver.address}|${resolver.port}|${name.toLowerCase()}|${type}|${timeoutMs}`;
+function nameKey(domain: string, timeoutMs: number): string {
+  return `${timeoutMs}|${domain.toLowerCase()}`;
 }
 
 export interface CoalescingClient extends Omit<ResolverClient, 'start'> {
@@ -37,44 +41,59 @@ export interface CoalescingClient extends Omit<ResolverClient, 'start'> {
 }
 
 // Hands each question's answer to whoever waits for it; the questions are then no longer in flight.
-function deliver(flights: Flights, batch: Batch, types: readonly RecordType[], results: ResolverQueries[]): void {
-  results.forEach(({ queries }, i) => {
-    types.forEach((type, j) => {
+function deliver(flights: Flights, batch: Batch, resolvers: readonly ResolverConfig[], types: readonly RecordType[], results: ResolverQueries[]): void {
+  const byName = flights.get(batch.name);
+  for (let i = 0; i < resolvers.length; i++) {
+    const slots = byName?.get(resolvers[i] as ResolverConfig);
+    const queries = results[i]?.queries;
+    for (let j = 0; j < types.length; j++) {
+      const type = types[j] as RecordType;
       const flight = batch.flights[i * types.length + j] as Flight;
-      if (flights.get(flight.key) === flight) flights.delete(flight.key);
+      if (slots !== undefined && slots[TYPE_INDEX[type]] === flight) slots[TYPE_INDEX[type]] = undefined;
       const waiters = flight.waiters;
       flight.waiters = [];
-      const entry = queries[type] ?? CANCELLED;
+      const entry = queries?.[type] ?? CANCELLED;
       for (const waiter of waiters) waiter(entry);
-    });
-  });
+    }
+    if (slots !== undefined && slots.every((f) => f === undefined)) byName?.delete(resolvers[i] as ResolverConfig);
+  }
+  if (byName !== undefined && byName.size === 0 && flights.get(batch.name) === byName) flights.delete(batch.name);
 }
 
 // Sends `types` to each of `resolvers` as one upstream call (one native call), a flight per question.
-function launch(inner: ResolverClient, flights: Flights, resolvers: ResolverConfig[], name: string, types: RecordType[], timeoutMs: number): void {
-  const batch: Batch = { cancel: () => undefined, flights: [] };
+function launch(inner: ResolverClient, flights: Flights, name: string, request: ResolverQuery): void {
+  const { resolvers, types } = request;
+  const batch: Batch = { name, cancel: () => undefined, flights: [] };
+  let byName = flights.get(name);
+  if (byName === undefined) flights.set(name, (byName = new Map()));
   for (const resolver of resolvers) {
+    let slots = byName.get(resolver);
+    if (slots === undefined) byName.set(resolver, (slots = [undefined, undefined, undefined, undefined]));
     for (const type of types) {
-      const flight: Flight = { key: questionKey(resolver, name, type, timeoutMs), waiters: [], batch };
+      const flight: Flight = { waiters: [], batch };
       batch.flights.push(flight);
-      flights.set(flight.key, flight);
+      slots[TYPE_INDEX[type]] = flight;
     }
   }
   let starting = true;
-  batch.cancel = inner.start({ domain: name, types, resolvers, timeoutMs }, (results) => {
+  batch.cancel = inner.start(request, (results) => {
     // Settled before anyone could join (nothing could start): hand it over once they have.
-    if (starting) queueMicrotask(() => deliver(flights, batch, types, results));
-    else deliver(flights, batch, types, results);
+    if (starting) queueMicrotask(() => deliver(flights, batch, resolvers, types, results));
+    else deliver(flights, batch, resolvers, types, results);
   });
   starting = false;
 }
 
 // One request's wait for its questions' answers, until all are in or the request goes away.
-function gather(flights: Flights, request: ResolverQuery, signal: AbortSignal | undefined): Promise<ResolverQueries[]> {
-  const { domain, types, resolvers, timeoutMs } = request;
+function gather(byName: NameFlights, request: ResolverQuery, signal: AbortSignal | undefined): Promise<ResolverQueries[]> {
+  const { types, resolvers } = request;
   return new Promise((resolve) => {
     // Keys laid out in the request's order now, whichever answer comes first.
-    const results: ResolverQueries[] = resolvers.map((resolver) => ({ resolver, queries: Object.fromEntries(types.map((t) => [t, undefined])) }));
+    const results: ResolverQueries[] = resolvers.map((resolver) => {
+      const queries: ResolverQueries['queries'] = {};
+      for (const t of types) queries[t] = undefined;
+      return { resolver, queries };
+    });
     const joined: Array<[Flight, Waiter]> = [];
     let pending = resolvers.length * types.length;
     let done = false;
@@ -92,10 +111,12 @@ function gather(flights: Flights, request: ResolverQuery, signal: AbortSignal | 
       finish();
     };
     resolvers.forEach((resolver, i) => {
+      const slots = byName.get(resolver) as Array<Flight | undefined>;
+      const queries = (results[i] as ResolverQueries).queries;
       for (const type of types) {
-        const flight = flights.get(questionKey(resolver, domain, type, timeoutMs)) as Flight;
+        const flight = slots[TYPE_INDEX[type]] as Flight;
         const waiter: Waiter = (entry) => {
-          (results[i] as ResolverQueries).queries[type] = entry;
+          queries[type] = entry;
           if (--pending === 0 && !done) finish();
         };
         flight.waiters.push(waiter);
@@ -110,10 +131,16 @@ function gather(flights: Flights, request: ResolverQuery, signal: AbortSignal | 
 export function coalesce(inner: ResolverClient): CoalescingClient {
   const flights: Flights = new Map();
 
+  const missing = (byName: NameFlights | undefined, resolver: ResolverConfig, types: readonly RecordType[]): RecordType[] => {
+    const slots = byName?.get(resolver);
+    return slots === undefined ? [...types] : types.filter((t) => slots[TYPE_INDEX[t]] === undefined);
+  };
+
   const newQuestions = (request: ResolverQuery): Map<ResolverConfig, RecordType[]> => {
+    const byName = flights.get(nameKey(request.domain, request.timeoutMs));
     const fresh = new Map<ResolverConfig, RecordType[]>();
     for (const resolver of request.resolvers) {
-      const types = request.types.filter((t) => !flights.has(questionKey(resolver, request.domain, t, request.timeoutMs)));
+      const types = missing(byName, resolver, request.types);
       if (types.length > 0) fresh.set(resolver, types);
     }
     return fresh;
@@ -124,16 +151,25 @@ export function coalesce(inner: ResolverClient): CoalescingClient {
     query(request, signal) {
       const { types, resolvers } = request;
       if (signal?.aborted) return Promise.resolve(resolvers.map((resolver) => ({ resolver, queries: Object.fromEntries(types.map((t) => [t, { ...CANCELLED }])) })));
-      // Resolvers missing the same types share one upstream call: with nothing in flight, that is the
-      // whole request in one native call, as without coalescing.
-      const groups = new Map<string, { types: RecordType[]; resolvers: ResolverConfig[] }>();
-      for (const [resolver, missing] of newQuestions(request)) {
-        const group = groups.get(missing.join(',')) ?? { types: missing, resolvers: [] };
-        group.resolvers.push(resolver);
-        groups.set(missing.join(','), group);
+      const name = nameKey(request.domain, request.timeoutMs);
+      const byName = flights.get(name);
+      // Nothing in flight for this name (a fresh name, the common case): the whole request is one
+      // upstream call, as without coalescing.
+      if (byName === undefined) {
+        launch(inner, flights, name, request);
+        return gather(flights.get(name) as NameFlights, request, signal);
       }
-      for (const g of groups.values()) launch(inner, flights, g.resolvers, request.domain, g.types, request.timeoutMs);
-      return gather(flights, request, signal);
+      // Resolvers missing the same types share one upstream call.
+      const groups = new Map<string, { types: RecordType[]; resolvers: ResolverConfig[] }>();
+      for (const resolver of resolvers) {
+        const lacking = missing(byName, resolver, types);
+        if (lacking.length === 0) continue;
+        const group = groups.get(lacking.join(',')) ?? { types: lacking, resolvers: [] };
+        group.resolvers.push(resolver);
+        groups.set(lacking.join(','), group);
+      }
+      for (const g of groups.values()) launch(inner, flights, name, { ...request, types: g.types, resolvers: g.resolvers });
+      return gather(flights.get(name) as NameFlights, request, signal);
     },
     counters: () => inner.counters(),
     close: () => inner.close(),

@@ -14,7 +14,7 @@ export type Reservation = { granted: true } | { granted: false; resolver: string
 
 const GRANTED: Reservation = { granted: true };
 
-type Costs = ReadonlyArray<readonly [ResolverConfig, number]>;
+export type Costs = ReadonlyArray<readonly [ResolverConfig, number]>;
 
 export class ResolverBudget {
   private readonly rule: BucketParams;
@@ -31,9 +31,9 @@ export class ResolverBudget {
     return `resolver:${resolver.address}:${resolver.port}`;
   }
 
-  // All of `costs` or nothing: every resolver's share is looked at before any is spent.
-  reserve(costs: ReadonlyMap<ResolverConfig, number>): Maybe<Reservation> {
-    return this.look([...costs], 0, this.now());
+  // All of `costs` (resolver, queries) or nothing: every resolver's share is looked at before any is spent.
+  reserve(costs: Costs): Maybe<Reservation> {
+    return this.look(costs, 0, this.now());
   }
 
   // Peeks from the i-th resolver on; synchronous for as long as the store answers at once.

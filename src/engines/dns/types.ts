@@ -27,9 +27,10 @@ export interface QueryFailed {
   detail?: string;
 }
 
-// `sends`: packets the query sent (not enumerable, so never in a response body); absent on an entry
-// made in TypeScript (a cancelled query that never started).
-export type QueryEntry = (QueryAnswered | QueryFailed) & { readonly sends?: number };
+// Packets the query sent, under a symbol key so JSON (a response body) never shows it; absent on an
+// entry made in TypeScript (a cancelled query that never started).
+export const SENDS: unique symbol = Symbol('sends');
+export type QueryEntry = (QueryAnswered | QueryFailed) & { readonly [SENDS]?: number };
 
 export interface ResolverQueries {
   resolver: ResolverConfig;

@@ -1,4 +1,4 @@
-import type { Answer, CnameLink, Flag, QueryEntry, RecordType } from './types';
+import { SENDS, type Answer, type CnameLink, type Flag, type QueryEntry, type RecordType } from './types';
 
 // Reads the engine's packed outcomes (native/dns/dns_outcome_js.h, OutcomeWriter::Packed): one flat
 // array of primitives for a whole request, because object literals built here cost far less than
@@ -52,10 +52,12 @@ function record(c: Cursor, type: RecordType): Answer {
   return { address, ttl: c.num() };
 }
 
-// How many packets a query sent rides along on its entry, out of sight of JSON and of comparisons:
-// the resolver budget reads it, the API does not show it.
+// How many packets a query sent rides along on its entry under a symbol, out of sight of JSON and of
+// comparisons: the resolver budget reads it, the API does not show it. (A plain property write:
+// defineProperty cost ~0.7 us per entry, eight entries per request.)
 function withSends(e: QueryEntry, sends: number): QueryEntry {
-  return Object.defineProperty(e, 'sends', { value: sends, enumerable: false });
+  (e as { [SENDS]?: number })[SENDS] = sends;
+  return e;
 }
 
 function entry(c: Cursor, type: RecordType): QueryEntry {

@@ -19,7 +19,7 @@ import type { BenchResults } from './lib/types';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS = path.join(ROOT, 'bench', 'results');
-const TOOLS = ['wrk', 'knotd', 'kdig', 'dnsperf', 'ping', 'fping'];
+const TOOLS = ['wrk', 'knotd', 'kdig', 'dnsperf', 'ping', 'fping', 'redis-server'];
 
 function checkTools(): void {
   const missing = TOOLS.filter((t) => {

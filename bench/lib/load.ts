@@ -5,6 +5,7 @@ import { busyPercent, cpuPerRequestUs, cpuUse, readCpuTicks } from './cpu';
 import { readPeakRssKiB, resetPeakRss } from './rss';
 import { SCENARIOS, type Scenario } from './scenarios';
 import { startServer, type RunningServer } from './servers';
+import { startBenchRedis, type BenchRedis } from './redis';
 import { formatCount, formatMicros } from './stats';
 import { brokenResponses, REFERENCE_CONNECTIONS } from './targets';
 import type { LoadPoint, MetricsCostRuns, PairRuns, ScenarioResult, ServerName, ServerScenarioResult } from './types';
@@ -84,8 +85,10 @@ async function measureMetricsCost(running: Map<ServerName, RunningServer>, sc: S
 // skewing one ratio.
 export async function measureScenarios(opts: LoadSettings, knot: KnotSet): Promise<{ scenarios: ScenarioResult[]; metricsCost?: MetricsCostRuns; keyCost?: PairRuns }> {
   const running = new Map<ServerName, RunningServer>();
+  let redis: BenchRedis | null = null;
   try {
-    for (const name of ['nettools', 'nettools-nometrics', 'nettools-keyed', 'nettools-workers2', 'baseline', 'ceiling', 'ceiling-identical'] as const) running.set(name, await startServer(name, knot.resolversEnv));
+    redis = await startBenchRedis();
+    for (const name of ['nettools', 'nettools-nometrics', 'nettools-keyed', 'nettools-workers2', 'nettools-redis', 'baseline', 'ceiling', 'ceiling-identical'] as const) running.set(name, await startServer(name, knot.resolversEnv, redis.url));
     const results: ScenarioResult[] = [];
     for (const sc of SCENARIOS) {
       const outcome = new Map<ServerName, ServerScenarioResult>();
@@ -124,5 +127,6 @@ export async function measureScenarios(opts: LoadSettings, knot: KnotSet): Promi
     return { scenarios: results, ...(metricsCost ? { metricsCost } : {}), ...(keyCost ? { keyCost } : {}) };
   } finally {
     await Promise.all([...running.values()].map((s) => s.stop()));
+    await redis?.stop();
   }
 }

@@ -112,9 +112,9 @@ export function renderReadmeSection(results: BenchResults): string {
 // on its two cores, so this shows what two threads cost and give here, not how they scale) and a key on
 // every request.
 function variantRows(results: BenchResults, at: number): string[] {
-  const shown = (['nettools-workers2', 'nettools-keyed'] as const).filter((v) => results.scenarios.some((s) => s.servers.some((x) => x.server === v)));
+  const shown = (['nettools-workers2', 'nettools-redis', 'nettools-keyed'] as const).filter((v) => results.scenarios.some((s) => s.servers.some((x) => x.server === v)));
   if (shown.length === 0) return [];
-  const label = { 'nettools-workers2': 'NETTOOLS_WORKERS=2', 'nettools-keyed': 'with an API key (1,000 loaded)' };
+  const label = { 'nettools-workers2': 'NETTOOLS_WORKERS=2', 'nettools-redis': 'budgets in Redis', 'nettools-keyed': 'with an API key (1,000 loaded)' };
   const rate = (p: LoadPoint | null) => (p === null ? '—' : `${formatCount(p.requestsPerSecond)} req/s, ${cpu(p)}`);
   const lines = ['', `nettools variants at ${at} connections (requests/s, server CPU per request [busy]):`, '', `| scenario | nettools | ${shown.map((v) => label[v]).join(' | ')} |`, `|---|---|${shown.map(() => '---|').join('')}`];
   for (const s of results.scenarios) {

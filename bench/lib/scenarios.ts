@@ -19,7 +19,7 @@ export const SCENARIOS: Scenario[] = [
     body: JSON.stringify({ host: '127.0.0.1', count: 0 }),
     expectedStatus: 400,
     expectedCode: 'validation-failed',
-    servers: ['nettools', 'nettools-nometrics', 'nettools-keyed', 'nettools-workers2', 'baseline', 'ceiling', 'ceiling-identical'],
+    servers: ['nettools', 'nettools-nometrics', 'nettools-keyed', 'nettools-workers2', 'nettools-redis', 'baseline', 'ceiling', 'ceiling-identical'],
   },
   {
     name: 'dns',
@@ -28,7 +28,7 @@ export const SCENARIOS: Scenario[] = [
     body: JSON.stringify({ domain: `{fresh}.${FRESH_SUFFIX}` }),
     expectedStatus: 200,
     expectedCode: null,
-    servers: ['nettools', 'nettools-workers2', 'baseline'],
+    servers: ['nettools', 'nettools-workers2', 'nettools-redis', 'baseline'],
   },
   {
     name: 'dns-hot',

@@ -44,6 +44,7 @@ const ENTRY: Record<ServerName, string> = {
   'nettools-nometrics': path.join(DIST, 'src', 'main.js'),
   'nettools-keyed': path.join(DIST, 'src', 'main.js'),
   'nettools-workers2': path.join(DIST, 'src', 'main.js'),
+  'nettools-redis': path.join(DIST, 'src', 'main.js'),
   baseline: path.join(DIST, 'bench', 'peers', 'baseline.js'),
   ceiling: path.join(DIST, 'bench', 'peers', 'ceiling.js'),
   'ceiling-identical': path.join(DIST, 'bench', 'peers', 'ceiling-identical.js'),
@@ -51,10 +52,11 @@ const ENTRY: Record<ServerName, string> = {
 
 // Starts one server as a child on a port picked here (nettools is silent, so it prints no port),
 // and waits until it accepts connections.
-export async function startServer(name: ServerName, resolvers: string): Promise<RunningServer> {
+// `redisUrl`: the private Redis the nettools-redis variant keeps its budgets in.
+export async function startServer(name: ServerName, resolvers: string, redisUrl?: string): Promise<RunningServer> {
   const port = await freePort();
   // Only loopback resolvers reach any of them; the environment is built here, not inherited.
-  const variant = variantOf(name);
+  const variant = variantOf(name, redisUrl);
   const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...nettoolsEnv(port, resolvers), ...variant.env };
   const child = track(spawn(process.execPath, [ENTRY[name]], { env, stdio: ['ignore', 'ignore', 'pipe'] }), name);
   let stderr = '';
@@ -66,8 +68,12 @@ export async function startServer(name: ServerName, resolvers: string): Promise<
 
 // What makes each nettools variant what it is. The keyed one loads 1,000 keys (a plan as roomy as the
 // anonymous limit) and is sent the last of them, so a look-up is a real one among many.
-function variantOf(name: ServerName): { env: Record<string, string>; header?: string } {
+function variantOf(name: ServerName, redisUrl: string | undefined): { env: Record<string, string>; header?: string } {
   if (name === 'nettools-nometrics') return { env: { NETTOOLS_METRICS: 'false' } };
+  if (name === 'nettools-redis') {
+    if (redisUrl === undefined) throw new Error('nettools-redis needs a Redis to keep its budgets in');
+    return { env: { NETTOOLS_REDIS_URL: redisUrl } };
+  }
   if (name === 'nettools-workers2') return { env: { NETTOOLS_WORKERS: '2' } };
   if (name !== 'nettools-keyed') return { env: {} };
   const dir = trackDir(mkdtempSync(path.join(tmpdir(), 'nettools-bench-keys-')));

@@ -236,11 +236,33 @@ function keyCostTarget(results: Inputs): TargetResult {
   };
 }
 
+// Issue (many cores and instances): budgets in Redis may cost at most 15% of the req/s of the in-process
+// store, in the validation and dns scenarios, at the reference connection count.
+export const REDIS_COST_LIMIT = 0.15;
+
+function redisCostTarget(results: Inputs): TargetResult {
+  const id = 'redis-cost';
+  const description = `budgets in Redis (NETTOOLS_REDIS_URL) at ${REFERENCE_CONNECTIONS} connections: at most ${REDIS_COST_LIMIT * 100}% fewer req/s than in process, validation and dns`;
+  const costs: string[] = [];
+  let worst = 0;
+  for (const scenario of ['validation', 'dns'] as const) {
+    const local = pointAt(results, scenario, 'nettools', REFERENCE_CONNECTIONS);
+    const shared = pointAt(results, scenario, 'nettools-redis', REFERENCE_CONNECTIONS);
+    if (!local.ok) return notEvaluated(id, description, local.why);
+    if (!shared.ok) return notEvaluated(id, description, shared.why);
+    const cost = 1 - shared.point.requestsPerSecond / local.point.requestsPerSecond;
+    worst = Math.max(worst, cost);
+    costs.push(`${scenario}: ${formatCount(shared.point.requestsPerSecond)} req/s vs ${formatCount(local.point.requestsPerSecond)} (${(cost * 100).toFixed(1)}% cost)`);
+  }
+  return { id, description, status: worst <= REDIS_COST_LIMIT ? 'met' : 'not met', detail: costs.join('; ') };
+}
+
 export function evaluateTargets(results: Inputs): TargetResult[] {
   return [
     validationTarget(results),
     metricsCostTarget(results),
     keyCostTarget(results),
+    redisCostTarget(results),
     dnsCpuTarget(results),
     dnsTailTarget(results),
     pingTarget(results),

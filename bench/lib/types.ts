@@ -5,8 +5,9 @@ import type { CpuUse } from './cpu';
 // nettools-nometrics: nettools with NETTOOLS_METRICS=false, to measure what metrics cost a request.
 // nettools-keyed: nettools with 1,000 API keys loaded, every request carrying one, to measure the key path.
 // nettools-workers2: nettools with NETTOOLS_WORKERS=2.
+// nettools-redis: nettools keeping its budgets in a private Redis (NETTOOLS_REDIS_URL).
 // ceiling: bare uWS with a minimal head; ceiling-identical: bare uWS writing nettools' exact response.
-export type ServerName = 'nettools' | 'nettools-nometrics' | 'nettools-keyed' | 'nettools-workers2' | 'baseline' | 'ceiling' | 'ceiling-identical';
+export type ServerName = 'nettools' | 'nettools-nometrics' | 'nettools-keyed' | 'nettools-workers2' | 'nettools-redis' | 'baseline' | 'ceiling' | 'ceiling-identical';
 export type ScenarioName = 'validation' | 'dns' | 'dns-hot' | 'ping';
 
 export interface LatencyUs {

@@ -39,6 +39,7 @@ export function fullResults(): BenchResults {
           measured('ceiling', [point(1, 30_000, 80), point(64, 150_000, 700)]),
           measured('nettools-nometrics', [point(1, 20_300, 100), point(64, 122_000, 880)]),
           measured('ceiling-identical', [point(1, 25_000, 90), point(64, 140_000, 750)]),
+          measured('nettools-redis', [point(1, 18_000, 110), point(64, 108_000, 1000)]),
         ],
       },
       {
@@ -49,6 +50,7 @@ export function fullResults(): BenchResults {
         servers: [
           measured('nettools', [point(1, 9000, 500), point(64, 40_000, 4000), point(256, 41_000, 60_000)]),
           measured('baseline', [point(1, 3000, 900), point(64, 6000, 38_000)]),
+          measured('nettools-redis', [point(1, 8000, 550), point(64, 36_000, 4500)]),
         ],
       },
       {

@@ -12,6 +12,7 @@ test('every target is met when the numbers clear every bar', () => {
     ['validation', 'met'],
     ['metrics-cost', 'met'],
     ['key-cost', 'met'],
+    ['redis-cost', 'met'],
     ['dns-cpu', 'met'],
     ['dns-tail', 'met'],
     ['ping', 'met'],
@@ -173,6 +174,16 @@ test('the key path is not evaluated when the keyed server was not measured', () 
   const r = fullResults();
   delete r.keyCost;
   assert.is(byId(r, 'key-cost').status, 'not evaluated');
+});
+
+test('the Redis cost is read from validation and dns, and not met when either loses over 15%', () => {
+  const r = fullResults();
+  assert.is(byId(r, 'redis-cost').status, 'met');
+  assert.match(byId(r, 'redis-cost').detail, /validation: 108\.0k req\/s vs 120\.0k \(10\.0% cost\); dns: 36\.0k req\/s vs 40\.0k \(10\.0% cost\)/);
+  r.scenarios[1]!.servers[2] = measured('nettools-redis', [point(64, 32_000, 4500)]);
+  assert.is(byId(r, 'redis-cost').status, 'not met');
+  r.scenarios[1]!.servers[2] = missing('nettools-redis', 'redis-server did not start');
+  assert.is(byId(r, 'redis-cost').status, 'not evaluated');
 });
 
 test.run();

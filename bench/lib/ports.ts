@@ -1,5 +1,5 @@
 import { createSocket } from 'node:dgram';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 
 // A port free for both TCP and UDP on the address (Knot listens on both); the kernel picks it.
 export async function freePort(host = '127.0.0.1'): Promise<number> {
@@ -30,5 +30,16 @@ function udpFree(host: string, port: number): Promise<boolean> {
       resolve(false);
     });
     sock.bind(port, host, () => sock.close(() => resolve(true)));
+  });
+}
+
+// Whether something accepts TCP connections on loopback `port` now.
+export function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = connect({ host: '127.0.0.1', port }, () => {
+      sock.destroy();
+      resolve(true);
+    });
+    sock.once('error', () => resolve(false));
   });
 }

@@ -1,23 +1,12 @@
 import { spawn } from 'node:child_process';
-import { connect } from 'node:net';
 import { stopChild, track } from './children';
-import { freePort } from './ports';
+import { accepts, freePort } from './ports';
 
 // A private redis-server on a loopback port for the nettools-redis variant, nothing persisted; never
 // the system service.
 export interface BenchRedis {
   url: string;
   stop(): Promise<void>;
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const sock = connect({ host: '127.0.0.1', port }, () => {
-      sock.destroy();
-      resolve(true);
-    });
-    sock.once('error', () => resolve(false));
-  });
 }
 
 export async function startBenchRedis(): Promise<BenchRedis> {

@@ -1,12 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateKey } from '../../src/keys/api-key';
 import { formatKeyRecord } from '../../src/keys/key-record';
 import { stopChild, track, trackDir } from './children';
-import { freePort } from './ports';
+import { accepts, freePort } from './ports';
 import type { ServerName } from './types';
 
 // dist/bench/lib -> dist/
@@ -96,14 +95,4 @@ async function waitListening(child: ChildProcess, port: number, stderr: () => st
   }
   await stopChild(child);
   throw new Error(`${name} did not listen on 127.0.0.1:${port} within 15 s: ${stderr().trim()}`);
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const sock = connect({ host: '127.0.0.1', port }, () => {
-      sock.destroy();
-      resolve(true);
-    });
-    sock.once('error', () => resolve(false));
-  });
 }

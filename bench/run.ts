@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,6 +7,7 @@ import { installCleanupHandlers, stopAll, trackDir, wasInterrupted } from './lib
 import { startKnot } from './lib/knot';
 import { measureScenarios } from './lib/load';
 import { say } from './lib/log';
+import { checkTools } from './lib/tools';
 import { gitCommit, machine } from './lib/machine';
 import { parseOptions } from './lib/options';
 import { renderReadmeSection, spliceReadme } from './lib/report';
@@ -20,18 +20,6 @@ import type { BenchResults } from './lib/types';
 const ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS = path.join(ROOT, 'bench', 'results');
 const TOOLS = ['wrk', 'knotd', 'kdig', 'dnsperf', 'ping', 'fping', 'redis-server'];
-
-function checkTools(): void {
-  const missing = TOOLS.filter((t) => {
-    try {
-      execFileSync('sh', ['-c', `command -v ${t}`], { stdio: 'ignore' });
-      return false;
-    } catch {
-      return true;
-    }
-  });
-  if (missing.length > 0) throw new Error(`missing ${missing.join(', ')}: run bash bench/ensure-tools.sh (npm run bench does)`);
-}
 
 function writeResults(results: BenchResults): void {
   mkdirSync(RESULTS, { recursive: true });
@@ -56,7 +44,7 @@ async function main(): Promise<void> {
   }, opts.deadlineS * 1000);
   deadline.unref();
 
-  checkTools();
+  checkTools(TOOLS, 'run bash bench/ensure-tools.sh (npm run bench does)');
   const startedAt = new Date().toISOString();
   const { commit, dirty } = gitCommit(ROOT);
   const mach = machine();

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import path from 'node:path';
@@ -7,6 +7,7 @@ import { startKnot } from '../lib/knot';
 import { say } from '../lib/log';
 import { gitCommit, machine } from '../lib/machine';
 import { freePort } from '../lib/ports';
+import { checkTools } from '../lib/tools';
 import { renderSoakChart } from './chart';
 import { FaultInjector } from './faults';
 import { startGarbageResolver } from './garbage-resolver';
@@ -26,18 +27,6 @@ const ROOT = path.resolve(__dirname, '..', '..', '..');
 const MAIN = path.join(ROOT, 'dist', 'src', 'main.js');
 const TOOLS = ['knotd', 'kdig', 'ip', 'sysctl'];
 
-function checkTools(): void {
-  const missing = TOOLS.filter((t) => {
-    try {
-      execFileSync('sh', ['-c', `command -v ${t}`], { stdio: 'ignore' });
-      return false;
-    } catch {
-      return true;
-    }
-  });
-  if (missing.length > 0) throw new Error(`missing ${missing.join(', ')}: run bash test/setup/ensure-deps.sh (npm run soak does)`);
-}
-
 async function waitHealthy(port: number, exited: () => string | null): Promise<void> {
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
@@ -55,7 +44,7 @@ async function main(): Promise<number> {
     process.stderr.write(`soak: ${opts}\n`);
     return 2;
   }
-  checkTools();
+  checkTools(TOOLS, 'run bash test/setup/ensure-deps.sh (npm run soak does)');
   installCleanupHandlers();
   const durationMs = opts.minutes * 60_000;
   // Everything is stopped if the run overruns its length by two minutes (setup, drain, teardown).

@@ -1,15 +1,12 @@
 #include "dns/dns_status.h"
 
+#include "common/status_table.h"
+
 namespace nettools::dns {
 
 namespace {
 
-struct Entry {
-  const char* code;
-  const char* message;
-};
-
-constexpr Entry kTable[] = {
+constexpr StatusEntry kEntries[] = {
     {"ok", "no error"},
     {"truncated-message", "the message ends before its contents do"},
     {"bad-label-type", "a name uses an obsolete or unknown label type"},
@@ -31,25 +28,13 @@ constexpr Entry kTable[] = {
     {"invalid-argument", "the call's arguments have the wrong shape"},
 };
 
-static_assert(sizeof(kTable) / sizeof(kTable[0]) == static_cast<int>(Status::kCount),
-              "every Status needs exactly one table entry");
-
-const Entry* Lookup(Status s) {
-  const int i = static_cast<int>(s);
-  return (i >= 0 && i < static_cast<int>(Status::kCount)) ? &kTable[i] : nullptr;
-}
+const StatusTable<Status, sizeof(kEntries) / sizeof(kEntries[0])> kTable(kEntries);
 
 }  // namespace
 
-const char* StatusCode(Status s) {
-  const Entry* e = Lookup(s);
-  return e != nullptr ? e->code : "unknown";
-}
+const char* StatusCode(Status s) { return kTable.Code(s); }
 
-const char* StatusMessage(Status s) {
-  const Entry* e = Lookup(s);
-  return e != nullptr ? e->message : "unknown error";
-}
+const char* StatusMessage(Status s) { return kTable.Message(s); }
 
 bool IsWireError(Status s) { return s >= Status::kTruncated && s <= Status::kBadRdata; }
 

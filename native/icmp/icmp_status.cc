@@ -1,15 +1,12 @@
 #include "icmp/icmp_status.h"
 
+#include "common/status_table.h"
+
 namespace nettools::icmp {
 
 namespace {
 
-struct Entry {
-  const char* code;
-  const char* message;
-};
-
-constexpr Entry kTable[] = {
+constexpr StatusEntry kEntries[] = {
     {"ok", "no error"},
     {"no-socket", "no ICMP socket (datagram or raw) opens for this address family"},
     {"invalid-address", "address is not an IP literal of the requested family"},
@@ -20,24 +17,12 @@ constexpr Entry kTable[] = {
     {"random-unavailable", "the kernel random source is not ready"},
 };
 
-static_assert(sizeof(kTable) / sizeof(kTable[0]) == static_cast<int>(Status::kCount),
-              "every Status needs exactly one table entry");
-
-const Entry* Lookup(Status s) {
-  const int i = static_cast<int>(s);
-  return (i >= 0 && i < static_cast<int>(Status::kCount)) ? &kTable[i] : nullptr;
-}
+const StatusTable<Status, sizeof(kEntries) / sizeof(kEntries[0])> kTable(kEntries);
 
 }  // namespace
 
-const char* StatusCode(Status s) {
-  const Entry* e = Lookup(s);
-  return e != nullptr ? e->code : "unknown";
-}
+const char* StatusCode(Status s) { return kTable.Code(s); }
 
-const char* StatusMessage(Status s) {
-  const Entry* e = Lookup(s);
-  return e != nullptr ? e->message : "unknown error";
-}
+const char* StatusMessage(Status s) { return kTable.Message(s); }
 
 }  // namespace nettools::icmp

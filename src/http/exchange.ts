@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import type { CancelToken } from '../util/cancel';
 import type { HttpResponse } from './uws';
 
 const statusLines = new Map<number, string>();
@@ -21,6 +22,8 @@ function lineStart(name: string): string {
 // in one piece without res.cork(), whose closure and native call cost as much as a header. A response
 // written anywhere else (after a tool's await, from a timer, or for another socket) corks itself.
 let corked: HttpResponse | null = null;
+
+const NOTHING = (): void => undefined;
 export function insideUws<A, B>(res: HttpResponse, callback: (a: A, b: B) => void, a: A, b: B): void {
   const outer = corked;
   corked = res;
@@ -33,7 +36,8 @@ export function insideUws<A, B>(res: HttpResponse, callback: (a: A, b: B) => voi
 
 // One request/response pair. uWS forbids touching `res` after an abort or after `end`, so every write
 // goes through here, always corked (by uWS or by us), and becomes a no-op once the exchange is settled.
-export class Exchange {
+// It is also the tool's cancel token: the caller going away is this exchange's abort.
+export class Exchange implements CancelToken {
   aborted = false;
   finished = false;
   status = 0;
@@ -81,9 +85,19 @@ export class Exchange {
     this.onSettled(this);
   }
 
-  onAbort(listener: () => void): void {
-    if (this.aborted) listener();
-    else if (!this.finished) (this.abortListeners ??= []).push(listener);
+  // Listeners are dropped once the response is sent: nobody is left to go away.
+  onAbort(listener: () => void): () => void {
+    if (this.aborted) {
+      listener();
+      return NOTHING;
+    }
+    if (this.finished) return NOTHING;
+    const listeners = (this.abortListeners ??= []);
+    listeners.push(listener);
+    return () => {
+      const at = listeners.indexOf(listener);
+      if (at !== -1) listeners.splice(at, 1);
+    };
   }
 
   // Registers the body reader; uWS needs it attached before the handler returns.

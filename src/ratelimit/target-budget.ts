@@ -1,4 +1,4 @@
-import { normaliseIp } from '../net/ip';
+import { isCanonicalIPv4, normaliseIp } from '../net/ip';
 import { monotonicMs } from '../util/clock';
 import { then, type MappedMaybe, type Maybe } from '../util/maybe';
 import type { BucketAnswer, LimiterStore } from './limiter-store';
@@ -62,7 +62,8 @@ export class TargetBudget<A extends Maybe<BucketAnswer> = BucketAnswer> {
       const refusal: Reservation = { granted: false, reason: 'over-budget', limit };
       return (this.#local ? refusal : Promise.resolve(refusal)) as MappedMaybe<A, Reservation>;
     }
-    const key = normaliseIp(address) ?? address;
+    // Dotted IPv4 as the ping tool hands it in is its own canonical spelling: no parse and format.
+    const key = isCanonicalIPv4(address) ? address : (normaliseIp(address) ?? address);
     const answer = this.#store.take(key, this.#rule, echoes, this.#now());
     return then(answer, (a): Reservation => {
       if (!a.allowed) return { granted: false, reason: 'budget-spent', retryAfterSeconds: a.retryAfterSeconds, limit };

@@ -2,6 +2,7 @@ import type { Registry } from 'prom-client';
 import type { Config } from '../config/types';
 import type { FieldError } from '../problems/codes';
 import type { LimiterStore } from '../ratelimit/limiter-store';
+import type { CancelToken } from '../util/cancel';
 import type { FailureCode, Outcome } from './outcome';
 import type { Upstream } from './upstream';
 
@@ -16,10 +17,10 @@ export interface ToolDeps {
   targetStore?: LimiterStore; // where per-target budgets live; in this thread by default
 }
 
-// A tool that runs. `request` has passed its schema and `normalize`; `signal` aborts when the caller
+// A tool that runs. `request` has passed its schema and `normalize`; `cancel` aborts when the caller
 // goes away: stop work, free sockets, resolve soon (with an `aborted` failure).
 export interface ToolRunner<Req, Res> {
-  run(request: Req, signal: AbortSignal): Promise<Outcome<Res>>;
+  run(request: Req, cancel: CancelToken): Promise<Outcome<Res>>;
   info: Record<string, unknown>; // what it runs on, for the start-up log line
   close(): void;
 }

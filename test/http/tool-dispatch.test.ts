@@ -4,6 +4,7 @@ import { dnsTool } from '../../src/tools/dns';
 import type { Outcome } from '../../src/tools/outcome';
 import { pingTool, type PingRequest } from '../../src/tools/ping';
 import type { Tool } from '../../src/tools/tool';
+import type { CancelToken } from '../../src/util/cancel';
 import { postJson } from '../support/http';
 import { assertProblem } from '../support/problem';
 import { startServerWithTools } from '../support/server';
@@ -17,7 +18,7 @@ const unavailable: Tool<any, any>[] = [
   { ...dnsTool, open: () => ({ unavailable: 'dns engine missing' }) },
 ];
 
-function withPing(run: (req: PingRequest, signal: AbortSignal) => Promise<Outcome<any>>): Tool<any, any>[] {
+function withPing(run: (req: PingRequest, cancel: CancelToken) => Promise<Outcome<any>>): Tool<any, any>[] {
   return [{ ...pingTool, open: () => ({ run, info: {}, close() {} }) }, unavailable[1] as Tool<any, any>];
 }
 
@@ -76,14 +77,14 @@ test('a handler that throws answers 500 internal-error and the server stays up',
   }
 });
 
-test('a client that goes away aborts the handler signal and frees its slot', async () => {
+test('a client that goes away aborts the handler and frees its slot', async () => {
   let aborted!: () => void;
   const abortSeen = new Promise<void>((r) => (aborted = r));
   const server = await startServerWithTools(
     withPing(
-      (_req, signal) =>
+      (_req, cancel) =>
         new Promise((resolve) => {
-          signal.addEventListener('abort', () => {
+          cancel.onAbort(() => {
             aborted();
             resolve({ ok: true, value: {} });
           });

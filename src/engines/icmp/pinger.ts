@@ -1,8 +1,13 @@
 import { IcmpError, fromNative } from './errors';
 import { nativeEngineClass, type NativeIcmpEngine, type NativeStats } from './native';
 import { summarize } from './stats';
-import type { EchoResult, Pinger, PingerOptions, PingOptions, SocketKinds } from './types';
+import type { EchoOutcome, EchoResult, Pinger, PingerOptions, PingOptions, SocketKinds } from './types';
 import { checkPingOptions } from './validate';
+
+function failNow(done: (outcome: EchoOutcome) => void, error: IcmpError): () => void {
+  done({ ok: false, error });
+  return () => undefined;
+}
 
 function abortError(signal: AbortSignal): IcmpError {
   const why = signal.reason instanceof Error ? signal.reason.message : 'the ping was aborted';
@@ -24,35 +29,43 @@ class NativePinger implements Pinger {
     this.socketKinds = { v4: k.v4.kind, v6: k.v6.kind, reasons };
   }
 
+  start(options: PingOptions, done: (outcome: EchoOutcome) => void): () => void {
+    const engine = this.engine;
+    if (engine === null) return failNow(done, new IcmpError('engine-closed', 'the pinger is closed'));
+    const wrong = checkPingOptions(options);
+    if (wrong !== null) return failNow(done, new IcmpError('invalid-options', wrong));
+    let session: number;
+    try {
+      session = engine.ping({ ...options }, (raw) => {
+        this.pending.delete(session);
+        done({ ok: true, echo: summarize(raw) });
+      });
+    } catch (err) {
+      const error = fromNative(err);
+      if (error instanceof IcmpError) return failNow(done, error);
+      throw error;
+    }
+    this.pending.set(session, (error) => {
+      this.pending.delete(session);
+      done({ ok: false, error });
+    });
+    return () => {
+      // Stops sending and frees the sequences at once; the engine's callback will not come.
+      if (this.pending.delete(session)) engine.cancel(session);
+    };
+  }
+
   ping(options: PingOptions, signal?: AbortSignal): Promise<EchoResult> {
     return new Promise((resolve, reject) => {
-      const engine = this.engine;
-      if (engine === null) return reject(new IcmpError('engine-closed', 'the pinger is closed'));
       if (signal?.aborted) return reject(abortError(signal));
-      const wrong = checkPingOptions(options);
-      if (wrong !== null) return reject(new IcmpError('invalid-options', wrong));
-      let session: number;
-      const settle = (): void => {
-        this.pending.delete(session);
-        signal?.removeEventListener('abort', onAbort);
-      };
       const onAbort = (): void => {
-        // Stops sending and frees the sequences at once; the callback will not come.
-        engine.cancel(session);
-        settle();
+        stop();
         reject(abortError(signal!));
       };
-      try {
-        session = engine.ping({ ...options }, (raw) => {
-          settle();
-          resolve(summarize(raw));
-        });
-      } catch (err) {
-        return reject(fromNative(err));
-      }
-      this.pending.set(session, (err) => {
-        settle();
-        reject(err);
+      const stop = this.start(options, (outcome) => {
+        signal?.removeEventListener('abort', onAbort);
+        if (outcome.ok) resolve(outcome.echo);
+        else reject(outcome.error);
       });
       signal?.addEventListener('abort', onAbort, { once: true });
     });

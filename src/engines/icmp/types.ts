@@ -1,4 +1,5 @@
 // Shapes of the ICMP engine's public API (the ping 200 body reuses them as they are).
+import type { IcmpError } from './errors';
 
 export type IpFamily = 4 | 6;
 export type SocketKind = 'dgram' | 'raw';
@@ -61,12 +62,17 @@ export interface SocketKinds {
   reasons: { v4?: string; v6?: string };
 }
 
+export type EchoOutcome = { ok: true; echo: EchoResult } | { ok: false; error: IcmpError };
+
 export interface PingerOptions {
   kind?: KindPreference; // force one socket kind (tests); default: datagram, then raw
 }
 
 export interface Pinger {
   readonly socketKinds: SocketKinds;
+  // Calls `done` once (at once for a request it cannot start), unless the returned function is called
+  // first: that stops the ping, and `done` never comes. What the tool uses: no promise, no signal.
+  start(options: PingOptions, done: (outcome: EchoOutcome) => void): () => void;
   ping(options: PingOptions, signal?: AbortSignal): Promise<EchoResult>;
   // Kernel drop counters and in-flight sequences, per family.
   // drops: the kernel's receive-queue overflows; stray: packets that parsed as ours but matched no echo in flight.

@@ -7,10 +7,9 @@ import type { Exchange } from '../exchange';
 // run, or one that throws (a bug), is an outcome too: the caller answers every outcome alike.
 export async function runTool<Req, Res>(ex: Exchange, slot: ToolSlot<Req, Res>, request: Req, log: Logger): Promise<Outcome<Res>> {
   if ('unavailable' in slot) return { ok: false, failure: { code: 'engine-unavailable', detail: slot.unavailable } };
-  const abort = new AbortController();
-  ex.onAbort(() => abort.abort());
   try {
-    return await slot.run(request, abort.signal);
+    // The exchange is the cancel token: it aborts when the client goes away.
+    return await slot.run(request, ex);
   } catch (err) {
     log.log('error', 'tool failed', { path: ex.path, error: (err as Error).stack ?? String(err) });
     return { ok: false, failure: { code: 'internal-error', detail: 'the measurement failed unexpectedly; this is a bug' } };

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { ResolverConfig } from '../../config/types';
 import type { ResolverQueries } from '../../engines/dns';
+import { toAbortSignal, type CancelToken } from '../../util/cancel';
 import { failed, succeeded, upstreamBusy, type FieldFault, type Outcome } from '../outcome';
 import type { ToolDeps, ToolSlot } from '../tool';
 import type { Upstream } from '../upstream';
@@ -31,15 +32,15 @@ function report(results: ResolverQueries[]): ResolverReport[] {
   return results.map(({ resolver, queries }) => ({ id: resolver.id, address: resolver.address, queries }));
 }
 
-export async function runDns(upstream: Upstream, resolvers: ResolverConfig[], request: DnsRequest, signal: AbortSignal): Promise<Outcome<DnsResult>> {
+export async function runDns(upstream: Upstream, resolvers: ResolverConfig[], request: DnsRequest, cancel: CancelToken): Promise<Outcome<DnsResult>> {
   const chosen = chooseResolvers(resolvers, request.resolvers);
   if ('faults' in chosen) return failed({ code: 'invalid-field', detail: 'resolvers must name configured resolvers', fields: chosen.faults });
   const started = performance.now();
   const { domain, types, timeoutMs } = request;
-  const asked = await upstream.ask({ domain, types, resolvers: chosen.resolvers, timeoutMs }, signal);
+  const asked = await upstream.ask({ domain, types, resolvers: chosen.resolvers, timeoutMs }, toAbortSignal(cancel));
   if (!asked.ok) return failed(upstreamBusy(asked));
   const results = asked.results;
-  if (signal.aborted) return failed({ code: 'aborted', detail: 'the caller went away before every resolver answered' });
+  if (cancel.aborted) return failed({ code: 'aborted', detail: 'the caller went away before every resolver answered' });
   const durationMs = roundMs(performance.now() - started);
   const reports = report(results);
   if (!anyAnswered(results)) {
@@ -54,8 +55,8 @@ export function openDns(deps: ToolDeps): ToolSlot<DnsRequest, DnsResult> {
   const resolvers = deps.config.resolvers;
   const metrics: DnsMetrics | null = deps.registry === null ? null : watchDnsEngine(deps.registry, () => upstream.counters());
   return {
-    run: async (request, signal) => {
-      const outcome = await runDns(upstream, resolvers, request, signal);
+    run: async (request, cancel) => {
+      const outcome = await runDns(upstream, resolvers, request, cancel);
       metrics?.finished(outcome);
       return outcome;
     },

@@ -2,15 +2,16 @@ import { performance } from 'node:perf_hooks';
 import { IcmpError } from '../../engines/icmp/errors';
 import { openPinger } from '../../engines/icmp/pinger';
 import { roundMicros } from '../../engines/icmp/stats';
-import type { Pinger, PingerOptions, SocketKinds } from '../../engines/icmp/types';
+import type { EchoOutcome, Pinger, PingerOptions, PingOptions as EchoOptions, SocketKinds } from '../../engines/icmp/types';
 import { createTargetCheck } from '../../policy/target-policy';
 import { StoreUnavailableError } from '../../ratelimit/failover-store';
 import type { BucketAnswer } from '../../ratelimit/limiter-store';
 import { TargetBudget } from '../../ratelimit/target-budget';
+import { toAbortSignal, type CancelToken } from '../../util/cancel';
 import type { Maybe } from '../../util/maybe';
 import { failed, succeeded, upstreamBusy, type Outcome, type ToolFailure } from '../outcome';
 import type { TargetCheck, ToolDeps, ToolSlot } from '../tool';
-import { resolveHost, type ResolvedHost } from './resolve-host';
+import { parseLiteral, resolveHost, type ResolvedHost } from './resolve-host';
 import type { PingRequest, PingResult } from './types';
 import { watchPinger, type PingMetrics } from './metrics';
 
@@ -51,7 +52,7 @@ export function openPing(deps: ToolDeps, options: PingOptions = {}): ToolSlot<Pi
   const measure = createMeasure(deps, pinger, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }));
   const { v4, v6, reasons } = pinger.socketKinds;
   return {
-    run: async (request, signal) => record(metrics, await measure(request, signal)),
+    run: async (request, cancel) => record(metrics, await measure(request, cancel)),
     info: { socketKinds: { v4, v6 }, ...(Object.keys(reasons).length > 0 ? { reasons } : {}) },
     close: () => pinger.close(),
   };
@@ -62,33 +63,47 @@ function record(metrics: PingMetrics | null, outcome: Outcome<PingResult>): Outc
   return outcome;
 }
 
-type Measure = (request: PingRequest, signal: AbortSignal) => Promise<Outcome<PingResult>>;
+type Measure = (request: PingRequest, cancel: CancelToken) => Promise<Outcome<PingResult>>;
 
 function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck): Measure {
   const { config } = deps;
   const client = 'upstream' in deps.dns ? deps.dns.upstream : null;
   // Across all clients: many clients together must not turn this server into a flood source.
   const budget = new TargetBudget<Maybe<BucketAnswer>>({ echoesPerSecond: config.targetEchoesPerSecond, ...(deps.targetStore ? { store: deps.targetStore } : {}) });
-  return async (request, signal) => {
+  return async (request, cancel) => {
     const startedAt = new Date();
     const t0 = performance.now();
     const ipVersion = request.ipVersion;
-    const resolved = await resolveHost(request.host, { client, resolvers: config.resolvers, ...(ipVersion !== undefined ? { ipVersion } : {}), signal });
+    // An IP literal needs no resolver, and so no signal to stop one.
+    const literal = parseLiteral(request.host);
+    const resolved = literal !== null ? ({ ok: true, host: literal } as const) : await resolveHost(request.host, { client, resolvers: config.resolvers, ...(ipVersion !== undefined ? { ipVersion } : {}), signal: toAbortSignal(cancel) });
     const resolveMs = roundMicros(performance.now() - t0);
-    if (signal.aborted) return failed(ABORTED);
+    if (cancel.aborted) return failed(ABORTED);
     if (!resolved.ok) return failed('busy' in resolved ? upstreamBusy(resolved.busy) : { code: 'host-not-found', detail: resolved.reason });
     const refused = await admitTarget(resolved.host, request.count, pinger.socketKinds, checkTarget, budget);
     if (refused !== null) return failed(refused);
     const { address, family } = resolved.host;
-    try {
-      const echo = await pinger.ping({ address, family, count: request.count, intervalMs: request.intervalMs, timeoutMs: request.timeoutMs, size: request.size }, signal);
-      const { packets, rtt, replies } = echo;
-      const durationMs = roundMicros(performance.now() - t0);
-      return succeeded({ host: request.host, address, ipVersion: family, reachable: packets.received > 0, packets, rtt, replies, resolveMs, durationMs, startedAt: startedAt.toISOString() });
-    } catch (err) {
-      return failed(engineFailure(err));
-    }
+    const options = { address, family, count: request.count, intervalMs: request.intervalMs, timeoutMs: request.timeoutMs, size: request.size };
+    const echo = await echoes(pinger, options, cancel);
+    if (!echo.ok) return failed(engineFailure(echo.error));
+    const { packets, rtt, replies } = echo.echo;
+    const durationMs = roundMicros(performance.now() - t0);
+    return succeeded({ host: request.host, address, ipVersion: family, reachable: packets.received > 0, packets, rtt, replies, resolveMs, durationMs, startedAt: startedAt.toISOString() });
   };
+}
+
+// The echoes, or why not; stopped when the caller goes away.
+function echoes(pinger: Pinger, options: EchoOptions, cancel: CancelToken): Promise<EchoOutcome> {
+  return new Promise((resolve) => {
+    const stop = pinger.start(options, (outcome) => {
+      stopListening();
+      resolve(outcome);
+    });
+    const stopListening = cancel.onAbort(() => {
+      stop();
+      resolve({ ok: false, error: new IcmpError('aborted', 'the caller went away') });
+    });
+  });
 }
 
 // Whether this server may send `count` echoes to the resolved address now: policy, socket, budget.

@@ -11,6 +11,7 @@ import { openUpstream } from '../../support/upstream';
 import { startSilentDns } from '../../support/fault-dns';
 import { startKnot, stopAllKnot, type KnotServer } from '../../support/knot';
 import { testConfig } from '../../support/server';
+import { CancelSource } from '../../../src/util/cancel';
 
 type Silent = Awaited<ReturnType<typeof startSilentDns>>;
 type Body = {
@@ -33,7 +34,7 @@ let silentB: Silent;
 let config: Config;
 let slot: ToolSlot<DnsRequest, DnsResult>;
 let client: Upstream;
-const never = new AbortController().signal;
+const never = new CancelSource();
 
 function configWith(resolvers: ResolverConfig[]): Config {
   return { ...testConfig(), resolvers };
@@ -167,8 +168,8 @@ test('when no resolver answers any query the result is upstream-timeout carrying
 
 test('an aborted request stops its queries at once', async () => {
   if (!('run' in slot)) throw new Error('unavailable');
-  const ac = new AbortController();
-  const pending = slot.run({ domain: 'example.test', types: ['A'], resolvers: ['silentA'], timeoutMs: 5000 }, ac.signal);
+  const ac = new CancelSource();
+  const pending = slot.run({ domain: 'example.test', types: ['A'], resolvers: ['silentA'], timeoutMs: 5000 }, ac);
   setTimeout(() => ac.abort(), 20);
   const r = await pending;
   assert.equal(r, { ok: false, failure: { code: 'aborted', detail: 'the caller went away before every resolver answered' } });

@@ -11,6 +11,7 @@ import type { Upstream } from '../../../src/tools/upstream';
 import { openUpstream } from '../../support/upstream';
 import { startKnot, type KnotServer, type ZoneSpec } from '../../support/knot';
 import { testConfig } from '../../support/server';
+import { CancelSource, type CancelToken } from '../../../src/util/cancel';
 
 const ZONE: ZoneSpec = {
   domain: 'ping.test',
@@ -27,7 +28,7 @@ function config(over: Partial<Config> = {}, resolverFamily: 4 | 6 = 4): Config {
   return { ...testConfig({ NETTOOLS_RESOLVERS: resolver, NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true' }), ...over };
 }
 
-type Run = (request: PingRequest, signal: AbortSignal) => Promise<Outcome<PingResult>>;
+type Run = (request: PingRequest, cancel: CancelToken) => Promise<Outcome<PingResult>>;
 
 function open(over: Partial<Config> = {}, options: PingOptions = {}, family: 4 | 6 = 4): ToolSlot<PingRequest, PingResult> {
   const slot = openPing({ config: config(over, family), dns: { upstream: resolverClient }, registry: null }, options);
@@ -46,7 +47,7 @@ function req(host: string, extra: Partial<PingRequest> = {}): PingRequest {
   return { host, count: 2, intervalMs: 100, timeoutMs: 1000, size: 56, ...extra };
 }
 
-const live = new AbortController().signal;
+const live = new CancelSource();
 
 function body(r: Outcome<PingResult>): Record<string, unknown> {
   if (!r.ok) throw new Error(`expected ok, got ${r.failure.code}: ${r.failure.detail}`);
@@ -161,17 +162,17 @@ test("the operator's policy refuses loopback by default and lets it through when
 });
 
 test('a client that goes away ends the measurement promptly', async () => {
-  const ac = new AbortController();
+  const ac = new CancelSource();
   const started = Date.now();
-  const pending = tool()(req('127.0.0.1', { count: 10, intervalMs: 1000 }), ac.signal);
+  const pending = tool()(req('127.0.0.1', { count: 10, intervalMs: 1000 }), ac);
   setTimeout(() => ac.abort(), 50);
   assert.is(failure(await pending).code, 'aborted');
   assert.ok(Date.now() - started < 900);
 });
 
 test('a request aborted while its name resolves ends without pinging', async () => {
-  const ac = new AbortController();
-  const pending = tool()(req('a.ping.test'), ac.signal);
+  const ac = new CancelSource();
+  const pending = tool()(req('a.ping.test'), ac);
   ac.abort();
   assert.is(failure(await pending).code, 'aborted');
 });

@@ -1,0 +1,42 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { CancelSource, toAbortSignal } from '../../src/util/cancel';
+
+test('abort calls each listener once', () => {
+  const source = new CancelSource();
+  const calls: string[] = [];
+  source.onAbort(() => calls.push('a'));
+  source.onAbort(() => calls.push('b'));
+  source.abort();
+  source.abort();
+  assert.equal(calls, ['a', 'b']);
+  assert.ok(source.aborted);
+});
+
+test('a listener that stopped listening is not called', () => {
+  const source = new CancelSource();
+  const calls: string[] = [];
+  const stop = source.onAbort(() => calls.push('gone'));
+  source.onAbort(() => calls.push('kept'));
+  stop();
+  source.abort();
+  assert.equal(calls, ['kept']);
+});
+
+test('listening after the abort is called at once', () => {
+  const source = new CancelSource();
+  source.abort();
+  let called = false;
+  source.onAbort(() => (called = true));
+  assert.ok(called);
+});
+
+test('the platform signal made from a token aborts with it', () => {
+  const source = new CancelSource();
+  const signal = toAbortSignal(source);
+  assert.not.ok(signal.aborted);
+  source.abort();
+  assert.ok(signal.aborted);
+});
+
+test.run();

@@ -97,22 +97,52 @@ std::vector<uint8_t>& EngineCore::ReceiveBuffer() {
 }
 
 void EngineCore::ChannelQueued(UdpChannel* ch) {
-  if (queued_.empty() && prepare_ != nullptr) {
-    uv_prepare_start(prepare_, [](uv_prepare_t* p) { static_cast<EngineCore*>(p->data)->FlushAll(); });
-    uv_check_start(check_, [](uv_check_t* c) { static_cast<EngineCore*>(c->data)->FlushAll(); });
-  }
+  WantFlush();
   queued_.push_back(ch);
+}
+
+void EngineCore::WantFlush() {
+  if (prepare_ == nullptr || shut_down_) return;
+  uv_prepare_start(prepare_, [](uv_prepare_t* p) { static_cast<EngineCore*>(p->data)->FlushAll(); });
+  uv_check_start(check_, [](uv_check_t* c) { static_cast<EngineCore*>(c->data)->FlushAll(); });
+}
+
+void EngineCore::SlotFreed(uint64_t server) {
+  if (shut_down_) return;
+  window_.Leave(server);
+  if (window_.has_admissible()) WantFlush();
+}
+
+void EngineCore::AdmitWaiting() {
+  while (window_.has_admissible() && !shut_down_) {
+    for (const auto& [server, qid] : window_.Admit()) {
+      if (shut_down_) return;
+      auto it = active_.find(qid);
+      if (it == active_.end() || !it->second->waiting()) {
+        window_.Leave(server);  // settled while it waited: the slot is free again
+        continue;
+      }
+      QueryTask* task = it->second;
+      Status s = task->Launch();
+      if (s != Status::kOk) {
+        task->Fail(s);  // calls into JS; gives the slot back
+        continue;
+      }
+      Schedule(qid, task->deadline_ms());
+    }
+  }
 }
 
 void EngineCore::FlushAll() {
   // Keeps this object alive through callbacks into JS (a failed send settles its query).
   std::shared_ptr<EngineCore> self = shared_from_this();
+  AdmitWaiting();
   while (!queued_.empty() && !shut_down_) {
     UdpChannel* ch = queued_.back();
     queued_.pop_back();
     ch->Flush();
   }
-  if (queued_.empty() && prepare_ != nullptr) {
+  if (queued_.empty() && !window_.has_admissible() && prepare_ != nullptr) {
     uv_prepare_stop(prepare_);
     uv_check_stop(check_);
   }
@@ -166,6 +196,7 @@ void EngineCore::Shutdown() {
   for (const auto& entry : active_) ids.push_back(entry.first);
   for (uint32_t id : ids) Cancel(id);
   deadlines_.Clear();
+  window_.Clear();
   std::vector<UdpChannel*> open = channels_;
   for (UdpChannel* ch : open) ch->Close();
   queued_.clear();
@@ -235,6 +266,14 @@ void EngineCore::OnTimer() {
   // Keeps this object alive through callbacks into JS, which may drop the engine.
   std::shared_ptr<EngineCore> self = shared_from_this();
   uint64_t now = uv_now(loop_);
+  if (!deadlines_.empty() && deadlines_.top().when_ms <= now) {
+    // A copy: answers call into JS, which may open sockets; closed ones are freed only by libuv, later.
+    std::vector<UdpChannel*> open = channels_;
+    for (UdpChannel* ch : open) {
+      if (shut_down_) return;
+      ch->Drain();
+    }
+  }
   while (!shut_down_ && !deadlines_.empty() && deadlines_.top().when_ms <= now) {
     Deadline d = deadlines_.top();
     deadlines_.Pop();

@@ -14,6 +14,7 @@
 
 #include "common/random.h"
 #include "dns/dns_resend_timer.h"
+#include "dns/dns_resolver_window.h"
 #include "dns/dns_deadlines.h"
 #include "dns/dns_message.h"
 #include "dns/dns_status.h"
@@ -100,6 +101,11 @@ class EngineCore : public std::enable_shared_from_this<EngineCore> {
   // The socket has datagrams waiting: flush them before the loop next waits for I/O.
   void ChannelQueued(UdpChannel* ch);
   void FlushAll();
+  // Flush (and admit waiting queries) before the loop next waits for I/O.
+  void WantFlush();
+  // A query to `server` left the resolver's window; a waiting one gets its slot at the next flush.
+  void SlotFreed(uint64_t server);
+  void AdmitWaiting();
   bool EnsureHandles();
   std::vector<uint8_t>& ReceiveBuffer();
   void Schedule(uint32_t id, uint64_t when_ms);
@@ -112,6 +118,7 @@ class EngineCore : public std::enable_shared_from_this<EngineCore> {
   std::shared_ptr<void> teardown_;
   Counters counters_;
   ResendTimer resend_;  // per resolver: when an unanswered UDP query is sent again
+  ResolverWindow window_;  // per resolver: how many queries may be on the wire at once
   RandomPool ids_;  // transaction IDs
   uint32_t next_id_ = 1;
   std::unordered_map<uint32_t, QueryTask*> active_;

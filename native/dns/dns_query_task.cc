@@ -5,6 +5,7 @@
 #include "common/reader.h"
 #include "dns/dns_answer.h"
 #include "dns/dns_query.h"
+#include "dns/dns_resolver_window.h"
 #include "dns/dns_udp_channel.h"
 
 namespace nettools::dns {
@@ -24,13 +25,30 @@ Status QueryTask::Begin(const QuerySpec& spec) {
   if (s != Status::kOk) return s;
   channel_ = ch;
   packet_ = BuildQuery(txid_, qname_, qtype_);
+  server_key_ = ServerKey(server_);
   started_ns_ = uv_hrtime();
   started_ms_ = uv_now(core_->loop_);
+  if (core_->window_.Enter(server_key_, id_)) return Launch();
+  // Waits for a slot in the resolver's window; its budget runs meanwhile.
+  waiting_ = true;
+  resent_ = true;
+  deadline_ms_ = started_ms_ + timeout_ms_;
+  return Status::kOk;
+}
+
+Status QueryTask::Launch() {
+  waiting_ = false;
+  holds_slot_ = true;
+  const uint64_t now = uv_now(core_->loop_);
+  const uint64_t end = started_ms_ + timeout_ms_;
+  const uint64_t left = end > now ? end - now : 0;
+  // The round trip is timed from the send, not from the wait for a slot.
+  started_ns_ = uv_hrtime();
   // First stop at the resolver's resend time for the one resend, then the rest of the budget; a resend
-  // time at or past the budget leaves no room for one.
-  const uint64_t resend_after = core_->resend_.ResendAfterMs(server_, timeout_ms_);
-  resent_ = resend_after >= timeout_ms_;
-  deadline_ms_ = started_ms_ + (resent_ ? timeout_ms_ : resend_after);
+  // time at or past what is left leaves no room for one.
+  const uint64_t resend_after = core_->resend_.ResendAfterMs(server_, left);
+  resent_ = resend_after >= left;
+  deadline_ms_ = resent_ ? end : now + resend_after;
   return SendUdp();
 }
 
@@ -44,7 +62,7 @@ void QueryTask::OnDeadline() {
   if (finished_) return;
   if (resent_) return Fail(Status::kTimeout);
   resent_ = true;
-  core_->resend_.Missed(server_);
+  core_->resend_.Missed(server_, uv_now(core_->loop_));
   deadline_ms_ = started_ms_ + timeout_ms_;
   if (channel_ != nullptr) {
     core_->counters_.retries++;
@@ -180,7 +198,12 @@ void QueryTask::Close() {
   if (closing_) return;
   closing_ = true;
   finished_ = true;
+  waiting_ = false;
   LeaveChannel();
+  if (holds_slot_) {
+    holds_slot_ = false;
+    core_->SlotFreed(server_key_);
+  }
   if (tcp_ != nullptr && tcp_->open) {
     tcp_->open = false;
     uv_close(reinterpret_cast<uv_handle_t*>(&tcp_->handle), OnTcpClosed);

@@ -1,5 +1,6 @@
-// One query to one resolver: UDP on the engine's shared socket with a fresh random ID, one resend at
-// half the budget, TCP (its own connection) when the answer is truncated, and a deadline over all of it.
+// One query to one resolver: UDP on the engine's shared socket with a fresh random ID, once the resolver's
+// window has room, one resend at the resolver's resend time, TCP (its own connection) when the answer is
+// truncated, and a deadline over all of it, the wait for the window included.
 #pragma once
 
 #include <uv.h>
@@ -22,6 +23,9 @@ class QueryTask {
   QueryTask& operator=(const QueryTask&) = delete;
 
   Status Begin(const QuerySpec& spec);
+  // Sends it: at once from Begin when the resolver's window has room, else when the engine hands it a slot.
+  Status Launch();
+  bool waiting() const { return waiting_ && !finished_; }
   // Leaves the shared socket and closes the TCP connection if any; frees itself once libuv is done.
   void Close();
 
@@ -64,6 +68,9 @@ class QueryTask {
   uint8_t sends_ = 0;
   bool finished_ = false;
   bool closing_ = false;
+  bool waiting_ = false;     // for a slot in the resolver's window: nothing sent yet
+  bool holds_slot_ = false;  // sent, or being sent: counts in the resolver's window until closed
+  uint64_t server_key_ = 0;
   UdpChannel* channel_ = nullptr;  // while registered on a shared socket
 
   // TCP fallback only: allocated when a truncated answer sends us there.

@@ -24,13 +24,17 @@ class ResendTimer {
   // An answer to a query sent once (Karn: a resent query's answer cannot say which send it answers).
   void Observe(const sockaddr_storage& server, double rtt_ms);
   // No answer by the resend time: the resolver is slower than we thought, so wait longer next time.
-  void Missed(const sockaddr_storage& server);
+  // Once per resend interval: queries lost together in one burst are one sign, not one each, as TCP
+  // backs its RTO off once per timeout rather than once per segment in flight.
+  void Missed(const sockaddr_storage& server, uint64_t now_ms);
 
  private:
   struct Estimate {
     double srtt_ms = 0;
     double rttvar_ms = 0;
+    uint64_t backoff_until_ms = 0;  // no further backoff before this
   };
+  static uint64_t AfterMs(const Estimate& e, uint64_t budget_ms);
   static uint64_t KeyOf(const sockaddr_storage& server);
   std::unordered_map<uint64_t, Estimate> table_;
 };

@@ -213,6 +213,25 @@ void UdpChannel::OnRecv(uv_udp_t* udp, ssize_t nread, const uv_buf_t* buf, const
   self->OnDatagram(reinterpret_cast<const uint8_t*>(buf->base), static_cast<size_t>(nread), addr);
 }
 
+void UdpChannel::Drain() {
+  int fd = -1;
+  if (closing_ || waiting_.empty() || uv_fileno(reinterpret_cast<uv_handle_t*>(&udp_), &fd) != 0) return;
+  std::vector<uint8_t>& b = core_->ReceiveBuffer();
+  for (size_t n = 0; n < kMaxDrain && !closing_ && !waiting_.empty(); ++n) {
+    sockaddr_storage from{};
+    socklen_t from_len = sizeof(from);
+    // MSG_TRUNC: the datagram's real length, so an oversized one is seen as such, as OnRecv sees it.
+    ssize_t got = recvfrom(fd, b.data(), b.size(), MSG_DONTWAIT | MSG_TRUNC, reinterpret_cast<sockaddr*>(&from), &from_len);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return;  // EAGAIN: drained; anything else is libuv's to see and ignore, as in OnRecv
+    if (static_cast<size_t>(got) > kMaxDatagram || static_cast<size_t>(got) > b.size()) {
+      core_->counters_.malformed_dropped++;
+      continue;
+    }
+    OnDatagram(b.data(), static_cast<size_t>(got), reinterpret_cast<const sockaddr*>(&from));  // may call into JS
+  }
+}
+
 void UdpChannel::OnDatagram(const uint8_t* data, size_t size, const sockaddr* from) {
   Counters& counters = core_->counters_;
   Message m;

@@ -43,6 +43,11 @@ class UdpChannel {
   Status Queue(const std::vector<uint8_t>& packet, const sockaddr_storage& to, uint32_t query, uint16_t txid);
   void Flush();
   bool has_queued() const { return !queued_.empty(); }
+  // Reads the answers already in the socket's buffer, at most kMaxDrain. libuv runs timers before it
+  // polls for I/O, so on a busy loop a deadline comes due while its answer sits unread: the engine
+  // drains first, and neither resends nor times out a query that was answered in time.
+  void Drain();
+  static constexpr size_t kMaxDrain = 2 * kMaxQueries;
 
   bool Exhausted(uint64_t now_ms) const { return used_.size() >= kMaxQueries || now_ms - opened_ms_ >= kMaxAgeMs; }
   uint64_t expires_ms() const { return opened_ms_ + kMaxAgeMs; }

@@ -64,4 +64,29 @@ test('a resolver never measured gets half the budget before its resend', async (
   }
 });
 
+test('a burst of queries lost together backs the resend time off once, not once per query', async () => {
+  const firstSeen = new Set<string>();
+  let dropping = false;
+  const dns = await startScriptedDns((q, d) => {
+    if (dropping && !firstSeen.has(q.name)) return void firstSeen.add(q.name);
+    void d.send(answerA(q, '192.0.2.9'), q);
+  });
+  const resolver = { id: 'bursty', address: dns.address, port: dns.port, family: 4 as const };
+  const client = openResolverClient();
+  try {
+    for (let i = 0; i < 5; i++) await ask(client, resolver, `warm${i}.example.test`);
+    dropping = true;
+    // Forty first datagrams lost at once: forty misses at one moment.
+    const burst = await Promise.all(Array.from({ length: 40 }, (_, i) => ask(client, resolver, `burst${i}.example.test`)));
+    for (const entry of burst) assert.is(sendsOf(entry), 2);
+    // Backed off once per miss, the resend time would be past the budget: no resend, a timeout.
+    const after = await ask(client, resolver, 'after-the-burst.example.test', 2000);
+    assert.ok(after && 'rttMs' in after, JSON.stringify(after));
+    assert.is(sendsOf(after), 2);
+  } finally {
+    client.close();
+    await dns.stop();
+  }
+});
+
 test.run();

@@ -30,16 +30,41 @@ test('the unit runs as its own user with CAP_NET_RAW and nothing more', () => {
   assert.equal(directives('AmbientCapabilities'), ['CAP_NET_RAW']);
   assert.equal(directives('CapabilityBoundingSet'), ['CAP_NET_RAW']);
   assert.equal(directives('NoNewPrivileges'), ['yes']);
-  for (const name of ['ProtectSystem', 'ProtectHome', 'PrivateTmp', 'PrivateDevices', 'ProtectKernelTunables', 'ProtectKernelModules', 'ProtectControlGroups']) {
-    assert.is(directives(name).length, 1, name);
-  }
-  assert.equal(directives('ProtectSystem'), ['strict']);
   assert.equal(directives('RestrictAddressFamilies'), ['AF_INET AF_INET6 AF_UNIX AF_NETLINK']);
   assert.equal(directives('ExecReload'), ['/bin/kill -HUP $MAINPID']);
   assert.equal(directives('EnvironmentFile'), ['-/etc/nettools/nettools.env']);
-  assert.equal(directives('ReadWritePaths'), ['/etc/nettools']);
   assert.equal(directives('Restart'), ['on-failure']);
   assert.equal(directives('MemoryDenyWriteExecute'), []);
+});
+
+test('the unit sees a read-only system, no home, its own /tmp and devices, and no kernel knobs', () => {
+  assert.equal(directives('ProtectSystem'), ['strict']);
+  for (const name of ['ProtectHome', 'PrivateTmp', 'PrivateDevices', 'ProtectKernelTunables', 'ProtectKernelModules', 'ProtectKernelLogs', 'ProtectControlGroups']) {
+    assert.equal(directives(name), ['yes'], name);
+  }
+});
+
+test('the unit can write nowhere: the server only reads its keys file, and the keys CLI runs outside it', () => {
+  // StateDirectory/LogsDirectory/... would each make a directory writable to the service.
+  for (const name of ['ReadWritePaths', 'ReadWriteDirectories', 'StateDirectory', 'ConfigurationDirectory', 'LogsDirectory', 'CacheDirectory', 'RuntimeDirectory']) {
+    assert.equal(directives(name), [], name);
+  }
+});
+
+test('the keys file lives in a directory of its own, outside /etc/nettools with the env file and TLS files', () => {
+  const example = readFileSync(join(ROOT, 'deploy', 'nettools.env.example'), 'utf8');
+  assert.match(example, /^# NETTOOLS_API_KEYS_FILE=\/var\/lib\/nettools\/keys\/api-keys$/m);
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  assert.match(readme, 'install -d -m 0755 /etc/nettools ');
+  assert.match(readme, 'install -m 0600 deploy/nettools.env.example /etc/nettools/nettools.env');
+  assert.match(readme, 'install -d -o nettools -g nettools -m 0700 /var/lib/nettools/keys\n');
+  assert.match(readme, 'runuser -u nettools -- /usr/bin/node /opt/nettools/dist/src/main.js keys create');
+  assert.not.match(readme, /-o nettools[^\n]*\/etc\/nettools/);
+});
+
+test('the unit may hold a file descriptor for each of many connections', () => {
+  const [limit] = directives('LimitNOFILE');
+  assert.ok(Number(limit) >= 65536, String(limit));
 });
 
 test('the environment example lists every setting with its default', () => {

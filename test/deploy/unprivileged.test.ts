@@ -1,12 +1,16 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chownSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MAIN } from '../support/child-server';
 import { TEST_ENV } from '../support/server';
 
 // The server as an operator runs it unprivileged: user nobody (65534), through setpriv, with CAP_NET_RAW
-// alone, or with no capability at all. The datagram case runs in a network namespace made here, whose
-// ping_group_range (a per-namespace setting) covers nobody's group; there the client runs inside too.
+// alone, or with no capability at all. ping_group_range is a per-namespace setting, so the cases without
+// the capability run in network namespaces made here, each with its own range (one covering nobody's
+// group, one covering no group), whatever the host's; the client runs inside too.
 
 const NOBODY = ['--reuid=65534', '--regid=65534', '--clear-groups'];
 const RAW_ONLY = [...NOBODY, '--inh-caps=-all,+net_raw', '--ambient-caps=+net_raw', '--bounding-set=-all,+net_raw'];
@@ -18,8 +22,8 @@ interface Started {
   listening: Record<string, any>;
 }
 
-function start(prefix: string[]): Promise<Started> {
-  const child = spawn(prefix[0] as string, [...prefix.slice(1), process.execPath, MAIN], { env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+function start(prefix: string[], env: Record<string, string> = {}): Promise<Started> {
+  const child = spawn(prefix[0] as string, [...prefix.slice(1), process.execPath, MAIN], { env: { ...ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
@@ -51,20 +55,33 @@ function ping(prefix: string[], port: number): { status: number; body: any } {
   return JSON.parse(out.trim().split('\n').at(-1) as string);
 }
 
-const test = suite<{ ns: string }>('unprivileged runs');
+const test = suite<{ covering: string; none: string }>('unprivileged runs');
+
+function namespaceWithRange(name: string, range: string): string {
+  execFileSync('ip', ['netns', 'add', name]);
+  try {
+    execFileSync('ip', ['netns', 'exec', name, 'ip', 'link', 'set', 'lo', 'up']);
+    execFileSync('ip', ['netns', 'exec', name, 'sh', '-c', `echo "${range}" > /proc/sys/net/ipv4/ping_group_range`]);
+  } catch (err) {
+    execFileSync('ip', ['netns', 'del', name]);
+    throw err;
+  }
+  return name;
+}
 
 test.before((ctx) => {
-  ctx.ns = `ntpriv${process.pid}`;
-  execFileSync('ip', ['netns', 'add', ctx.ns]);
-  execFileSync('ip', ['netns', 'exec', ctx.ns, 'ip', 'link', 'set', 'lo', 'up']);
-  execFileSync('ip', ['netns', 'exec', ctx.ns, 'sh', '-c', 'echo "65534 65534" > /proc/sys/net/ipv4/ping_group_range']);
+  ctx.covering = namespaceWithRange(`ntpriv${process.pid}`, '65534 65534');
+  ctx.none = namespaceWithRange(`ntnone${process.pid}`, '1 0');
 });
 
 test.after((ctx) => {
-  try {
-    execFileSync('ip', ['netns', 'del', ctx.ns]);
-  } catch {
-    // already gone
+  for (const ns of [ctx.covering, ctx.none]) {
+    if (!ns) continue;
+    try {
+      execFileSync('ip', ['netns', 'del', ns]);
+    } catch {
+      // already gone
+    }
   }
 });
 
@@ -80,8 +97,8 @@ test('nobody with CAP_NET_RAW alone pings 127.0.0.1 on a raw socket', async () =
   }
 });
 
-test('nobody with no capability pings on a datagram socket where ping_group_range covers its group', async ({ ns }) => {
-  const inside = ['ip', 'netns', 'exec', ns];
+test('nobody with no capability pings on a datagram socket where ping_group_range covers its group', async ({ covering }) => {
+  const inside = ['ip', 'netns', 'exec', covering];
   const server = await start([...inside, 'setpriv', ...NO_CAPS]);
   try {
     assert.is(server.listening.ping.socketKinds.v4, 'dgram');
@@ -93,17 +110,39 @@ test('nobody with no capability pings on a datagram socket where ping_group_rang
   }
 });
 
-test('with neither, ping answers 503 engine-unavailable saying what to grant', async () => {
-  const range = execFileSync('cat', ['/proc/sys/net/ipv4/ping_group_range'], { encoding: 'utf8' }).trim().split(/\s+/).map(Number);
-  if ((range[0] as number) <= 65534 && 65534 <= (range[1] as number)) throw new Error(`this host's ping_group_range ${range.join(' ')} covers nobody: the case cannot be made here`);
-  const server = await start(['setpriv', ...NO_CAPS]);
+test('with neither, ping answers 503 engine-unavailable saying what to grant', async ({ none }) => {
+  const inside = ['ip', 'netns', 'exec', none];
+  assert.is(execFileSync(inside[0] as string, [...inside.slice(1), 'cat', '/proc/sys/net/ipv4/ping_group_range'], { encoding: 'utf8' }).trim().split(/\s+/).join(' '), '1 0');
+  const server = await start([...inside, 'setpriv', ...NO_CAPS]);
   try {
-    const reply = ping([], server.listening.port);
+    const reply = ping(inside, server.listening.port);
     assert.is(reply.status, 503);
     assert.is(reply.body.code, 'engine-unavailable');
     assert.match(reply.body.detail, /grant the server CAP_NET_RAW \(or run it as root\), or widen net\.ipv4\.ping_group_range/);
   } finally {
     await stop(server);
+  }
+});
+
+test('the keys CLI run as the service user (README) leaves a file that user owns, mode 0600, which the server run as that user loads', async () => {
+  // The keys directory of the README: owned by the service user, mode 0700.
+  const dir = mkdtempSync(join(tmpdir(), 'nt-keys-'));
+  chownSync(dir, 65534, 65534);
+  const keys = { NETTOOLS_API_KEYS_FILE: join(dir, 'api-keys'), NETTOOLS_PLANS: 'pro=600/60s:16' };
+  try {
+    const key = execFileSync('runuser', ['-u', 'nobody', '--', process.execPath, MAIN, 'keys', 'create', '--plan', 'pro'], { encoding: 'utf8', env: { PATH: ENV.PATH, ...keys } }).trim();
+    const file = statSync(keys.NETTOOLS_API_KEYS_FILE);
+    assert.equal([file.uid, file.gid, file.mode & 0o777], [65534, 65534, 0o600]);
+    const server = await start(['setpriv', ...RAW_ONLY], keys);
+    try {
+      const limits = await fetch(`http://127.0.0.1:${server.listening.port}/api/limits`, { headers: { authorization: `Bearer ${key}` } });
+      assert.is(limits.status, 200);
+      assert.is(((await limits.json()) as { plan: string }).plan, 'pro');
+    } finally {
+      await stop(server);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 

@@ -78,6 +78,27 @@ for (const te of ['xchunked', 'chunked, gzip']) {
   });
 }
 
+test("a chunked POST with chunk extensions gets nettools' own answer, and nothing is smuggled", async ({ nginx, server }) => {
+  // Directly, uWS closes the connection on the first extension without a byte; nginx de-chunks.
+  const body = '{"domain":"a b"}';
+  const chunked = `${body.length.toString(16)};ext=1\r\n${body}\r\n0;ext=2\r\n\r\n`;
+  const answer = await exchange(
+    nginx.port,
+    `POST /api/tools/dns HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nX-Request-Id: chunk-ext-1\r\nConnection: close\r\n\r\n${chunked}`,
+    '127.0.0.41',
+  );
+  assert.equal(statuses(answer), [400]);
+  // validation-failed, not invalid-json: nettools read the whole body, the extensions gone.
+  assert.match(answer, '"code":"validation-failed"');
+  assert.match(answer, '"pointer":"/domain"');
+  await new Promise((r) => setTimeout(r, 200));
+  const seen = server.logs.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request' && l.client === '127.0.0.41');
+  assert.equal(
+    seen.map((l) => [l.requestId, l.method, l.path, l.status]),
+    [['chunk-ext-1', 'POST', '/api/tools/dns', 400]],
+  );
+});
+
 test('a GET pipelined behind a POST gets both answers', async ({ nginx }) => {
   const body = '{"domain":"a b"}';
   const answer = await exchange(

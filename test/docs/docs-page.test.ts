@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
@@ -12,6 +12,14 @@ import { startServer, type RunningServer } from '../support/server';
 // The API reference page in a real browser: Debian's chromium, driven by puppeteer-core (never a
 // downloaded browser), against a server whose one resolver is a Knot on loopback.
 // Screenshots go to a temp dir, removed afterwards unless a browser test failed (then its path is printed).
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+function assertPng(path: string): void {
+  const bytes = readFileSync(path);
+  assert.ok(bytes.length > PNG_SIGNATURE.length, `${path}: ${bytes.length} bytes`);
+  assert.ok(bytes.subarray(0, 8).equals(PNG_SIGNATURE), `${path} is not a PNG`);
+}
+
 const test = suite<{ knot: KnotServer; server: RunningServer; browser: Browser; shots: string; keepShots: boolean }>('GET /docs');
 
 test.before(async (ctx) => {
@@ -68,6 +76,7 @@ test('a browser shows both tools, loads nothing from elsewhere, and sends a dns 
   const paths = await page.$$eval('.opblock-summary-path', (els) => els.map((e) => e.textContent?.replace(/\u200b/g, '').trim()));
   assert.ok(paths.includes('/api/tools/ping') && paths.includes('/api/tools/dns'), JSON.stringify(paths));
   await page.screenshot({ path: join(shots, 'docs.png') });
+  assertPng(join(shots, 'docs.png'));
   // NETTOOLS_DOCS_SCREENSHOT=1 writes the README's picture of the page.
   if (process.env['NETTOOLS_DOCS_SCREENSHOT']) await page.screenshot({ path: join(ROOT, 'docs', 'api-reference.png') });
 
@@ -88,6 +97,7 @@ test('a browser shows both tools, loads nothing from elsewhere, and sends a dns 
   assert.match(shown, '192.0.2.44');
   assert.match(shown, 'from the page');
   await page.screenshot({ path: join(shots, 'docs-dns.png'), fullPage: false });
+  assertPng(join(shots, 'docs-dns.png'));
   assert.equal(elsewhere, []);
   assert.equal(await page.evaluate(() => (globalThis as any).cspViolations), []);
   await page.close();

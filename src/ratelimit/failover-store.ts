@@ -74,6 +74,10 @@ export class FailoverStore implements LimiterStore<Promise<BucketAnswer>> {
     return this.decide((s) => s.take(key, rule, cost, nowMs));
   }
 
+  spend(key: string, rule: BucketParams, cost: number, nowMs: number): Promise<BucketAnswer> {
+    return this.decide((s) => s.spend(key, rule, cost, nowMs));
+  }
+
   peek(key: string, rule: BucketParams, nowMs: number): Promise<BucketAnswer> {
     return this.decide((s) => s.peek(key, rule, nowMs));
   }

@@ -14,6 +14,11 @@ export type BucketAnswer = Omit<BucketDecision, 'state'>;
 export interface LimiterStore<A extends Maybe<BucketAnswer> = Maybe<BucketAnswer>> {
   /** Takes `cost` tokens from `key`'s bucket if they are there; a refusal takes nothing. */
   take(key: string, rule: BucketParams, cost: number, nowMs: number): A;
+  /**
+   * Spends `cost` tokens whether they are there or not, for what was already done (a packet already
+   * sent): the bucket may go into debt, down to -capacity at most, and `take` refuses until it is repaid.
+   */
+  spend(key: string, rule: BucketParams, cost: number, nowMs: number): A;
   /** What `take` would answer for `cost` 1, taking nothing. */
   peek(key: string, rule: BucketParams, nowMs: number): A;
   /** Buckets held now. */

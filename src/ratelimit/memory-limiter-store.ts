@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { monotonicMs } from '../util/clock';
 import type { LimiterStore, BucketAnswer } from './limiter-store';
-import { take, type BucketParams, type BucketState } from './token-bucket';
+import { spend, take, type BucketDecision, type BucketParams, type BucketState } from './token-bucket';
 
 export interface MemoryLimiterStoreOptions {
   /** Most buckets remembered at once; memory stays bounded by it. */
@@ -42,15 +42,22 @@ export class MemoryLimiterStore implements LimiterStore<BucketAnswer> {
   }
 
   take(key: string, rule: BucketParams, cost: number, nowMs: number): BucketAnswer {
-    const taken = take(rule, this.#buckets.get(key), this.#tick(nowMs), cost);
     // Refusals are stored too: their state is the same level refilled to now, and storing it keeps a
     // key that is being refused recent, so a flood of other keys cannot evict it into a full bucket.
-    this.#buckets.set(key, taken.state, { ttl: Math.max(1, taken.resetMs) });
-    return taken;
+    return this.#store(key, take(rule, this.#buckets.get(key), this.#tick(nowMs), cost));
+  }
+
+  spend(key: string, rule: BucketParams, cost: number, nowMs: number): BucketAnswer {
+    return this.#store(key, spend(rule, this.#buckets.get(key), this.#tick(nowMs), cost));
   }
 
   peek(key: string, rule: BucketParams, nowMs: number): BucketAnswer {
     return take(rule, this.#buckets.peek(key), this.#tick(nowMs), 0);
+  }
+
+  #store(key: string, decided: BucketDecision): BucketAnswer {
+    this.#buckets.set(key, decided.state, { ttl: Math.max(1, decided.resetMs) });
+    return decided;
   }
 
   get size(): number {

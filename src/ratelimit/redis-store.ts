@@ -11,7 +11,7 @@ import type { BucketParams } from './token-bucket';
 
 export const REDIS_TIMEOUT_MS = 50;
 
-type Bucket = (key: string, capacity: number, windowMs: number, cost: number, now: string) => Promise<[number, number, number, number]>;
+type Bucket = (key: string, capacity: number, windowMs: number, cost: number, now: string, spend: '1' | '') => Promise<[number, number, number, number]>;
 
 export interface RedisConnection {
   redis: Redis;
@@ -53,15 +53,19 @@ export class RedisLimiterStore implements LimiterStore<Promise<BucketAnswer>> {
   }
 
   take(key: string, rule: BucketParams, cost: number, _nowMs: number): Promise<BucketAnswer> {
-    return this.decide(key, rule, cost);
+    return this.decide(key, rule, cost, '');
+  }
+
+  spend(key: string, rule: BucketParams, cost: number, _nowMs: number): Promise<BucketAnswer> {
+    return this.decide(key, rule, cost, '1');
   }
 
   peek(key: string, rule: BucketParams, _nowMs: number): Promise<BucketAnswer> {
-    return this.decide(key, rule, 0);
+    return this.decide(key, rule, 0, '');
   }
 
-  private async decide(key: string, rule: BucketParams, cost: number): Promise<BucketAnswer> {
-    const [allowed, remaining, resetMs, retryAfterMs] = await this.bucket(this.prefix + key, rule.capacity, rule.windowMs, cost, this.clock ? String(this.clock()) : '');
+  private async decide(key: string, rule: BucketParams, cost: number, spend: '1' | ''): Promise<BucketAnswer> {
+    const [allowed, remaining, resetMs, retryAfterMs] = await this.bucket(this.prefix + key, rule.capacity, rule.windowMs, cost, this.clock ? String(this.clock()) : '', spend);
     return {
       allowed: allowed === 1,
       remaining,

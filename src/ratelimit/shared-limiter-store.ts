@@ -1,6 +1,6 @@
 import type { BucketAnswer, LimiterStore } from './limiter-store';
 import { fingerprint, GROUP_SIZE, SharedSlots, slotMemory, type SlotMemory } from './shared-slots';
-import { take, type BucketParams, type BucketState } from './token-bucket';
+import { spend, take, type BucketDecision, type BucketParams, type BucketState } from './token-bucket';
 
 // Token buckets in shared memory, one table for every worker thread of the process: each answer is
 // exact across threads because a bucket is read, decided and written under its group's lock, with
@@ -35,12 +35,21 @@ export class SharedLimiterStore implements LimiterStore<BucketAnswer> {
   }
 
   take(key: string, rule: BucketParams, cost: number, nowMs: number): BucketAnswer {
+    return this.decide(key, nowMs, (state, at) => take(rule, state, at, cost));
+  }
+
+  spend(key: string, rule: BucketParams, cost: number, nowMs: number): BucketAnswer {
+    return this.decide(key, nowMs, (state, at) => spend(rule, state, at, cost));
+  }
+
+  // Reads, decides and writes one bucket under its group's lock.
+  private decide(key: string, nowMs: number, decide: (state: BucketState | undefined, at: number) => BucketDecision): BucketAnswer {
     const at = Math.floor(this.origin + nowMs);
     const fp = fingerprint(key);
     const group = this.table.groupOf(fp);
     return this.table.locked(group, () => {
       let slot = this.table.find(group, fp);
-      const taken = take(rule, slot === -1 ? undefined : this.stateOf(slot, at), at, cost);
+      const taken = decide(slot === -1 ? undefined : this.stateOf(slot, at), at);
       if (slot === -1) {
         slot = this.vacancy(group, at);
         this.table.claim(slot, fp);

@@ -6,6 +6,11 @@
 // `elapsed` ms adds `elapsed * capacity` units and a token costs `windowMs` units. With integer
 // millisecond clocks every step is exact, which is what makes Retry-After trustworthy: waiting the
 // advertised number of seconds adds at least the missing units, never 0.9999 of a token.
+//
+// `take` spends only what is there. `spend` spends whatever it is asked, for what was already done (a
+// packet already sent): the level may fall below zero, a debt, but never below -capacity, so a bucket
+// owes one window at most and is full again two windows after its lowest point. While in debt every
+// `take` is refused, and its retry time covers the debt and the new cost.
 
 export interface BucketParams {
   capacity: number; // tokens, a positive integer
@@ -13,13 +18,13 @@ export interface BucketParams {
 }
 
 export interface BucketState {
-  level: number; // units of token * windowMs, 0..capacity * windowMs
+  level: number; // units of token * windowMs, -capacity * windowMs..capacity * windowMs (below 0: a debt)
   updatedMs: number; // clock reading the level was computed at
 }
 
 export interface BucketDecision {
   allowed: boolean;
-  /** Whole tokens left after this decision. */
+  /** Whole tokens left after this decision; negative while the bucket is in debt (see spend). */
   remaining: number;
   /** Ms until the bucket is full again (0 when it is full). */
   resetMs: number;
@@ -42,8 +47,9 @@ export function fullBucket(params: BucketParams, now: number): BucketState {
 export function refill(params: BucketParams, state: BucketState, now: number): BucketState {
   const at = Math.floor(now);
   const full = params.capacity * params.windowMs;
-  // Capping elapsed at one window keeps elapsed * capacity within safe integers after long idles.
-  const elapsed = Math.min(Math.max(0, at - state.updatedMs), params.windowMs);
+  // Two windows fill a bucket from its deepest debt; capping elapsed there keeps elapsed * capacity
+  // within safe integers after long idles.
+  const elapsed = Math.min(Math.max(0, at - state.updatedMs), 2 * params.windowMs);
   return { level: Math.min(full, state.level + elapsed * params.capacity), updatedMs: Math.max(at, state.updatedMs) };
 }
 
@@ -56,7 +62,21 @@ export function take(params: BucketParams, state: BucketState | undefined, now: 
   const current = state === undefined ? fullBucket(params, now) : refill(params, state, now);
   const need = cost * params.windowMs;
   const allowed = current.level >= need;
-  const level = allowed ? current.level - need : current.level;
+  return decision(params, allowed ? current.level - need : current.level, current.updatedMs, allowed, need);
+}
+
+/**
+ * Spends `cost` tokens whether they are there or not (always allowed): for what was done already. The
+ * level goes no lower than -capacity tokens, so one bucket never owes more than one window.
+ */
+export function spend(params: BucketParams, state: BucketState | undefined, now: number, cost: number): BucketDecision {
+  const current = state === undefined ? fullBucket(params, now) : refill(params, state, now);
+  const level = Math.max(current.level - cost * params.windowMs, -params.capacity * params.windowMs);
+  return decision(params, level, current.updatedMs, true, 0);
+}
+
+// The answer for a bucket left at `level`; `need` is the units the request asked for.
+function decision(params: BucketParams, level: number, updatedMs: number, allowed: boolean, need: number): BucketDecision {
   const full = params.capacity * params.windowMs;
   const resetMs = Math.ceil((full - level) / params.capacity);
   const retryAfterMs = allowed ? 0 : Math.ceil((need - level) / params.capacity);
@@ -67,6 +87,6 @@ export function take(params: BucketParams, state: BucketState | undefined, now: 
     resetSeconds: Math.ceil(resetMs / 1000),
     retryAfterMs,
     retryAfterSeconds: Math.ceil(retryAfterMs / 1000),
-    state: { level, updatedMs: current.updatedMs },
+    state: { level, updatedMs },
   };
 }

@@ -37,6 +37,38 @@ test('the script answers exactly as the in-process store does, operation for ope
   }
 });
 
+test('spending into debt answers exactly as the in-process store does, operation for operation', async ({ conn }) => {
+  let clock = 1_000_000;
+  const redis = new RedisLimiterStore(conn.redis, 'test:debt:', () => clock);
+  const memory = new MemoryLimiterStore({ max: 1000 });
+  let x = 11;
+  const next = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const rules = [{ capacity: 3, windowMs: 10_000 }, { capacity: 30, windowMs: 60_000 }, { capacity: 7, windowMs: 1_000 }];
+  let debts = 0;
+  for (let i = 0; i < 1500; i++) {
+    clock += Math.floor(next() * 700);
+    const k = Math.floor(next() * 6);
+    const rule = rules[k % rules.length]!;
+    const cost = 1 + Math.floor(next() * 3);
+    const kind = next();
+    const a = kind < 0.2 ? memory.peek(`k${k}`, rule, clock) : kind < 0.5 ? memory.spend(`k${k}`, rule, cost * 4, clock) : memory.take(`k${k}`, rule, cost, clock);
+    const b = kind < 0.2 ? await redis.peek(`k${k}`, rule, clock) : kind < 0.5 ? await redis.spend(`k${k}`, rule, cost * 4, clock) : await redis.take(`k${k}`, rule, cost, clock);
+    if (a.remaining < 0) debts++;
+    const fields = (d: typeof a) => [d.allowed, d.remaining, d.resetMs, d.resetSeconds, d.retryAfterMs, d.retryAfterSeconds];
+    assert.equal(fields(b), fields(a), `operation ${i}`);
+  }
+  assert.ok(debts > 50, `only ${debts} answers in debt`);
+});
+
+test('a bucket in debt keeps its key until it is full again: two windows at the deepest', async ({ redis, conn }) => {
+  const store = new RedisLimiterStore(conn.redis, 'nettools:r:');
+  const rule = { capacity: 5, windowMs: 1000 };
+  const spent = await store.spend('resolver:x', rule, 10, 0);
+  assert.is(spent.remaining, -5);
+  const ttl = Number(await redis.command('PTTL', 'nettools:r:resolver:x'));
+  assert.ok(ttl > 1000 && ttl <= 2000, String(ttl));
+});
+
 test('bucket keys carry the prefix and a TTL, and vanish once full again', async ({ redis, conn }) => {
   const store = new RedisLimiterStore(conn.redis, 'nettools:b:');
   await store.take('198.51.100.7', { capacity: 5, windowMs: 1000 }, 1, 0);

@@ -8,7 +8,8 @@ import { SharedLimiterStore, sharedLimiterMemory } from '../../src/ratelimit/sha
 const STORE = path.resolve(__dirname, '..', '..', 'src', 'ratelimit', 'shared-limiter-store.js');
 
 // A deterministic sequence of operations, as different as the arithmetic allows.
-function* operations(seed: number, n: number) {
+// With `spends`, some operations spend (into debt) instead of taking.
+function* operations(seed: number, n: number, spends = false) {
   let x = seed;
   const next = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const rules = [
@@ -21,7 +22,8 @@ function* operations(seed: number, n: number) {
     now += Math.floor(next() * 700);
     const k = Math.floor(next() * 6);
     // A key always has one rule, as a client has one plan.
-    yield { key: `k${k}`, rule: rules[k % rules.length]!, cost: 1 + Math.floor(next() * 3), peek: next() < 0.2, now };
+    const op = { key: `k${k}`, rule: rules[k % rules.length]!, cost: 1 + Math.floor(next() * 3), peek: next() < 0.2, now };
+    yield { ...op, spend: spends && !op.peek && next() < 0.3 };
   }
 }
 
@@ -34,6 +36,22 @@ test('answers exactly as the in-process store does, operation for operation', ()
     const fields = (d: typeof a) => [d.allowed, d.remaining, d.resetMs, d.resetSeconds, d.retryAfterMs, d.retryAfterSeconds];
     assert.equal(fields(b), fields(a), JSON.stringify(op));
   }
+});
+
+test('spending into debt answers exactly as the in-process store does, operation for operation', () => {
+  const memory = new MemoryLimiterStore({ max: 1000 });
+  const shared = new SharedLimiterStore(sharedLimiterMemory(1000), 0);
+  let debts = 0;
+  for (const op of operations(43, 5000, true)) {
+    const act = (store: MemoryLimiterStore | SharedLimiterStore) =>
+      op.peek ? store.peek(op.key, op.rule, op.now) : op.spend ? store.spend(op.key, op.rule, op.cost * 4, op.now) : store.take(op.key, op.rule, op.cost, op.now);
+    const a = act(memory);
+    const b = act(shared);
+    if (a.remaining < 0) debts++;
+    const fields = (d: typeof a) => [d.allowed, d.remaining, d.resetMs, d.resetSeconds, d.retryAfterMs, d.retryAfterSeconds];
+    assert.equal(fields(b), fields(a), JSON.stringify(op));
+  }
+  assert.ok(debts > 100, `only ${debts} answers in debt`);
 });
 
 test('a full group gives up its least recently used bucket, which starts full again', () => {

@@ -17,6 +17,10 @@ class LaterStore implements LimiterStore<Promise<BucketAnswer>> {
     const answer = this.inner.take(key, rule, cost, nowMs);
     return new Promise((resolve) => setTimeout(() => resolve(answer), 5));
   }
+  spend(key: string, rule: BucketParams, cost: number, nowMs: number): Promise<BucketAnswer> {
+    const answer = this.inner.spend(key, rule, cost, nowMs);
+    return new Promise((resolve) => setTimeout(() => resolve(answer), 5));
+  }
   peek(key: string, rule: BucketParams, nowMs: number): Promise<BucketAnswer> {
     const answer = this.inner.peek(key, rule, nowMs);
     return new Promise((resolve) => setTimeout(() => resolve(answer), 5));

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fullBucket, take, type BucketParams, type BucketState } from '../../src/ratelimit/token-bucket';
+import { fullBucket, spend, take, type BucketParams, type BucketState } from '../../src/ratelimit/token-bucket';
 
 const RATE: BucketParams = { capacity: 30, windowMs: 60_000 }; // 30/60s: one token every 2 s
 
@@ -116,6 +116,50 @@ test('a cost of several tokens is taken whole or not at all', () => {
 
 test('fractional clock readings are floored to whole milliseconds', () => {
   assert.equal(fullBucket(RATE, 12.9), { level: 30 * 60_000, updatedMs: 12 });
+});
+
+const QPS: BucketParams = { capacity: 10, windowMs: 1_000 }; // 10 a second: one token every 100 ms
+
+test('spend takes the whole cost even when the bucket holds less: the rest is a debt', () => {
+  const spent = spend(QPS, drain(QPS, 0), 0, 3);
+  assert.ok(spent.allowed);
+  assert.is(spent.remaining, -3);
+  assert.is(spent.state.level, -3 * QPS.windowMs);
+});
+
+test('a debt is never deeper than one window: spend stops at -capacity', () => {
+  const spent = spend(QPS, drain(QPS, 0), 0, 25);
+  assert.is(spent.remaining, -10);
+  assert.is(spend(QPS, spent.state, 0, 1).remaining, -10);
+});
+
+test('while in debt, take is refused, and its Retry-After covers the debt and the new cost', () => {
+  const owing = spend(QPS, drain(QPS, 0), 0, 3).state;
+  const refused = take(QPS, owing, 0, 2);
+  assert.not.ok(refused.allowed);
+  assert.is(refused.retryAfterMs, 500); // 3 owed + 2 asked, one every 100 ms
+  assert.is(refused.retryAfterSeconds, 1);
+  assert.not.ok(take(QPS, owing, 499, 2).allowed);
+  assert.ok(take(QPS, owing, 500, 2).allowed);
+});
+
+test('a bucket in debt cannot be looked at as open: a peek (cost 0) is refused until the debt is repaid', () => {
+  const owing = spend(QPS, drain(QPS, 0), 0, 2).state;
+  assert.not.ok(take(QPS, owing, 199, 0).allowed);
+  assert.ok(take(QPS, owing, 200, 0).allowed);
+});
+
+test('a bucket at its deepest debt is full again two windows later, and says so in resetMs', () => {
+  const deepest = spend(QPS, drain(QPS, 0), 0, 10);
+  assert.is(deepest.resetMs, 2 * QPS.windowMs);
+  assert.is(take(QPS, deepest.state, 2 * QPS.windowMs - 1, 0).remaining, 9);
+  assert.is(take(QPS, deepest.state, 2 * QPS.windowMs, 0).remaining, 10);
+  assert.is(take(QPS, deepest.state, 10 * 24 * 3_600_000, 0).remaining, 10);
+});
+
+test('spend on a bucket with room is an ordinary take', () => {
+  const spent = spend(QPS, undefined, 0, 4);
+  assert.equal(spent, take(QPS, undefined, 0, 4));
 });
 
 test.run();

@@ -20,6 +20,10 @@ export class PausedClockStore implements LimiterStore<BucketAnswer> {
     return this.inner.take(key, rule, cost, this.nowMs);
   }
 
+  spend(key: string, rule: BucketParams, cost: number): BucketAnswer {
+    return this.inner.spend(key, rule, cost, this.nowMs);
+  }
+
   peek(key: string, rule: BucketParams): BucketAnswer {
     return this.inner.peek(key, rule, this.nowMs);
   }

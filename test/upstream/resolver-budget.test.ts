@@ -87,6 +87,21 @@ test('resends are charged: a query that timed out cost its resolver two tokens',
   }
 });
 
+test('resends sent after the budget ran dry are charged in full: the resolver owes them, and is refused until they are repaid', () => {
+  const resolver = { id: 'r', address: '127.0.0.1', port: 53, family: 4 as const };
+  let now = 1_000_000;
+  const budget = new ResolverBudget(new MemoryLimiterStore({ max: 4 }), 10, () => now);
+  assert.equal(budget.reserve([[resolver, 10]]), { granted: true });
+  budget.charge(resolver, 10); // ten resends, all after the last token was gone
+  assert.is(budget.remaining(resolver), -10);
+  // Eleven tokens' worth (the debt and this query) at ten a second: two seconds, not one.
+  assert.equal(budget.reserve([[resolver, 1]]), { granted: false, resolver: 'r', retryAfterSeconds: 2 });
+  now += 1000;
+  assert.equal(budget.reserve([[resolver, 1]]), { granted: false, resolver: 'r', retryAfterSeconds: 1 });
+  now += 1000;
+  assert.equal(budget.reserve([[resolver, 1]]), { granted: true });
+});
+
 test('the engine reports what each query sent, and the response body does not show it', async ({ dns }) => {
   const resolver = { id: 'r', address: dns.address, port: dns.port, family: 4 as const };
   const upstream = new Upstream(coalesce(openResolverClient()), new ResolverBudget(new MemoryLimiterStore({ max: 4 }), 100), null, [resolver]);

@@ -36,7 +36,8 @@ export class ResolverBudget {
     return this.look(costs, 0, this.now());
   }
 
-  // Peeks from the i-th resolver on; synchronous for as long as the store answers at once.
+  // Peeks from the i-th resolver on (a bucket in debt refuses: the debt and the cost must both be
+  // repaid first); synchronous for as long as the store answers at once.
   private look(costs: Costs, from: number, at: number): Maybe<Reservation> {
     for (let i = from; i < costs.length; i++) {
       const [resolver, cost] = costs[i] as Costs[number];
@@ -46,7 +47,7 @@ export class ResolverBudget {
       const short = this.shortOf(resolver, cost, seen);
       if (short) return short;
     }
-    return this.spend(costs, 0, at);
+    return this.takeAll(costs, 0, at);
   }
 
   private shortOf(resolver: ResolverConfig, cost: number, seen: BucketAnswer): Reservation | null {
@@ -54,11 +55,11 @@ export class ResolverBudget {
     return { granted: false, resolver: resolver.id, retryAfterSeconds: Math.max(1, Math.ceil((cost - seen.remaining) / this.qps)) };
   }
 
-  private spend(costs: Costs, from: number, at: number): Maybe<Reservation> {
+  private takeAll(costs: Costs, from: number, at: number): Maybe<Reservation> {
     for (let i = from; i < costs.length; i++) {
       const [resolver, cost] = costs[i] as Costs[number];
       const taken = this.store.take(this.key(resolver), this.rule, cost, at);
-      if (taken instanceof Promise) return taken.then((t) => this.refusedBy(resolver, t) ?? this.spend(costs, i + 1, at));
+      if (taken instanceof Promise) return taken.then((t) => this.refusedBy(resolver, t) ?? this.takeAll(costs, i + 1, at));
       const refused = this.refusedBy(resolver, taken);
       if (refused) return refused;
     }
@@ -69,21 +70,18 @@ export class ResolverBudget {
     return taken.allowed ? null : { granted: false, resolver: resolver.id, retryAfterSeconds: Math.max(1, taken.retryAfterSeconds) };
   }
 
-  // Sends made beyond the reservation (a resend, a TCP fall-back) are spent afterwards, as far as the
-  // bucket holds them: they were sent already, and the next requests pay.
+  // Packets sent beyond the reservation (a resend, a TCP fall-back) are charged in full afterwards:
+  // they were sent already. The bucket may go into debt for them (one window's worth at most); while it
+  // is, reserve() refuses, with a Retry-After that covers the debt too: the next requests pay, and over
+  // time a resolver is sent no more than `qps` a second on average.
   charge(resolver: ResolverConfig, sends: number): void {
     if (sends <= 0) return;
-    const at = this.now();
-    const key = this.key(resolver);
-    const spent = then(this.store.peek(key, this.rule, at), (seen) => {
-      const cost = Math.min(sends, seen.remaining);
-      return cost > 0 ? this.store.take(key, this.rule, cost, at) : null;
-    });
+    const spent = this.store.spend(this.key(resolver), this.rule, sends, this.now());
     // A shared store that fails here costs only the accounting of a packet already sent.
     if (spent instanceof Promise) spent.catch(() => undefined);
   }
 
-  // Queries each resolver may still be sent this second (for the metrics).
+  // Queries each resolver may still be sent this second (for the metrics); negative: resends owed.
   remaining(resolver: ResolverConfig): Maybe<number> {
     return then(this.store.peek(this.key(resolver), this.rule, this.now()), (seen) => seen.remaining);
   }

@@ -176,13 +176,14 @@ void EngineCore::ChannelClosing(UdpChannel* ch) {
   queued_.erase(std::remove(queued_.begin(), queued_.end(), ch), queued_.end());
 }
 
-bool EngineCore::Cancel(uint32_t id) {
+bool EngineCore::Cancel(uint32_t id, uint8_t* sends) {
   auto it = active_.find(id);
   if (it == active_.end()) return false;
   QueryTask* task = it->second;
   active_.erase(it);
   counters_.cancelled++;
-  task->Close();
+  uint8_t sent = task->Cancel();
+  if (sends != nullptr) *sends = sent;
   if (active_.empty()) ArmTimer();
   return true;
 }

@@ -79,8 +79,9 @@ class EngineCore : public std::enable_shared_from_this<EngineCore> {
 
   // Starts a query; `done` is called once from the loop unless the query is cancelled first.
   Status Start(const QuerySpec& spec, uint32_t* id);
-  // Ends the query without calling `done` for it.
-  bool Cancel(uint32_t id);
+  // Ends the query without calling `done` for it; `sends`, when given, gets the packets it sent until then
+  // (they were sent all the same, and the resolver budget charges them).
+  bool Cancel(uint32_t id, uint8_t* sends = nullptr);
   // Stops calling back, cancels every query and closes every handle: the owner is going away.
   void Shutdown();
 

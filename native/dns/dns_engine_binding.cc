@@ -189,7 +189,8 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
   }
 
   // cancel(id): the batch's outcomes so far, packed like queryMany's, its unsettled queries as
-  // cancelled; undefined if unknown.
+  // cancelled with the packets they sent until now (a resend already out is charged all the same);
+  // undefined if unknown.
   // The callback is not called for a cancelled batch.
   Napi::Value Cancel(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
@@ -202,8 +203,10 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
       uint32_t q = batch->queries[i];
       if (q == 0) continue;
       slots_.erase(q);
-      core_->Cancel(q);
+      uint8_t sends = 0;
+      core_->Cancel(q, &sends);
       batch->outcomes[i].status = Status::kCancelled;
+      batch->outcomes[i].sends = sends;
     }
     Napi::Array result = writer_.Packed(env, batch->outcomes);
     ReleaseIfIdle();

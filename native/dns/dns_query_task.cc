@@ -80,11 +80,12 @@ void QueryTask::OnUdpAnswer(const Message& m) {
 }
 
 // The ID stays reserved on the socket: a late duplicate for it is dropped, never matched to another query.
+// A datagram still queued is dropped there, so it is no longer counted as sent.
 void QueryTask::LeaveChannel() {
   if (channel_ == nullptr) return;
   UdpChannel* ch = channel_;
   channel_ = nullptr;
-  ch->Release(txid_);
+  sends_ = static_cast<uint8_t>(sends_ - ch->Release(txid_));
 }
 
 void QueryTask::StartTcp() {
@@ -187,6 +188,7 @@ void QueryTask::Finish(QueryOutcome& outcome) {
   if (finished_) return;
   // Monotonic, from the first send to the accepted answer, resends and TCP included; microsecond precision.
   outcome.rtt_ms = std::round(static_cast<double>(uv_hrtime() - started_ns_) / 1e3) / 1e3;
+  LeaveChannel();  // first: a datagram it drops unsent is not counted
   outcome.sends = sends_;
   std::shared_ptr<EngineCore> core = core_;
   uint32_t id = id_;
@@ -210,6 +212,13 @@ void QueryTask::Close() {
     return;
   }
   delete this;
+}
+
+uint8_t QueryTask::Cancel() {
+  LeaveChannel();
+  uint8_t sent = sends_;
+  Close();  // may free this
+  return sent;
 }
 
 void QueryTask::OnTcpClosed(uv_handle_t* handle) { delete static_cast<QueryTask*>(handle->data); }

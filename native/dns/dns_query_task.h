@@ -28,6 +28,9 @@ class QueryTask {
   bool waiting() const { return waiting_ && !finished_; }
   // Leaves the shared socket and closes the TCP connection if any; frees itself once libuv is done.
   void Close();
+  // Close() for a query nobody waits for any more: returns the packets it really sent (a datagram still
+  // queued is dropped unsent), read before the task may be freed.
+  uint8_t Cancel();
 
   const sockaddr_storage& server() const { return server_; }
   const Name& qname() const { return qname_; }

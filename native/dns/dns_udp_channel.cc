@@ -87,21 +87,23 @@ Status UdpChannel::Register(QueryTask* task, RandomPool* ids, uint16_t* txid) {
   return Status::kOk;
 }
 
-void UdpChannel::Release(uint16_t txid) {
+size_t UdpChannel::Release(uint16_t txid) {
   auto it = std::find_if(waiting_.begin(), waiting_.end(), [txid](const Waiting& w) { return w.txid == txid; });
-  if (it == waiting_.end()) return;
+  if (it == waiting_.end()) return 0;
   size_t i = static_cast<size_t>(it - waiting_.begin());
   waiting_[i] = waiting_.back();
   waiting_.pop_back();
   tasks_[i] = tasks_.back();
   tasks_.pop_back();
   // Not sent yet: a query that is gone must not reach the resolver.
-  queued_.erase(std::remove_if(queued_.begin(), queued_.end(), [txid](const Outgoing& o) { return o.txid == txid; }),
-                queued_.end());
-  if (!waiting_.empty() || closing_) return;
+  auto unsent = std::remove_if(queued_.begin(), queued_.end(), [txid](const Outgoing& o) { return o.txid == txid; });
+  size_t dropped = static_cast<size_t>(queued_.end() - unsent);
+  queued_.erase(unsent, queued_.end());
+  if (!waiting_.empty() || closing_) return dropped;
   uv_unref(reinterpret_cast<uv_handle_t*>(&udp_));
   if (retired_) Close();
   else core_->ChannelIdle(this);
+  return dropped;
 }
 
 Status UdpChannel::Queue(const std::vector<uint8_t>& packet, const sockaddr_storage& to, uint32_t query,

@@ -36,8 +36,9 @@ class UdpChannel {
   // Draws a CSPRNG ID that no query on this socket has used yet: a late answer for a settled query
   // can then never be taken for a newer query's, for as long as the socket lives.
   Status Register(QueryTask* task, RandomPool* ids, uint16_t* txid);
-  // The query settled or moved to TCP; its ID stays used. May close a retired socket.
-  void Release(uint16_t txid);
+  // The query settled, moved to TCP or was cancelled; its ID stays used. Its datagrams still queued are
+  // dropped unsent: returns how many. May close a retired socket.
+  size_t Release(uint16_t txid);
   // Queues the datagram; the engine flushes every socket's queue once per loop phase (Flush), so the
   // sends of a burst cost one sendmmsg instead of one syscall (and one receiver wake-up) each.
   Status Queue(const std::vector<uint8_t>& packet, const sockaddr_storage& to, uint32_t query, uint16_t txid);

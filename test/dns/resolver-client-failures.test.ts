@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openResolverClient, type QueryEntry, type ResolverClient } from '../../src/engines/dns';
+import { openResolverClient, SENDS, type QueryEntry, type ResolverClient } from '../../src/engines/dns';
 import type { ResolverConfig } from '../../src/config/types';
 import { startSilentDns } from '../support/fault-dns';
 import { freeDnsPort } from '../support/ports';
@@ -68,6 +68,37 @@ test('aborting the request cancels its queries and closes their sockets', async 
   const after = client.counters();
   assert.is(after.cancelled - before.cancelled, 1);
   assert.is(after.inFlight, 0);
+});
+
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
+}
+
+test('a query cancelled after its resend still reports both packets it sent', async () => {
+  const receivedBefore = silent.received;
+  const ac = new AbortController();
+  const pending = one(silentResolver, 4000, ac.signal);
+  await until(() => silent.received - receivedBefore === 2);
+  ac.abort();
+  const entry = await pending;
+  assert.equal(entry, { error: 'cancelled' });
+  assert.is(entry?.[SENDS], 2);
+});
+
+test('a query cancelled before its datagram left reports nothing sent, and nothing reaches the resolver', async () => {
+  const receivedBefore = silent.received;
+  let cancelled: QueryEntry | undefined;
+  const cancel = client.start({ domain: 'gone.example.test', types: ['A'], resolvers: [silentResolver], timeoutMs: 1000 }, ([r]) => (cancelled = r?.queries.A));
+  cancel(); // in the same turn: the datagram is still queued
+  assert.equal(cancelled, { error: 'cancelled' });
+  assert.is(cancelled?.[SENDS], 0);
+  // A later query does arrive, and it is the only one.
+  const stop = new AbortController();
+  const later = one(silentResolver, 4000, stop.signal);
+  await until(() => silent.received > receivedBefore);
+  assert.is(silent.received - receivedBefore, 1);
+  stop.abort();
+  await later;
 });
 
 test('an already aborted signal sends nothing', async () => {

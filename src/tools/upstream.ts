@@ -4,19 +4,16 @@ import { PlainCounter } from '../observability/plain-counter';
 import type { CoalescingClient } from '../engines/dns/coalescing-client';
 import type { ResolverBudget } from '../engines/dns/resolver-budget';
 import { then, type Maybe } from '../util/maybe';
-import { SENDS, type EngineCounters, type QueryEntry, type RecordType, type ResolverQueries, type ResolverQuery } from '../engines/dns/types';
+import type { EngineCounters, RecordType, ResolverQueries, ResolverQuery } from '../engines/dns/types';
 
 // The one way the tools reach resolvers: identical questions in flight share one query, and what a
-// request would send new is reserved from each resolver's budget before anything is sent.
+// request would send new is reserved from each resolver's budget before anything is sent. What the
+// engine really sent (a resend, a TCP fall-back) is charged when each upstream call's outcome is in,
+// once per call, whichever requests still wait for it then.
 
 // `fresh`: the questions this request sends itself (the rest it shares with requests already waiting).
 export type Admitted = { ok: true; fresh: ReadonlyMap<ResolverConfig, RecordType[]> } | { ok: false; resolver: string; retryAfterSeconds: number };
 export type Asked = { ok: true; results: ResolverQueries[] } | { ok: false; resolver: string; retryAfterSeconds: number };
-
-// Packets a query sent, as the engine counts them (UDP sends, the resend, a TCP fall-back).
-export function sendsOf(entry: QueryEntry | undefined): number {
-  return entry?.[SENDS] ?? 0;
-}
 
 export class Upstream {
   private readonly refusals: PlainCounter | null;
@@ -31,6 +28,10 @@ export class Upstream {
     this.refusals = registry && new PlainCounter(registry, 'nettools_resolver_budget_refusals_total', 'Requests refused 503 upstream-busy, by the resolver whose budget was spent.', ['resolver']);
     this.sent = registry && new PlainCounter(registry, 'nettools_resolver_queries_sent_total', "Queries charged to each resolver's budget (resends and TCP fall-backs included).", ['resolver']);
     if (registry) this.watchBudgets(registry, resolvers);
+    client.onSent((resolver, sends, reserved) => {
+      if (sends > 0) this.sent?.inc(resolver.id, '', sends);
+      this.budget.charge(resolver, sends - reserved);
+    });
   }
 
   // Reserves what `request` would send new (questions already in flight cost nothing); at once for a
@@ -47,23 +48,19 @@ export class Upstream {
   }
 
   // An admitted request's queries (or part of them); `fresh` is what admit reserved for them.
-  // Each question this request sent itself is charged what it really sent beyond the one reserved.
   query(request: ResolverQuery, fresh: ReadonlyMap<ResolverConfig, RecordType[]>, signal?: AbortSignal): Promise<ResolverQueries[]> {
-    return this.client.query(request, signal).then((results) => {
-      for (const { resolver, queries } of results) {
-        const own = fresh.get(resolver);
-        if (own === undefined) continue;
-        let sends = 0;
-        for (const type of own) sends += sendsOf(queries[type]);
-        this.sent?.inc(resolver.id, '', sends);
-        this.budget.charge(resolver, sends - own.length);
-      }
-      return results;
-    });
+    return this.client.query(request, signal, fresh);
   }
 
-  async ask(request: ResolverQuery, signal?: AbortSignal): Promise<Asked> {
-    const admitted = await this.admit(request);
+  // Admission and launch in the same turn when the budget answers at once: a request that comes a moment
+  // later then joins this one's questions instead of reserving them too.
+  ask(request: ResolverQuery, signal?: AbortSignal): Promise<Asked> {
+    const admitted = this.admit(request);
+    if (admitted instanceof Promise) return admitted.then((a) => this.asked(a, request, signal));
+    return this.asked(admitted, request, signal);
+  }
+
+  private async asked(admitted: Admitted, request: ResolverQuery, signal: AbortSignal | undefined): Promise<Asked> {
     if (!admitted.ok) return admitted;
     return { ok: true, results: await this.query(request, admitted.fresh, signal) };
   }

@@ -1,7 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openResolverClient } from '../../src/engines/dns';
-import { sendsOf } from '../../src/tools/upstream';
+import { openResolverClient, sendsOf } from '../../src/engines/dns';
 import { answerA, startScriptedDns } from '../support/scripted-dns';
 
 const ask = (client: ReturnType<typeof openResolverClient>, resolver: { id: string; address: string; port: number; family: 4 }, name: string, timeoutMs = 2000) =>

@@ -18,6 +18,9 @@ export interface KnotServer {
   address: string;
   port: number;
   resolver(id: string): ResolverConfig;
+  // SIGSTOP / SIGCONT: a paused knotd leaves queries in its socket and answers them once resumed.
+  pause(): void;
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -102,6 +105,7 @@ function waitExit(child: ChildProcess, ms: number): Promise<boolean> {
 async function stopEntry(entry: { child: ChildProcess; dir: string }): Promise<void> {
   running.delete(entry);
   entry.child.kill('SIGTERM');
+  entry.child.kill('SIGCONT'); // a paused knotd acts on SIGTERM only once it runs again
   if (!(await waitExit(entry.child, 3000))) {
     entry.child.kill('SIGKILL');
     await waitExit(entry.child, 3000);
@@ -141,6 +145,8 @@ export async function startKnot(zones: ZoneSpec[], address = '127.0.0.1'): Promi
     address,
     port,
     resolver: (id) => ({ id, address, port, family: address.includes(':') ? 6 : 4 }),
+    pause: () => void child.kill('SIGSTOP'),
+    resume: () => void child.kill('SIGCONT'),
     stop: () => (running.has(entry) ? stopEntry(entry) : Promise.resolve()),
   };
 }

@@ -36,6 +36,21 @@ test('30 identical requests at once: one query upstream, and all 30 get its answ
   for (const r of replies) assert.equal([r.status, addresses(r)], [200, ['192.0.2.7']]);
 });
 
+test('30 identical requests for several types at once: exactly one query upstream per type', async ({ dns, server }) => {
+  const before = dns.seen.length;
+  const replies = await Promise.all(Array.from({ length: 30 }, () => postJson(server.base, '/api/tools/dns', { domain: 'types.example.test', types: ['A', 'AAAA', 'MX', 'TXT'] })));
+  const types = dns.seen.slice(before).map((q) => q.type).sort((a, b) => a - b);
+  assert.equal(types, [1, 15, 16, 28]); // A, MX, TXT, AAAA
+  for (const r of replies) assert.equal([r.status, addresses(r)], [200, ['192.0.2.7']]);
+});
+
+test('identical questions asked with different timeouts share one query', async ({ dns, server }) => {
+  const before = dns.seen.length;
+  const replies = await Promise.all([1000, 2000, 3000, 4000].map((timeoutMs) => postJson(server.base, '/api/tools/dns', { domain: 'timeouts.example.test', types: ['A'], timeoutMs })));
+  assert.is(dns.seen.length - before, 1);
+  for (const r of replies) assert.equal([r.status, addresses(r)], [200, ['192.0.2.7']]);
+});
+
 test('20 distinct names at once: 20 queries', async ({ dns, server }) => {
   const before = dns.seen.length;
   const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => ask(server, `n${i}.example.test`)));

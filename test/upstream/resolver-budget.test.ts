@@ -2,13 +2,13 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ResolverBudget } from '../../src/engines/dns/resolver-budget';
 import { MemoryLimiterStore } from '../../src/ratelimit/memory-limiter-store';
-import { sendsOf, Upstream } from '../../src/tools/upstream';
+import { Upstream } from '../../src/tools/upstream';
 import { startSilentDns } from '../support/fault-dns';
 import { postJson } from '../support/http';
 import { assertProblem } from '../support/problem';
 import { answerA, startScriptedDns, type ScriptedDns } from '../support/scripted-dns';
 import { startServer, type RunningServer } from '../support/server';
-import { openResolverClient } from '../../src/engines/dns';
+import { openResolverClient, sendsOf } from '../../src/engines/dns';
 import { coalesce } from '../../src/engines/dns/coalescing-client';
 import { PausedClockStore } from '../support/paused-clock-store';
 

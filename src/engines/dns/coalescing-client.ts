@@ -1,15 +1,20 @@
+import { performance } from 'node:perf_hooks';
 import type { ResolverClient } from './index';
-import type { QueryEntry, RecordType, ResolverQueries, ResolverQuery } from './types';
+import { sendsOf, type QueryEntry, type RecordType, type ResolverQueries, type ResolverQuery } from './types';
 import type { ResolverConfig } from '../../config/types';
 
-// Identical questions (resolver, name, type, timeout) in flight at the same moment go upstream once,
-// and every request waiting for one gets its answer. Nothing is kept once the answer is in: a later
-// request asks again. A request that goes away stops waiting; the upstream query is cancelled only
-// when nobody waits for any question it carries. This is on the path of every DNS request, so: one
-// string key per request (name and timeout), resolvers by identity, types by index; answers reach
-// waiters by plain callbacks, one delivery per upstream call, no promise per question.
+// Identical questions (resolver, name, type) in flight at the same moment go upstream once, and every
+// request waiting for one gets its answer, whatever timeout each asked with. Nothing is kept once the
+// answer is in: a later request asks again. A request that goes away stops waiting; the upstream query
+// is cancelled only when nobody waits for any question it carries. A request that joins a query which
+// may run past its own timeout is answered by its own deadline all the same. This is on the path of
+// every DNS request, so: one string key per request (the name), resolvers by identity, types by index;
+// answers reach waiters by plain callbacks, one delivery per upstream call, no promise per question.
 
 const CANCELLED: QueryEntry = { error: 'cancelled' };
+// What a joining request reads for a question still unanswered at its own deadline: the entry the
+// engine itself gives a query whose budget ran out.
+const TIMED_OUT: QueryEntry = { error: 'timeout' };
 const TYPE_INDEX: Record<RecordType, number> = { A: 0, AAAA: 1, MX: 2, TXT: 3 };
 
 type Waiter = (entry: QueryEntry) => void;
@@ -25,27 +30,44 @@ interface Batch {
   name: string; // nameKey
   cancel: () => void;
   flights: Flight[];
+  endsMs: number; // performance.now() by which the engine has settled every question it carries
+  reserved: number[]; // per resolver: how many of its questions were reserved before launch
 }
 
-// Questions in flight for one name and timeout: per resolver, a flight per type index.
+// Questions in flight for one name: per resolver, a flight per type index.
 type NameFlights = Map<ResolverConfig, Array<Flight | undefined>>;
 type Flights = Map<string, NameFlights>;
 
-function nameKey(domain: string, timeoutMs: number): string {
-  return `${timeoutMs}|${domain.toLowerCase()}`;
+// The questions a request reserved from the resolvers' budgets before asking (see Upstream.admit).
+export type Reserved = ReadonlyMap<ResolverConfig, readonly RecordType[]>;
+
+// Packets the engine sent for one upstream call to one resolver, told once, when the call's outcome
+// arrives (answered, failed or cancelled), whoever still waits then; `reserved` of them were paid for
+// before the call was launched.
+export type SentHook = (resolver: ResolverConfig, sends: number, reserved: number) => void;
+
+function nameKey(domain: string): string {
+  return domain.toLowerCase();
 }
 
-export interface CoalescingClient extends Omit<ResolverClient, 'start'> {
+export interface CoalescingClient extends Omit<ResolverClient, 'start' | 'query'> {
+  // `reserved`: the questions this request paid for, so the packets of what it launches are charged
+  // once, beyond what it paid.
+  query(request: ResolverQuery, signal?: AbortSignal, reserved?: Reserved): Promise<ResolverQueries[]>;
   // What a request would send now: its questions nobody is asking yet, per resolver.
   newQuestions(request: ResolverQuery): Map<ResolverConfig, RecordType[]>;
+  // The one hook told what every upstream call sent (the resolver budget's charge).
+  onSent(hook: SentHook): void;
 }
 
 // Hands each question's answer to whoever waits for it; the questions are then no longer in flight.
-function deliver(flights: Flights, batch: Batch, resolvers: readonly ResolverConfig[], types: readonly RecordType[], results: ResolverQueries[]): void {
+function deliver(flights: Flights, batch: Batch, request: ResolverQuery, results: ResolverQueries[], sent: SentHook | null): void {
+  const { resolvers, types } = request;
   const byName = flights.get(batch.name);
   for (let i = 0; i < resolvers.length; i++) {
     const slots = byName?.get(resolvers[i] as ResolverConfig);
     const queries = results[i]?.queries;
+    let sends = 0;
     for (let j = 0; j < types.length; j++) {
       const type = types[j] as RecordType;
       const flight = batch.flights[i * types.length + j] as Flight;
@@ -53,17 +75,28 @@ function deliver(flights: Flights, batch: Batch, resolvers: readonly ResolverCon
       const waiters = flight.waiters;
       flight.waiters = [];
       const entry = queries?.[type] ?? CANCELLED;
+      sends += sendsOf(entry);
       for (const waiter of waiters) waiter(entry);
     }
+    sent?.(resolvers[i] as ResolverConfig, sends, batch.reserved[i] as number);
     if (slots !== undefined && slots.every((f) => f === undefined)) byName?.delete(resolvers[i] as ResolverConfig);
   }
   if (byName !== undefined && byName.size === 0 && flights.get(batch.name) === byName) flights.delete(batch.name);
 }
 
+// How many of `types` the request reserved for `resolver`.
+function reservedOf(reserved: Reserved | undefined, resolver: ResolverConfig, types: readonly RecordType[]): number {
+  const own = reserved?.get(resolver);
+  if (own === undefined) return 0;
+  let n = 0;
+  for (const type of types) if (own.includes(type)) n++;
+  return n;
+}
+
 // Sends `types` to each of `resolvers` as one upstream call (one native call), a flight per question.
-function launch(inner: ResolverClient, flights: Flights, name: string, request: ResolverQuery): void {
+function launch(inner: ResolverClient, flights: Flights, name: string, request: ResolverQuery, nowMs: number, reserved: Reserved | undefined, sent: () => SentHook | null): void {
   const { resolvers, types } = request;
-  const batch: Batch = { name, cancel: () => undefined, flights: [] };
+  const batch: Batch = { name, cancel: () => undefined, flights: [], endsMs: nowMs + request.timeoutMs, reserved: [] };
   let byName = flights.get(name);
   if (byName === undefined) flights.set(name, (byName = new Map()));
   for (const resolver of resolvers) {
@@ -74,18 +107,20 @@ function launch(inner: ResolverClient, flights: Flights, name: string, request: 
       batch.flights.push(flight);
       slots[TYPE_INDEX[type]] = flight;
     }
+    batch.reserved.push(reservedOf(reserved, resolver, types));
   }
   let starting = true;
   batch.cancel = inner.start(request, (results) => {
     // Settled before anyone could join (nothing could start): hand it over once they have.
-    if (starting) queueMicrotask(() => deliver(flights, batch, resolvers, types, results));
-    else deliver(flights, batch, resolvers, types, results);
+    if (starting) queueMicrotask(() => deliver(flights, batch, request, results, sent()));
+    else deliver(flights, batch, request, results, sent());
   });
   starting = false;
 }
 
-// One request's wait for its questions' answers, until all are in or the request goes away.
-function gather(byName: NameFlights, request: ResolverQuery, signal: AbortSignal | undefined): Promise<ResolverQueries[]> {
+// One request's wait for its questions' answers, until all are in, the request goes away, or (with
+// `deadlineMs`, for a request that joined questions already in flight) its own deadline passes.
+function gather(byName: NameFlights, request: ResolverQuery, signal: AbortSignal | undefined, deadlineMs: number | null): Promise<ResolverQueries[]> {
   const { types, resolvers } = request;
   return new Promise((resolve) => {
     // Keys laid out in the request's order now, whichever answer comes first.
@@ -97,19 +132,23 @@ function gather(byName: NameFlights, request: ResolverQuery, signal: AbortSignal
     const joined: Array<[Flight, Waiter]> = [];
     let pending = resolvers.length * types.length;
     let done = false;
+    let timer: NodeJS.Timeout | undefined;
     const finish = () => {
       done = true;
+      if (timer !== undefined) clearTimeout(timer);
       signal?.removeEventListener('abort', leave);
       resolve(results);
     };
-    const leave = () => {
+    // Stops waiting; what is unanswered reads as `entry`.
+    const stop = (entry: QueryEntry) => {
       if (done) return;
       for (const [flight, waiter] of joined) flight.waiters = flight.waiters.filter((w) => w !== waiter);
       // The last one waiting for anything an upstream call carries: nobody needs it any more.
       for (const [flight] of joined) if (flight.batch.flights.every((f) => f.waiters.length === 0)) flight.batch.cancel();
-      for (const r of results) for (const t of types) r.queries[t] ??= CANCELLED;
+      for (const r of results) for (const t of types) r.queries[t] ??= entry;
       finish();
     };
+    const leave = () => stop(CANCELLED);
     resolvers.forEach((resolver, i) => {
       const slots = byName.get(resolver) as Array<Flight | undefined>;
       const queries = (results[i] as ResolverQueries).queries;
@@ -123,21 +162,44 @@ function gather(byName: NameFlights, request: ResolverQuery, signal: AbortSignal
         joined.push([flight, waiter]);
       }
     });
-    if (pending === 0) finish();
-    else signal?.addEventListener('abort', leave, { once: true });
+    if (pending === 0) return finish();
+    signal?.addEventListener('abort', leave, { once: true });
+    if (deadlineMs !== null && joined.some(([flight]) => flight.batch.endsMs > deadlineMs)) {
+      timer = setTimeout(() => stop(TIMED_OUT), deadlineMs - performance.now());
+    }
   });
+}
+
+// Resolvers missing the same types, grouped so each group is one upstream call.
+function lackingGroups(byName: NameFlights, request: ResolverQuery): Array<{ types: RecordType[]; resolvers: ResolverConfig[] }> {
+  const groups = new Map<string, { types: RecordType[]; resolvers: ResolverConfig[] }>();
+  for (const resolver of request.resolvers) {
+    const lacking = missing(byName, resolver, request.types);
+    if (lacking.length === 0) continue;
+    const key = lacking.join(',');
+    const group = groups.get(key) ?? { types: lacking, resolvers: [] };
+    group.resolvers.push(resolver);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+function missing(byName: NameFlights | undefined, resolver: ResolverConfig, types: readonly RecordType[]): RecordType[] {
+  const slots = byName?.get(resolver);
+  return slots === undefined ? [...types] : types.filter((t) => slots[TYPE_INDEX[t]] === undefined);
+}
+
+function cancelledAll(request: ResolverQuery): ResolverQueries[] {
+  return request.resolvers.map((resolver) => ({ resolver, queries: Object.fromEntries(request.types.map((t) => [t, { ...CANCELLED }])) }));
 }
 
 export function coalesce(inner: ResolverClient): CoalescingClient {
   const flights: Flights = new Map();
-
-  const missing = (byName: NameFlights | undefined, resolver: ResolverConfig, types: readonly RecordType[]): RecordType[] => {
-    const slots = byName?.get(resolver);
-    return slots === undefined ? [...types] : types.filter((t) => slots[TYPE_INDEX[t]] === undefined);
-  };
+  let sentHook: SentHook | null = null;
+  const sent = () => sentHook;
 
   const newQuestions = (request: ResolverQuery): Map<ResolverConfig, RecordType[]> => {
-    const byName = flights.get(nameKey(request.domain, request.timeoutMs));
+    const byName = flights.get(nameKey(request.domain));
     const fresh = new Map<ResolverConfig, RecordType[]>();
     for (const resolver of request.resolvers) {
       const types = missing(byName, resolver, request.types);
@@ -148,28 +210,22 @@ export function coalesce(inner: ResolverClient): CoalescingClient {
 
   return {
     newQuestions,
-    query(request, signal) {
-      const { types, resolvers } = request;
-      if (signal?.aborted) return Promise.resolve(resolvers.map((resolver) => ({ resolver, queries: Object.fromEntries(types.map((t) => [t, { ...CANCELLED }])) })));
-      const name = nameKey(request.domain, request.timeoutMs);
+    query(request, signal, reserved) {
+      if (signal?.aborted) return Promise.resolve(cancelledAll(request));
+      const name = nameKey(request.domain);
       const byName = flights.get(name);
+      const now = performance.now();
       // Nothing in flight for this name (a fresh name, the common case): the whole request is one
-      // upstream call, as without coalescing.
+      // upstream call, as without coalescing, and it can outlast nothing of its own.
       if (byName === undefined) {
-        launch(inner, flights, name, request);
-        return gather(flights.get(name) as NameFlights, request, signal);
+        launch(inner, flights, name, request, now, reserved, sent);
+        return gather(flights.get(name) as NameFlights, request, signal, null);
       }
-      // Resolvers missing the same types share one upstream call.
-      const groups = new Map<string, { types: RecordType[]; resolvers: ResolverConfig[] }>();
-      for (const resolver of resolvers) {
-        const lacking = missing(byName, resolver, types);
-        if (lacking.length === 0) continue;
-        const group = groups.get(lacking.join(',')) ?? { types: lacking, resolvers: [] };
-        group.resolvers.push(resolver);
-        groups.set(lacking.join(','), group);
-      }
-      for (const g of groups.values()) launch(inner, flights, name, { ...request, types: g.types, resolvers: g.resolvers });
-      return gather(flights.get(name) as NameFlights, request, signal);
+      for (const g of lackingGroups(byName, request)) launch(inner, flights, name, { ...request, types: g.types, resolvers: g.resolvers }, now, reserved, sent);
+      return gather(flights.get(name) as NameFlights, request, signal, now + request.timeoutMs);
+    },
+    onSent(hook) {
+      sentHook = hook;
     },
     counters: () => inner.counters(),
     close: () => inner.close(),

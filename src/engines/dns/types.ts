@@ -32,6 +32,11 @@ export interface QueryFailed {
 export const SENDS: unique symbol = Symbol('sends');
 export type QueryEntry = (QueryAnswered | QueryFailed) & { readonly [SENDS]?: number };
 
+// Packets a query sent, as the engine counts them (UDP sends, the resend, a TCP fall-back).
+export function sendsOf(entry: QueryEntry | undefined): number {
+  return entry?.[SENDS] ?? 0;
+}
+
 export interface ResolverQueries {
   resolver: ResolverConfig;
   queries: Partial<Record<RecordType, QueryEntry>>;

@@ -1,0 +1,108 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { ResolverConfig } from '../../src/config/types';
+import { openResolverClient } from '../../src/engines/dns';
+import { coalesce } from '../../src/engines/dns/coalescing-client';
+import { ResolverBudget } from '../../src/engines/dns/resolver-budget';
+import { MemoryLimiterStore } from '../../src/ratelimit/memory-limiter-store';
+import { resolveHost } from '../../src/tools/ping/resolve-host';
+import { Upstream } from '../../src/tools/upstream';
+import { startSilentDns } from '../support/fault-dns';
+import { startKnot, type KnotServer } from '../support/knot';
+import { answerA, startScriptedDns, type ScriptedDns, type SeenQuery } from '../support/scripted-dns';
+
+// Every packet the engine sends to a resolver is charged to its budget once, whoever still waits for
+// the answer: budgets of 10 a second on a clock that stands still, so nothing refills meanwhile.
+type Silent = Awaited<ReturnType<typeof startSilentDns>>;
+const test = suite<{ silent: Silent; mute: ResolverConfig; knot: KnotServer; held: SeenQuery[]; holder: ScriptedDns }>('what resolvers are sent is charged');
+
+test.before(async (ctx) => {
+  ctx.silent = await startSilentDns();
+  ctx.mute = { id: 'mute', address: ctx.silent.address, port: ctx.silent.port, family: 4 };
+  // Every UDP answer from this zone has TC set: the engine asks again over TCP.
+  ctx.knot = await startKnot([{ domain: 'tc.test', noUdp: true, records: ['a A 127.0.0.9'] }], '127.0.0.31');
+  ctx.held = [];
+  ctx.holder = await startScriptedDns((q) => void ctx.held.push(q));
+});
+
+test.after(async (ctx) => {
+  await ctx.silent?.stop();
+  await ctx.knot?.stop();
+  await ctx.holder?.stop();
+});
+
+function upstream(resolvers: ResolverConfig[]): { upstream: Upstream; budget: ResolverBudget } {
+  const budget = new ResolverBudget(new MemoryLimiterStore({ max: 8 }), 10, () => 1_000_000);
+  return { upstream: new Upstream(coalesce(openResolverClient()), budget, null, resolvers), budget };
+}
+
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
+}
+
+test('a resend is charged when the request that launched the shared query has gone and another still waits', async ({ silent, mute }) => {
+  const { upstream: up, budget } = upstream([mute]);
+  try {
+    const request = { domain: 'left.example.test', types: ['A' as const], resolvers: [mute], timeoutMs: 400 };
+    const launcher = new AbortController();
+    const first = up.ask(request, launcher.signal);
+    const second = up.ask(request);
+    const before = silent.received;
+    await until(() => silent.received - before === 1);
+    launcher.abort();
+    await first;
+    const stayed = await second;
+    assert.equal(stayed.ok && stayed.results[0]?.queries.A, { error: 'timeout' });
+    assert.is(silent.received - before, 2);
+    assert.is(budget.remaining(mute), 8); // the first send, reserved; the resend, charged
+  } finally {
+    up.close();
+  }
+});
+
+test('a query cancelled after its resend is charged for the resend', async ({ silent, mute }) => {
+  const { upstream: up, budget } = upstream([mute]);
+  try {
+    const leaving = new AbortController();
+    const before = silent.received;
+    const asked = up.ask({ domain: 'gone.example.test', types: ['A'], resolvers: [mute], timeoutMs: 2000 }, leaving.signal);
+    await until(() => silent.received - before === 2);
+    leaving.abort();
+    await asked;
+    assert.is(budget.remaining(mute), 8);
+  } finally {
+    up.close();
+  }
+});
+
+test("ping's resolver race: a resolver cancelled after its resend is charged for it", async ({ silent, mute, holder, held }) => {
+  const slow: ResolverConfig = { id: 'slow', address: holder.address, port: holder.port, family: 4 };
+  const { upstream: up, budget } = upstream([mute, slow]);
+  try {
+    const before = silent.received;
+    const resolving = resolveHost('race.example.test', { client: up, resolvers: [mute, slow], ipVersion: 4, timeoutMs: 2000 });
+    // The slow resolver answers only once both have been sent their resend (the same ID again).
+    await until(() => silent.received - before === 2 && held.length === 2);
+    await holder.send(answerA(held[1] as SeenQuery, '127.0.0.5'), held[1] as SeenQuery);
+    assert.equal(await resolving, { ok: true, host: { address: '127.0.0.5', family: 4, literal: false } });
+    assert.is(budget.remaining(slow), 8);
+    assert.is(budget.remaining(mute), 8); // cancelled when the other answered, its resend charged all the same
+  } finally {
+    up.close();
+  }
+});
+
+test('a TCP fall-back is charged to the budget: a truncated answer asked again over TCP costs two', async ({ knot }) => {
+  const resolver = knot.resolver('knot');
+  const { upstream: up, budget } = upstream([resolver]);
+  try {
+    const asked = await up.ask({ domain: 'a.tc.test', types: ['A'], resolvers: [resolver], timeoutMs: 2000 });
+    const entry = asked.ok ? asked.results[0]?.queries.A : undefined;
+    assert.ok(entry !== undefined && 'transport' in entry && entry.transport === 'tcp', JSON.stringify(entry));
+    assert.is(budget.remaining(resolver), 8);
+  } finally {
+    up.close();
+  }
+});
+
+test.run();

@@ -77,8 +77,10 @@ export class Upstream {
     const budget = this.budget;
     new Gauge({
       name: 'nettools_resolver_budget_remaining',
-      help: 'Queries each resolver may still be sent this second (NETTOOLS_RESOLVER_QPS a second at most).',
+      help: 'Queries each resolver may still be sent this second (NETTOOLS_RESOLVER_QPS a second at most; negative: resends and TCP fall-backs owed).',
       labelNames: ['resolver'],
+      // Every worker thread reads the one shared bucket: the threads' readings are not to be summed.
+      aggregator: 'max',
       registers: [registry],
       async collect() {
         for (const r of resolvers) this.set({ resolver: r.id }, await budget.remaining(r));

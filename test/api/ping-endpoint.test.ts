@@ -1,9 +1,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertMatchesSchema } from '../support/contract';
-import { postJson } from '../support/http';
+import { postJson, request } from '../support/http';
 import { startKnot, type KnotServer } from '../support/knot';
 import { assertProblem } from '../support/problem';
+import { parsePromText, sampleValue } from '../support/prom-text';
 import { startServer, type RunningServer } from '../support/server';
 
 const test = suite<{ knot: KnotServer; open: RunningServer; guarded: RunningServer }>('POST /api/tools/ping');
@@ -51,6 +52,24 @@ test('ipVersion 6 picks the AAAA record', async ({ open }) => {
 test('a name with no address of the wanted family answers 422 host-not-found', async ({ open }) => {
   assertProblem(await postJson(open.base, '/api/tools/ping', { host: 'empty.hosts.test' }), 422, 'host-not-found');
   assertProblem(await postJson(open.base, '/api/tools/ping', { host: 'loop.hosts.test', ipVersion: 6 }), 422, 'host-not-found');
+});
+
+test('with private targets allowed, multicast, broadcast and unspecified stay refused with nothing sent, while loopback is pinged', async ({ open }) => {
+  const scrape = async () => parsePromText((await request(open.base, '/metrics')).text);
+  const echoes = async () => (await scrape()).filter((s) => s.name === 'nettools_ping_echoes_total').reduce((sum, s) => sum + s.value, 0);
+  const forbidden = async () => sampleValue(await scrape(), 'nettools_ping_requests_total', { outcome: 'target-forbidden' });
+  const before = await echoes();
+  const forbiddenBefore = await forbidden();
+  for (const host of ['224.0.0.1', '239.1.2.3', '255.255.255.255', '0.0.0.0', '::', 'ff02::1']) {
+    const body = assertProblem(await postJson(open.base, '/api/tools/ping', { host, count: 1 }), 422, 'target-forbidden');
+    assert.match(body.detail, /multicast|broadcast|unspecified/, host);
+  }
+  assert.is(await forbidden(), forbiddenBefore + 6);
+  assert.is(await echoes(), before);
+  const reply = await postJson(open.base, '/api/tools/ping', { host: '127.0.0.1', count: 1 });
+  assert.is(reply.status, 200, reply.text);
+  assert.is(reply.json().packets.received, 1);
+  assert.is(await echoes(), before + 1);
 });
 
 test('by default a loopback target is refused with 422 target-forbidden', async ({ guarded }) => {

@@ -84,7 +84,7 @@ const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     variable: 'NETTOOLS_ALLOW_PRIVATE_TARGETS',
     fallback: 'false',
     parse: boolean,
-    help: 'allow pings to loopback, private and other special ranges',
+    help: 'allow pings to loopback, private and other special ranges; multicast, broadcast and unspecified addresses stay refused',
   },
   trustProxy: { key: 'trustProxy', variable: 'NETTOOLS_TRUST_PROXY', fallback: '', parse: fromResult(parseCidrList), help: 'CIDRs whose X-Forwarded-For is believed' },
   corsOrigin: { key: 'corsOrigin', variable: 'NETTOOLS_CORS_ORIGIN', fallback: '*', parse: origin, help: 'Access-Control-Allow-Origin of tool responses' },

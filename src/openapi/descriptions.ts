@@ -24,7 +24,7 @@ export const PROBLEM_DESCRIPTIONS: Readonly<Record<ProblemCode, string>> = {
   'engine-unavailable':
     'This server cannot make the measurement: for ping, no ICMP socket opens and `detail` says what the operator must grant (CAP_NET_RAW, or a wider net.ipv4.ping_group_range), or the engine is stopping with the server.',
   'upstream-busy':
-    "dns, and ping of a host name: a resolver's query budget for this second is spent, so the request is refused whole rather than half asked. Wait `Retry-After` seconds.",
+    "dns, and ping of a host name: a resolver's query budget (`NETTOOLS_RESOLVER_QPS` queries a second from this server) cannot take this request's new queries, so the request is refused whole, before anything is sent, rather than half asked. Questions already in flight cost nothing. Resends and TCP fall-backs the server already sent are charged afterwards, even past the budget, so the next requests pay for them: `Retry-After` then covers that debt as well. Wait `Retry-After` seconds.",
   'rate-limit-store-unavailable':
     'The store the budgets are shared in (Redis) cannot be reached and the operator chose to refuse rather than serve unlimited (NETTOOLS_REDIS_FAILURE=closed). Wait `Retry-After` seconds.',
   'upstream-timeout': 'dns: no resolver answered any query within `timeoutMs`. `resolvers` gives each one\'s outcome as in a 200, `durationMs` how long they were waited for.',
@@ -93,4 +93,5 @@ export const INTRODUCTION = [
   '**Errors** are RFC 9457 problem details (`application/problem+json`) with a stable `code`; each response below lists its codes and when they are answered.',
   "**Rate limits**: every tool and probe answer, refusals included, carries `RateLimit-Policy`, `RateLimit` and `X-RateLimit-*`; a 429 or 503 that can be retried says when in `Retry-After`. Without a key the caller's address is limited (behind a trusted proxy, the client's). `GET /api/limits` shows the budget without spending it.",
   "**API keys** are optional: `Authorization: Bearer nt_...` spends the key's plan instead of the address's budget (the Authorize button sends one from this page).",
+  "**Shared questions**: identical questions (resolver, name, type) in flight at the same moment are sent to the resolver once, and every request waiting for one gets that query's answer, so a shared answer's `rttMs` is the shared query's. A request that joins a question already in flight is still answered by its own `timeoutMs` (what is unanswered by then reads `timeout`), and leaving does not cancel the question for the others. Nothing is cached: once answered, the next request asks again. Ping's host names are resolved the same way.",
 ].join('\n\n');

@@ -34,7 +34,7 @@ export function dnsRequestSchema(resolverIds: readonly string[]) {
         uniqueItems: true,
         description: 'Ids of configured resolvers to ask; all of them when absent.',
       },
-      timeoutMs: { type: 'integer', ...DNS_LIMITS.timeoutMs, description: 'Per resolver, per query, retries included, ms.', examples: [2000] },
+      timeoutMs: { type: 'integer', ...DNS_LIMITS.timeoutMs, description: "Per resolver, per query, retries included, ms. A question already in flight for another request is shared, and its answer used if it comes within this request's own timeout.", examples: [2000] },
     },
     examples: [{ domain: 'example.com', types: ['A', 'AAAA'] }],
   } as const;
@@ -82,7 +82,7 @@ const querySchema = {
       properties: {
         rcode: { type: 'string', description: 'DNS response code; NXDOMAIN and SERVFAIL are answers, not errors.', examples: ['NOERROR', 'NXDOMAIN', 'SERVFAIL', 'REFUSED'] },
         flags: { type: 'array', items: { enum: ['qr', 'aa', 'tc', 'rd', 'ra', 'ad', 'cd'] }, description: 'Header flags set in the answer.' },
-        rttMs: { type: 'number', minimum: 0, description: 'From the first send to the answer, ms (a resend or a retry over TCP included).' },
+        rttMs: { type: 'number', minimum: 0, description: "From the first send to the answer, ms (a resend or a retry over TCP included). A question shared with other requests in flight reports the shared query's." },
         transport: { enum: ['udp', 'tcp'], description: 'tcp when the UDP answer was truncated and the query went again over TCP.' },
         answers: { type: 'array', description: 'Records of the asked type, shaped as in `records`.' },
         cnames: { type: 'array', items: recordSchemas.CNAME, description: 'Alias links followed to reach the answers.' },

@@ -26,7 +26,7 @@ export class Upstream {
     resolvers: readonly ResolverConfig[],
   ) {
     this.refusals = registry && new PlainCounter(registry, 'nettools_resolver_budget_refusals_total', 'Requests refused 503 upstream-busy, by the resolver whose budget was spent.', ['resolver']);
-    this.sent = registry && new PlainCounter(registry, 'nettools_resolver_queries_sent_total', "Queries charged to each resolver's budget (resends and TCP fall-backs included).", ['resolver']);
+    this.sent = registry && new PlainCounter(registry, 'nettools_resolver_queries_sent_total', "Packets sent to each resolver (first sends, resends and TCP fall-backs), every one charged to its budget.", ['resolver']);
     if (registry) this.watchBudgets(registry, resolvers);
     client.onSent((resolver, sends, reserved) => {
       if (sends > 0) this.sent?.inc(resolver.id, '', sends);

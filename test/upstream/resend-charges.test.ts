@@ -92,6 +92,38 @@ test("ping's resolver race: a resolver cancelled after its resend is charged for
   }
 });
 
+test('two requests asking the same question in the same turn reserve it once', async ({ holder, held }) => {
+  const slow: ResolverConfig = { id: 'slow', address: holder.address, port: holder.port, family: 4 };
+  const { upstream: up, budget } = upstream([slow]);
+  try {
+    held.length = 0;
+    const request = { domain: 'twice.example.test', types: ['A' as const], resolvers: [slow], timeoutMs: 2000 };
+    const both = Promise.all([up.ask(request), up.ask(request)]);
+    await until(() => held.length === 1);
+    await holder.send(answerA(held[0] as SeenQuery, '127.0.0.5'), held[0] as SeenQuery);
+    for (const asked of await both) assert.ok(asked.ok && 'rcode' in (asked.results[0]?.queries.A ?? {}));
+    assert.is(budget.remaining(slow), 9);
+  } finally {
+    up.close();
+  }
+});
+
+test('two pings of the same name in the same turn reserve its query once', async ({ holder, held }) => {
+  const slow: ResolverConfig = { id: 'slow', address: holder.address, port: holder.port, family: 4 };
+  const { upstream: up, budget } = upstream([slow]);
+  try {
+    held.length = 0;
+    const resolve = () => resolveHost('twice.example.test', { client: up, resolvers: [slow], ipVersion: 4, timeoutMs: 2000 });
+    const both = Promise.all([resolve(), resolve()]);
+    await until(() => held.length === 1);
+    await holder.send(answerA(held[0] as SeenQuery, '127.0.0.5'), held[0] as SeenQuery);
+    for (const r of await both) assert.equal(r, { ok: true, host: { address: '127.0.0.5', family: 4, literal: false } });
+    assert.is(budget.remaining(slow), 9);
+  } finally {
+    up.close();
+  }
+});
+
 test('a TCP fall-back is charged to the budget: a truncated answer asked again over TCP costs two', async ({ knot }) => {
   const resolver = knot.resolver('knot');
   const { upstream: up, budget } = upstream([resolver]);

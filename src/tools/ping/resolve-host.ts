@@ -48,7 +48,10 @@ async function firstAddress(client: Upstream, name: string, family: 4 | 6, opts:
   const type = family === 4 ? 'A' : 'AAAA';
   const timeoutMs = opts.timeoutMs ?? 2000;
   // Every resolver's query is reserved before any is sent: the question is asked of all or of none.
-  const admitted = await client.admit({ domain: name, types: [type], resolvers: [...opts.resolvers], timeoutMs });
+  // A budget in this process answers at once, and the queries then start in the same turn: a ping of
+  // the same name a moment later joins them instead of reserving them again.
+  const admitting = client.admit({ domain: name, types: [type], resolvers: [...opts.resolvers], timeoutMs });
+  const admitted = admitting instanceof Promise ? await admitting : admitting;
   if (!admitted.ok) return { busy: { resolver: admitted.resolver, retryAfterSeconds: admitted.retryAfterSeconds } };
   const race = new AbortController();
   // One listener per resolver on this signal, bounded by the configuration rather than by callers.

@@ -3,9 +3,8 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openResolverClient, type ResolverClient } from '../../src/engines/dns';
+import { openResolverClient, sendsOf, type ResolverClient } from '../../src/engines/dns';
 import type { ResolverConfig } from '../../src/config/types';
-import { sendsOf } from '../../src/tools/upstream';
 
 // libuv runs timers before it reads sockets: when the event loop was busy past a query's resend time
 // or deadline, the answer may already be waiting unread. An answer that came in time counts.

@@ -1,7 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openResolverClient } from '../../src/engines/dns';
-import { sendsOf } from '../../src/tools/upstream';
+import { openResolverClient, sendsOf } from '../../src/engines/dns';
 import { answerA, startScriptedDns } from '../support/scripted-dns';
 
 // native/dns/dns_resolver_window.h, ResolverWindow::kMaxInFlight.

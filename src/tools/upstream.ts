@@ -5,6 +5,7 @@ import type { CoalescingClient } from '../engines/dns/coalescing-client';
 import type { ResolverBudget } from '../engines/dns/resolver-budget';
 import { then, type Maybe } from '../util/maybe';
 import type { EngineCounters, RecordType, ResolverQueries, ResolverQuery } from '../engines/dns/types';
+import type { CancelToken } from '../util/cancel';
 
 // The one way the tools reach resolvers: identical questions in flight share one query, and what a
 // request would send new is reserved from each resolver's budget before anything is sent. What the
@@ -48,21 +49,21 @@ export class Upstream {
   }
 
   // An admitted request's queries (or part of them); `fresh` is what admit reserved for them.
-  query(request: ResolverQuery, fresh: ReadonlyMap<ResolverConfig, RecordType[]>, signal?: AbortSignal): Promise<ResolverQueries[]> {
-    return this.client.query(request, signal, fresh);
+  query(request: ResolverQuery, fresh: ReadonlyMap<ResolverConfig, RecordType[]>, cancel?: CancelToken): Promise<ResolverQueries[]> {
+    return this.client.query(request, cancel, fresh);
   }
 
   // Admission and launch in the same turn when the budget answers at once: a request that comes a moment
   // later then joins this one's questions instead of reserving them too.
-  ask(request: ResolverQuery, signal?: AbortSignal): Promise<Asked> {
+  ask(request: ResolverQuery, cancel?: CancelToken): Promise<Asked> {
     const admitted = this.admit(request);
-    if (admitted instanceof Promise) return admitted.then((a) => this.asked(a, request, signal));
-    return this.asked(admitted, request, signal);
+    if (admitted instanceof Promise) return admitted.then((a) => this.asked(a, request, cancel));
+    return this.asked(admitted, request, cancel);
   }
 
-  private async asked(admitted: Admitted, request: ResolverQuery, signal: AbortSignal | undefined): Promise<Asked> {
+  private async asked(admitted: Admitted, request: ResolverQuery, cancel: CancelToken | undefined): Promise<Asked> {
     if (!admitted.ok) return admitted;
-    return { ok: true, results: await this.query(request, admitted.fresh, signal) };
+    return { ok: true, results: await this.query(request, admitted.fresh, cancel) };
   }
 
   counters(): EngineCounters {

@@ -36,10 +36,3 @@ export class CancelSource implements CancelToken {
     if (listeners !== null) for (const listener of listeners) listener();
   }
 }
-
-// For an API that takes the platform's AbortSignal: made only where one is needed.
-export function toAbortSignal(token: CancelToken): AbortSignal {
-  const controller = new AbortController();
-  token.onAbort(() => controller.abort());
-  return controller.signal;
-}

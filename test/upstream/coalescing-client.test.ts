@@ -4,6 +4,7 @@ import { openResolverClient } from '../../src/engines/dns';
 import { coalesce, type CoalescingClient } from '../../src/engines/dns/coalescing-client';
 import type { ResolverConfig } from '../../src/config/types';
 import { answerA, startScriptedDns, type ScriptedDns } from '../support/scripted-dns';
+import { CancelSource } from '../../src/util/cancel';
 
 // The coalescing client on its own, over the real engine: a resolver that answers A at once, MX after
 // 200 ms, and never answers names starting with "silent".
@@ -27,9 +28,9 @@ test.after(async (ctx) => {
 test('when every request waiting for a shared query goes away, the query is cancelled', async ({ client, resolver }) => {
   const before = client.counters().cancelled;
   const request = { domain: 'silent.example.test', types: ['A' as const], resolvers: [resolver], timeoutMs: 5000 };
-  const first = new AbortController();
-  const second = new AbortController();
-  const answers = Promise.all([client.query(request, first.signal), client.query(request, second.signal)]);
+  const first = new CancelSource();
+  const second = new CancelSource();
+  const answers = Promise.all([client.query(request, first), client.query(request, second)]);
   first.abort();
   assert.is(client.counters().inFlight, 1);
   second.abort();

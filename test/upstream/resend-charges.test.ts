@@ -10,6 +10,7 @@ import { Upstream } from '../../src/tools/upstream';
 import { startSilentDns } from '../support/fault-dns';
 import { startKnot, type KnotServer } from '../support/knot';
 import { answerA, startScriptedDns, type ScriptedDns, type SeenQuery } from '../support/scripted-dns';
+import { CancelSource } from '../../src/util/cancel';
 
 // Every packet the engine sends to a resolver is charged to its budget once, whoever still waits for
 // the answer: budgets of 10 a second on a clock that stands still, so nothing refills meanwhile.
@@ -44,8 +45,8 @@ test('a resend is charged when the request that launched the shared query has go
   const { upstream: up, budget } = upstream([mute]);
   try {
     const request = { domain: 'left.example.test', types: ['A' as const], resolvers: [mute], timeoutMs: 400 };
-    const launcher = new AbortController();
-    const first = up.ask(request, launcher.signal);
+    const launcher = new CancelSource();
+    const first = up.ask(request, launcher);
     const second = up.ask(request);
     const before = silent.received;
     await until(() => silent.received - before === 1);
@@ -63,9 +64,9 @@ test('a resend is charged when the request that launched the shared query has go
 test('a query cancelled after its resend is charged for the resend', async ({ silent, mute }) => {
   const { upstream: up, budget } = upstream([mute]);
   try {
-    const leaving = new AbortController();
+    const leaving = new CancelSource();
     const before = silent.received;
-    const asked = up.ask({ domain: 'gone.example.test', types: ['A'], resolvers: [mute], timeoutMs: 2000 }, leaving.signal);
+    const asked = up.ask({ domain: 'gone.example.test', types: ['A'], resolvers: [mute], timeoutMs: 2000 }, leaving);
     await until(() => silent.received - before === 2);
     leaving.abort();
     await asked;

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CancelSource, toAbortSignal } from '../../src/util/cancel';
+import { CancelSource } from '../../src/util/cancel';
 
 test('abort calls each listener once', () => {
   const source = new CancelSource();
@@ -29,14 +29,6 @@ test('listening after the abort is called at once', () => {
   let called = false;
   source.onAbort(() => (called = true));
   assert.ok(called);
-});
-
-test('the platform signal made from a token aborts with it', () => {
-  const source = new CancelSource();
-  const signal = toAbortSignal(source);
-  assert.not.ok(signal.aborted);
-  source.abort();
-  assert.ok(signal.aborted);
 });
 
 test.run();

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { ResolverClient } from './index';
 import { sendsOf, type QueryEntry, type RecordType, type ResolverQueries, type ResolverQuery } from './types';
 import type { ResolverConfig } from '../../config/types';
+import type { CancelToken } from '../../util/cancel';
 
 // Identical questions (resolver, name, type) in flight at the same moment go upstream once, and every
 // request waiting for one gets its answer, whatever timeout each asked with. Nothing is kept once the
@@ -53,7 +54,7 @@ function nameKey(domain: string): string {
 export interface CoalescingClient extends Omit<ResolverClient, 'start' | 'query'> {
   // `reserved`: the questions this request paid for, so the packets of what it launches are charged
   // once, beyond what it paid.
-  query(request: ResolverQuery, signal?: AbortSignal, reserved?: Reserved): Promise<ResolverQueries[]>;
+  query(request: ResolverQuery, cancel?: CancelToken, reserved?: Reserved): Promise<ResolverQueries[]>;
   // What a request would send now: its questions nobody is asking yet, per resolver.
   newQuestions(request: ResolverQuery): Map<ResolverConfig, RecordType[]>;
   // The one hook told what every upstream call sent (the resolver budget's charge).
@@ -120,7 +121,7 @@ function launch(inner: ResolverClient, flights: Flights, name: string, request: 
 
 // One request's wait for its questions' answers, until all are in, the request goes away, or (with
 // `deadlineMs`, for a request that joined questions already in flight) its own deadline passes.
-function gather(byName: NameFlights, request: ResolverQuery, signal: AbortSignal | undefined, deadlineMs: number | null): Promise<ResolverQueries[]> {
+function gather(byName: NameFlights, request: ResolverQuery, cancel: CancelToken | undefined, deadlineMs: number | null): Promise<ResolverQueries[]> {
   const { types, resolvers } = request;
   return new Promise((resolve) => {
     // Keys laid out in the request's order now, whichever answer comes first.
@@ -133,10 +134,11 @@ function gather(byName: NameFlights, request: ResolverQuery, signal: AbortSignal
     let pending = resolvers.length * types.length;
     let done = false;
     let timer: NodeJS.Timeout | undefined;
+    let stopListening: (() => void) | undefined;
     const finish = () => {
       done = true;
       if (timer !== undefined) clearTimeout(timer);
-      signal?.removeEventListener('abort', leave);
+      stopListening?.();
       resolve(results);
     };
     // Stops waiting; what is unanswered reads as `entry`.
@@ -163,7 +165,7 @@ function gather(byName: NameFlights, request: ResolverQuery, signal: AbortSignal
       }
     });
     if (pending === 0) return finish();
-    signal?.addEventListener('abort', leave, { once: true });
+    stopListening = cancel?.onAbort(leave);
     if (deadlineMs !== null && joined.some(([flight]) => flight.batch.endsMs > deadlineMs)) {
       timer = setTimeout(() => stop(TIMED_OUT), deadlineMs - performance.now());
     }
@@ -210,8 +212,8 @@ export function coalesce(inner: ResolverClient): CoalescingClient {
 
   return {
     newQuestions,
-    query(request, signal, reserved) {
-      if (signal?.aborted) return Promise.resolve(cancelledAll(request));
+    query(request, cancel, reserved) {
+      if (cancel?.aborted) return Promise.resolve(cancelledAll(request));
       const name = nameKey(request.domain);
       const byName = flights.get(name);
       const now = performance.now();
@@ -219,10 +221,10 @@ export function coalesce(inner: ResolverClient): CoalescingClient {
       // upstream call, as without coalescing, and it can outlast nothing of its own.
       if (byName === undefined) {
         launch(inner, flights, name, request, now, reserved, sent);
-        return gather(flights.get(name) as NameFlights, request, signal, null);
+        return gather(flights.get(name) as NameFlights, request, cancel, null);
       }
       for (const g of lackingGroups(byName, request)) launch(inner, flights, name, { ...request, types: g.types, resolvers: g.resolvers }, now, reserved, sent);
-      return gather(flights.get(name) as NameFlights, request, signal, now + request.timeoutMs);
+      return gather(flights.get(name) as NameFlights, request, cancel, now + request.timeoutMs);
     },
     onSent(hook) {
       sentHook = hook;

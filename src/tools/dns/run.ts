@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { ResolverConfig } from '../../config/types';
 import type { ResolverQueries } from '../../engines/dns';
-import { toAbortSignal, type CancelToken } from '../../util/cancel';
+import type { CancelToken } from '../../util/cancel';
 import { failed, succeeded, upstreamBusy, type FieldFault, type Outcome } from '../outcome';
 import type { ToolDeps, ToolSlot } from '../tool';
 import type { Upstream } from '../upstream';
@@ -37,7 +37,7 @@ export async function runDns(upstream: Upstream, resolvers: ResolverConfig[], re
   if ('faults' in chosen) return failed({ code: 'invalid-field', detail: 'resolvers must name configured resolvers', fields: chosen.faults });
   const started = performance.now();
   const { domain, types, timeoutMs } = request;
-  const asked = await upstream.ask({ domain, types, resolvers: chosen.resolvers, timeoutMs }, toAbortSignal(cancel));
+  const asked = await upstream.ask({ domain, types, resolvers: chosen.resolvers, timeoutMs }, cancel);
   if (!asked.ok) return failed(upstreamBusy(asked));
   const results = asked.results;
   if (cancel.aborted) return failed({ code: 'aborted', detail: 'the caller went away before every resolver answered' });

@@ -1,10 +1,10 @@
 // Turns the request's host into one address to ping, through the configured resolvers only, with the
 // service's own DNS engine: never the system resolver, which is not ours to use.
-import { setMaxListeners } from 'node:events';
 import { isIPv4, isIPv6 } from 'node:net';
 import type { ResolverConfig } from '../../config/types';
 import { isAnswered, type AddressAnswer } from '../../engines/dns';
 import type { Upstream } from '../upstream';
+import { CancelSource, type CancelToken } from '../../util/cancel';
 
 export interface ResolvedHost {
   address: string;
@@ -37,7 +37,7 @@ export interface ResolveOptions {
   resolvers: readonly ResolverConfig[];
   ipVersion?: 4 | 6;
   timeoutMs?: number;
-  signal?: AbortSignal;
+  cancel?: CancelToken;
 }
 
 type Busy = { busy: { resolver: string; retryAfterSeconds: number } };
@@ -53,16 +53,13 @@ async function firstAddress(client: Upstream, name: string, family: 4 | 6, opts:
   const admitting = client.admit({ domain: name, types: [type], resolvers: [...opts.resolvers], timeoutMs });
   const admitted = admitting instanceof Promise ? await admitting : admitting;
   if (!admitted.ok) return { busy: { resolver: admitted.resolver, retryAfterSeconds: admitted.retryAfterSeconds } };
-  const race = new AbortController();
-  // One listener per resolver on this signal, bounded by the configuration rather than by callers.
-  setMaxListeners(Math.max(10, opts.resolvers.length), race.signal);
-  const onAbort = (): void => race.abort();
-  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  const race = new CancelSource();
+  const stopListening = opts.cancel?.onAbort(() => race.abort());
   try {
     return await new Promise<string | null>((resolve) => {
       let left = opts.resolvers.length;
       for (const resolver of opts.resolvers) {
-        void client.query({ domain: name, types: [type], resolvers: [resolver], timeoutMs }, admitted.fresh, race.signal).then(([result]) => {
+        void client.query({ domain: name, types: [type], resolvers: [resolver], timeoutMs }, admitted.fresh, race).then(([result]) => {
           const entry = result?.queries[type];
           const address = isAnswered(entry) ? (entry.answers[0] as AddressAnswer | undefined)?.address : undefined;
           if (address !== undefined) resolve(address);
@@ -72,7 +69,7 @@ async function firstAddress(client: Upstream, name: string, family: 4 | 6, opts:
     });
   } finally {
     race.abort();
-    opts.signal?.removeEventListener('abort', onAbort);
+    stopListening?.();
   }
 }
 
@@ -84,7 +81,7 @@ export async function resolveHost(host: string, options: ResolveOptions): Promis
   // Without a wanted family: A first, then AAAA.
   const families: (4 | 6)[] = options.ipVersion ? [options.ipVersion] : [4, 6];
   for (const family of families) {
-    if (options.signal?.aborted) break;
+    if (options.cancel?.aborted) break;
     const address = await firstAddress(options.client, host, family, options);
     if (address !== null && typeof address === 'object') return { ok: false, ...address };
     if (address !== null) return { ok: true, host: { address, family, literal: false } };

@@ -7,11 +7,11 @@ import { createTargetCheck } from '../../policy/target-policy';
 import { StoreUnavailableError } from '../../ratelimit/failover-store';
 import type { BucketAnswer } from '../../ratelimit/limiter-store';
 import { TargetBudget } from '../../ratelimit/target-budget';
-import { toAbortSignal, type CancelToken } from '../../util/cancel';
+import type { CancelToken } from '../../util/cancel';
 import type { Maybe } from '../../util/maybe';
 import { failed, succeeded, upstreamBusy, type Outcome, type ToolFailure } from '../outcome';
 import type { TargetCheck, ToolDeps, ToolSlot } from '../tool';
-import { parseLiteral, resolveHost, type ResolvedHost } from './resolve-host';
+import { resolveHost, type ResolvedHost } from './resolve-host';
 import type { PingRequest, PingResult } from './types';
 import { watchPinger, type PingMetrics } from './metrics';
 
@@ -74,9 +74,7 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck)
     const startedAt = new Date();
     const t0 = performance.now();
     const ipVersion = request.ipVersion;
-    // An IP literal needs no resolver, and so no signal to stop one.
-    const literal = parseLiteral(request.host);
-    const resolved = literal !== null ? ({ ok: true, host: literal } as const) : await resolveHost(request.host, { client, resolvers: config.resolvers, ...(ipVersion !== undefined ? { ipVersion } : {}), signal: toAbortSignal(cancel) });
+    const resolved = await resolveHost(request.host, { client, resolvers: config.resolvers, ...(ipVersion !== undefined ? { ipVersion } : {}), cancel });
     const resolveMs = roundMicros(performance.now() - t0);
     if (cancel.aborted) return failed(ABORTED);
     if (!resolved.ok) return failed('busy' in resolved ? upstreamBusy(resolved.busy) : { code: 'host-not-found', detail: resolved.reason });

@@ -60,7 +60,7 @@ async function main(): Promise<void> {
   say(`Knot resolvers: ${knot.resolversEnv}`);
 
   const load = await measureScenarios(
-    { connections: opts.connections, durationS: opts.durationS, warmupS: opts.warmupS, threads, metricsRounds: opts.metricsRounds, metricsRunS: opts.metricsRunS },
+    { connections: opts.connections, durationS: opts.durationS, warmupS: opts.warmupS, threads, pairRounds: opts.pairRounds, pairRunS: opts.pairRunS },
     knot,
   );
   const engines = await measureEngines(opts, knot, workDir);

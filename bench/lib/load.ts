@@ -1,14 +1,15 @@
+import { pairBlocked } from './pairs';
 import { probe, unavailableReason } from './probe';
 import type { KnotSet } from './knot';
 import { say } from './log';
 import { busyPercent, cpuPerRequestUs, cpuUse, readCpuTicks } from './cpu';
 import { readPeakRssKiB, resetPeakRss } from './rss';
-import { SCENARIOS, type Scenario } from './scenarios';
+import { PAIRS, SCENARIOS, type Pair, type Scenario } from './scenarios';
 import { startServer, type RunningServer } from './servers';
 import { startBenchRedis, type BenchRedis } from './redis';
 import { formatCount, formatMicros } from './stats';
 import { brokenResponses, REFERENCE_CONNECTIONS } from './targets';
-import type { LoadPoint, MetricsCostRuns, PairRuns, ScenarioResult, ServerName, ServerScenarioResult } from './types';
+import type { LoadPoint, PairResult, PairRuns, ScenarioResult, ServerName, ServerScenarioResult } from './types';
 import { loadErrors, requestsPerSecond, runWrk } from './wrk';
 
 export interface LoadSettings {
@@ -16,8 +17,8 @@ export interface LoadSettings {
   durationS: number;
   warmupS: number;
   threads: number;
-  metricsRounds: number;
-  metricsRunS: number;
+  pairRounds: number;
+  pairRunS: number;
 }
 
 // Generous: a request slower than this is counted as a wrk timeout and left out of the latencies.
@@ -61,29 +62,38 @@ function withHeader(server: RunningServer): { header?: string } {
 }
 
 // Two servers, alternating, at the reference connection count: two single runs back to back differ by
-// more on the shared VM than the costs these comparisons look for.
-async function measurePair(running: Map<ServerName, RunningServer>, sc: Scenario, first: ServerName, second: ServerName, opts: LoadSettings): Promise<PairRuns> {
-  const runs: PairRuns = { scenario: sc.name, connections: REFERENCE_CONNECTIONS, durationS: opts.metricsRunS, first, second, firstRps: [], secondRps: [] };
-  const settings = { ...opts, durationS: opts.metricsRunS };
-  for (let round = 0; round < opts.metricsRounds; round++) {
-    for (const [name, list] of [[first, runs.firstRps], [second, runs.secondRps]] as const) {
+// more on the shared VM than the costs these comparisons look for. A run with bad responses ends the
+// pair, which then says so instead of standing for a speed.
+async function measurePair(running: Map<ServerName, RunningServer>, sc: Scenario, pair: Pair, opts: LoadSettings): Promise<PairResult> {
+  const { first, second } = pair;
+  const runs: PairRuns = { scenario: sc.name, first, second, connections: REFERENCE_CONNECTIONS, durationS: opts.pairRunS, firstRuns: [], secondRuns: [] };
+  const settings = { ...opts, durationS: opts.pairRunS };
+  for (let round = 0; round < opts.pairRounds; round++) {
+    for (const [name, list] of [[first, runs.firstRuns], [second, runs.secondRuns]] as const) {
       const p = await measurePoint(running.get(name) as RunningServer, sc, REFERENCE_CONNECTIONS, settings, []);
-      if (brokenResponses(p.errors) > 0) throw new Error(`${name} ${first} vs ${second} run had bad responses: ${JSON.stringify(p.errors)}`);
-      list.push(p.requestsPerSecond);
+      const broken = brokenResponses(p.errors);
+      if (broken > 0) return { scenario: sc.name, first, second, unavailable: `${name} ${sc.name} run ${round + 1} of ${first} vs ${second} had ${broken} bad responses or socket errors` };
+      list.push({ requestsPerSecond: p.requestsPerSecond, cpuUsPerRequest: p.cpu === null ? null : cpuPerRequestUs(p.cpu) });
     }
   }
   return runs;
 }
 
-async function measureMetricsCost(running: Map<ServerName, RunningServer>, sc: Scenario, opts: LoadSettings): Promise<MetricsCostRuns> {
-  const pair = await measurePair(running, sc, 'nettools', 'nettools-nometrics', opts);
-  return { connections: pair.connections, durationS: pair.durationS, withMetrics: pair.firstRps, withoutMetrics: pair.secondRps };
+// Each pair whose two servers were measured in its scenario; otherwise the reason one was not.
+async function measurePairs(running: Map<ServerName, RunningServer>, results: ScenarioResult[], opts: LoadSettings): Promise<PairResult[]> {
+  const out: PairResult[] = [];
+  for (const pair of PAIRS) {
+    const sc = SCENARIOS.find((s) => s.name === pair.scenario) as Scenario;
+    const why = pairBlocked(pair, results);
+    out.push(why === null ? await measurePair(running, sc, pair, opts) : { ...pair, unavailable: why });
+  }
+  return out;
 }
 
 // All servers run side by side (idle ones cost nothing) and are measured in turn at each connection
 // count, so a change in the machine's load during the run hits every server alike instead of
 // skewing one ratio.
-export async function measureScenarios(opts: LoadSettings, knot: KnotSet): Promise<{ scenarios: ScenarioResult[]; metricsCost?: MetricsCostRuns; keyCost?: PairRuns }> {
+export async function measureScenarios(opts: LoadSettings, knot: KnotSet): Promise<{ scenarios: ScenarioResult[]; pairs: PairResult[] }> {
   const running = new Map<ServerName, RunningServer>();
   let redis: BenchRedis | null = null;
   try {
@@ -119,12 +129,7 @@ export async function measureScenarios(opts: LoadSettings, knot: KnotSet): Promi
         servers: sc.servers.map((name) => outcome.get(name) as ServerScenarioResult),
       });
     }
-    const validation = SCENARIOS.find((sc) => sc.name === 'validation') as Scenario;
-    const measuredValidation = results.find((r) => r.scenario === 'validation')?.servers ?? [];
-    const measured = (...names: ServerName[]) => names.every((name) => measuredValidation.some((r) => r.server === name && 'points' in r));
-    const metricsCost = measured('nettools', 'nettools-nometrics') ? await measureMetricsCost(running, validation, opts) : undefined;
-    const keyCost = measured('nettools', 'nettools-keyed') ? await measurePair(running, validation, 'nettools', 'nettools-keyed', opts) : undefined;
-    return { scenarios: results, ...(metricsCost ? { metricsCost } : {}), ...(keyCost ? { keyCost } : {}) };
+    return { scenarios: results, pairs: await measurePairs(running, results, opts) };
   } finally {
     await Promise.all([...running.values()].map((s) => s.stop()));
     await redis?.stop();

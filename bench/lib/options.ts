@@ -11,9 +11,9 @@ export interface BenchOptions {
   rttSamples: number;
   floodCount: number;
   resolvers: number;
-  // Alternating runs of nettools with and without metrics (each this many, metricsRunS long).
-  metricsRounds: number;
-  metricsRunS: number;
+  // Alternating runs of each pair (PAIRS in scenarios.ts): this many rounds of one pairRunS run per server.
+  pairRounds: number;
+  pairRunS: number;
   // The whole run is aborted (everything stopped) after this long.
   deadlineS: number;
 }
@@ -25,6 +25,6 @@ export function parseOptions(argv: readonly string[]): BenchOptions | string {
     else return `unknown argument "${arg}" (only --quick is known)`;
   }
   return quick
-    ? { mode: 'quick', connections: [1, 64], durationS: 3, warmupS: 1, engineDurationS: 3, dnsInFlight: 100, icmpInFlight: 32, rttSamples: 20, floodCount: 5000, resolvers: 2, metricsRounds: 3, metricsRunS: 2, deadlineS: 600 }
-    : { mode: 'full', connections: [1, 16, 64, 256], durationS: 10, warmupS: 3, engineDurationS: 5, dnsInFlight: 100, icmpInFlight: 32, rttSamples: 100, floodCount: 20000, resolvers: 2, metricsRounds: 9, metricsRunS: 2, deadlineS: 1800 };
+    ? { mode: 'quick', connections: [1, 64], durationS: 3, warmupS: 1, engineDurationS: 3, dnsInFlight: 100, icmpInFlight: 32, rttSamples: 20, floodCount: 5000, resolvers: 2, pairRounds: 3, pairRunS: 2, deadlineS: 600 }
+    : { mode: 'full', connections: [1, 16, 64, 256], durationS: 10, warmupS: 3, engineDurationS: 5, dnsInFlight: 100, icmpInFlight: 32, rttSamples: 100, floodCount: 20000, resolvers: 2, pairRounds: 9, pairRunS: 2, deadlineS: 1800 };
 }

@@ -49,3 +49,19 @@ export const SCENARIOS: Scenario[] = [
     servers: ['nettools', 'baseline'],
   },
 ];
+
+// Comparisons of a nettools variant with plain nettools, each measured in alternating short runs after
+// the scenarios and read by one cost target: metrics, the API-key path, budgets in Redis (both scenarios
+// the issue names).
+export interface Pair {
+  scenario: ScenarioName;
+  first: 'nettools';
+  second: ServerName;
+}
+
+export const PAIRS: Pair[] = [
+  { scenario: 'validation', first: 'nettools', second: 'nettools-nometrics' },
+  { scenario: 'validation', first: 'nettools', second: 'nettools-keyed' },
+  { scenario: 'validation', first: 'nettools', second: 'nettools-redis' },
+  { scenario: 'dns', first: 'nettools', second: 'nettools-redis' },
+];

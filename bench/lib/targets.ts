@@ -1,5 +1,6 @@
 import { cpuPerRequestUs } from './cpu';
-import { formatCount, formatMicros, formatRatio, median, ratio } from './stats';
+import { findPair, medians } from './pairs';
+import { formatCount, formatMicros, formatRatio, ratio } from './stats';
 import type { BenchResults, DnsEngineRow, IcmpRow, LoadErrors, LoadPoint, ScenarioName, ServerName, TargetResult } from './types';
 
 // The targets the issue sets, evaluated from one run's numbers. A target whose inputs are missing
@@ -7,7 +8,7 @@ import type { BenchResults, DnsEngineRow, IcmpRow, LoadErrors, LoadPoint, Scenar
 
 export const REFERENCE_CONNECTIONS = 64;
 
-type Inputs = Pick<BenchResults, 'scenarios' | 'engines' | 'metricsCost' | 'keyCost'>;
+type Inputs = Pick<BenchResults, 'scenarios' | 'engines' | 'pairs'>;
 
 // Wrong statuses and socket errors: a run with any is not read as speed (wrk timeouts are only slow).
 export function brokenResponses(e: LoadErrors): number {
@@ -183,36 +184,23 @@ function rttTarget(results: Inputs): TargetResult {
 }
 
 // Issue: "metrics add no measurable cost to a request". The two servers are compared by the medians of
-// alternating short runs (see MetricsCostRuns); a gap under METRICS_NOISE is within what the medians
+// alternating short runs (see PairRuns); a gap under METRICS_NOISE is within what the medians
 // of one server's runs differ by.
 export const METRICS_NOISE = 0.05;
 
 function metricsCostTarget(results: Inputs): TargetResult {
   const id = 'metrics-cost';
   const description = `metrics cost on the validation path at ${REFERENCE_CONNECTIONS} connections: within ${METRICS_NOISE * 100}% of nettools with NETTOOLS_METRICS=false`;
-  // Medians of the alternating runs when the run made them; else the one point of each at the reference count.
-  let on: number;
-  let off: number;
-  let how = '';
-  const runs = results.metricsCost;
-  if (runs !== undefined && runs.withMetrics.length > 0 && runs.withoutMetrics.length > 0) {
-    on = median(runs.withMetrics) as number; // both lists are non-empty
-    off = median(runs.withoutMetrics) as number;
-    how = `median of ${runs.withMetrics.length} alternating ${runs.durationS} s runs each: `;
-  } else {
-    const withMetrics = pointAt(results, 'validation', 'nettools', REFERENCE_CONNECTIONS);
-    if (!withMetrics.ok) return notEvaluated(id, description, withMetrics.why);
-    const without = pointAt(results, 'validation', 'nettools-nometrics', REFERENCE_CONNECTIONS);
-    if (!without.ok) return notEvaluated(id, description, without.why);
-    on = withMetrics.point.requestsPerSecond;
-    off = without.point.requestsPerSecond;
-  }
+  const found = findPair(results.pairs, 'validation', 'nettools', 'nettools-nometrics');
+  if (!found.ok) return notEvaluated(id, description, found.why);
+  const on = medians(found.pair.firstRuns).requestsPerSecond;
+  const off = medians(found.pair.secondRuns).requestsPerSecond;
   const cost = 1 - on / off;
   return {
     id,
     description,
     status: cost <= METRICS_NOISE ? 'met' : 'not met',
-    detail: `${how}${formatCount(on)} req/s with metrics vs ${formatCount(off)} without (${(cost * 100).toFixed(1)}% cost)`,
+    detail: `median of ${found.pair.firstRuns.length} alternating ${found.pair.durationS} s runs each: ${formatCount(on)} req/s with metrics vs ${formatCount(off)} without (${(cost * 100).toFixed(1)}% cost)`,
   };
 }
 
@@ -223,16 +211,16 @@ export const KEY_COST_LIMIT = 0.05;
 function keyCostTarget(results: Inputs): TargetResult {
   const id = 'key-cost';
   const description = `API-key path on the validation path at ${REFERENCE_CONNECTIONS} connections: at most ${KEY_COST_LIMIT * 100}% fewer req/s than anonymous`;
-  const runs = results.keyCost;
-  if (runs === undefined || runs.firstRps.length === 0 || runs.secondRps.length === 0) return notEvaluated(id, description, 'nettools-keyed was not measured in this run');
-  const anonymous = median(runs.firstRps) as number;
-  const keyed = median(runs.secondRps) as number;
+  const found = findPair(results.pairs, 'validation', 'nettools', 'nettools-keyed');
+  if (!found.ok) return notEvaluated(id, description, found.why);
+  const anonymous = medians(found.pair.firstRuns).requestsPerSecond;
+  const keyed = medians(found.pair.secondRuns).requestsPerSecond;
   const cost = 1 - keyed / anonymous;
   return {
     id,
     description,
     status: cost <= KEY_COST_LIMIT ? 'met' : 'not met',
-    detail: `median of ${runs.firstRps.length} alternating ${runs.durationS} s runs each: ${formatCount(keyed)} req/s keyed vs ${formatCount(anonymous)} anonymous (${(cost * 100).toFixed(1)}% cost)`,
+    detail: `median of ${found.pair.firstRuns.length} alternating ${found.pair.durationS} s runs each: ${formatCount(keyed)} req/s keyed vs ${formatCount(anonymous)} anonymous (${(cost * 100).toFixed(1)}% cost)`,
   };
 }
 

@@ -84,27 +84,28 @@ export interface TargetResult {
   detail: string;
 }
 
-// nettools with and without metrics, in alternating short runs of the validation scenario: two servers
-// measured once each, back to back, differed by up to 10% on the shared VM whichever was measured first.
-export interface MetricsCostRuns {
-  connections: number;
-  durationS: number;
-  // Requests/s of each run, in the order measured (with, without, with, without, ...).
-  withMetrics: number[];
-  withoutMetrics: number[];
+// One short run of a pair: what wrk saw and what the server spent. cpuUsPerRequest is the server
+// process's user + system CPU over the requests answered (LoadPoint.cpu); null when /proc could not be read.
+export interface PairRun {
+  requestsPerSecond: number;
+  cpuUsPerRequest: number | null;
 }
 
-// Two servers in alternating short runs of one scenario, at the reference connection count.
+// Two servers in alternating short runs of one scenario at the reference connection count: two servers
+// measured once each, back to back, differed by up to 10% on the shared VM whichever was measured first.
 export interface PairRuns {
   scenario: ScenarioName;
+  first: ServerName; // plain nettools
+  second: ServerName; // nettools configured differently
   connections: number;
   durationS: number;
-  first: ServerName;
-  second: ServerName;
-  // Requests/s of each run, in the order measured (first, second, first, second, ...).
-  firstRps: number[];
-  secondRps: number[];
+  // In the order measured: first[0], second[0], first[1], second[1], ...
+  firstRuns: PairRun[];
+  secondRuns: PairRun[];
 }
+
+// A pair either was measured, or says why not (a server unavailable, a run with bad responses).
+export type PairResult = PairRuns | { scenario: ScenarioName; first: ServerName; second: ServerName; unavailable: string };
 
 export interface BenchResults {
   startedAt: string;
@@ -116,9 +117,7 @@ export interface BenchResults {
   settings: { connections: number[]; durationS: number; wrkThreads: number; resolvers: string[] };
   scenarios: ScenarioResult[];
   engines: { dns: DnsEngineRow[]; icmp: IcmpRow[] };
-  // Absent from runs made before it existed, or when either server was unavailable.
-  metricsCost?: MetricsCostRuns;
-  // nettools and nettools-keyed the same way: what the API-key path costs a request.
-  keyCost?: PairRuns;
+  // The alternating pairs the cost targets read (PAIRS in scenarios.ts): metrics, API key, Redis.
+  pairs: PairResult[];
   targets: TargetResult[];
 }

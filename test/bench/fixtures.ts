@@ -1,4 +1,4 @@
-import type { BenchResults, LoadPoint, ServerScenarioResult } from '../../bench/lib/types';
+import type { BenchResults, LoadPoint, PairRun, PairRuns, ScenarioName, ServerName, ServerScenarioResult } from '../../bench/lib/types';
 
 export function point(connections: number, rps: number, p99: number, errors: Partial<LoadPoint['errors']> = {}): LoadPoint {
   return {
@@ -16,6 +16,12 @@ export function point(connections: number, rps: number, p99: number, errors: Par
 
 export const measured = (server: ServerScenarioResult['server'], points: LoadPoint[]): ServerScenarioResult => ({ server, points });
 export const missing = (server: ServerScenarioResult['server'], why: string): ServerScenarioResult => ({ server, unavailable: why });
+
+// Alternating runs of plain nettools and `second`, each given as [requests/s, µs of CPU per request].
+export function pair(scenario: ScenarioName, second: ServerName, first: Array<[number, number]>, seconds: Array<[number, number]>): PairRuns {
+  const run = ([requestsPerSecond, cpuUsPerRequest]: [number, number]): PairRun => ({ requestsPerSecond, cpuUsPerRequest });
+  return { scenario, first: 'nettools', second, connections: 64, durationS: 2, firstRuns: first.map(run), secondRuns: seconds.map(run) };
+}
 
 // A run where every number is present and every target is met.
 export function fullResults(): BenchResults {
@@ -74,7 +80,16 @@ export function fullResults(): BenchResults {
         { name: 'fping', result: { ok: true, echoesPerSecond: null, rttMedianUs: 12, samples: 20 } },
       ],
     },
-    keyCost: { scenario: 'validation', connections: 64, durationS: 3, first: 'nettools', second: 'nettools-keyed', firstRps: [120_000, 118_000, 121_000], secondRps: [117_000, 119_000, 116_000] },
+    pairs: [
+      // Medians: 8.4 vs 8.2 µs (2.4% cost), 120.0k vs 122.0k req/s.
+      pair('validation', 'nettools-nometrics', [[120_000, 8.4], [118_000, 8.5], [121_000, 8.3]], [[122_000, 8.2], [119_000, 8.3], [123_000, 8.1]]),
+      // Medians: 8.3 vs 8.6 µs (3.6% cost), 120.0k vs 117.0k req/s.
+      pair('validation', 'nettools-keyed', [[120_000, 8.3], [118_000, 8.4], [121_000, 8.2]], [[117_000, 8.6], [119_000, 8.5], [116_000, 8.7]]),
+      // Medians: 120.0k vs 108.0k req/s (10% fewer).
+      pair('validation', 'nettools-redis', [[120_000, 8.3], [118_000, 8.4], [121_000, 8.2]], [[108_000, 9.3], [107_000, 9.4], [109_000, 9.2]]),
+      // Medians: 40.0k vs 36.0k req/s (10% fewer).
+      pair('dns', 'nettools-redis', [[40_000, 25.0], [39_000, 25.5], [41_000, 24.5]], [[36_000, 27.8], [35_000, 28.5], [37_000, 27.0]]),
+    ],
     targets: [],
   };
 }

@@ -21,7 +21,7 @@ test('dnsperf statistics are read; output without them is no result', () => {
   assert.is(parseDnsperf('Error: could not open datafile\n'), null);
 });
 
-test('--quick runs fewer connection counts for shorter, full runs 1/16/64/256 for 10 s', () => {
+test('--quick runs fewer connection counts and pair rounds for shorter, full runs 1/16/64/256 for 10 s', () => {
   const quick = parseOptions(['--quick']);
   const full = parseOptions([]);
   assert.ok(typeof quick === 'object' && typeof full === 'object');
@@ -30,6 +30,7 @@ test('--quick runs fewer connection counts for shorter, full runs 1/16/64/256 fo
   assert.is(full.durationS, 10);
   assert.ok(quick.connections.length < full.connections.length && quick.connections.includes(64));
   assert.ok(quick.durationS < full.durationS && quick.deadlineS < full.deadlineS);
+  assert.ok(quick.pairRounds >= 1 && quick.pairRounds < full.pairRounds);
 });
 
 test('an unknown argument is refused by name', () => {

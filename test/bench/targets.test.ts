@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { evaluateTargets, pointAt } from '../../bench/lib/targets';
-import type { BenchResults } from '../../bench/lib/types';
-import { fullResults, measured, missing, point } from './fixtures';
+import type { BenchResults, PairRuns } from '../../bench/lib/types';
+import { fullResults, measured, missing, pair, point } from './fixtures';
 
 const byId = (r: BenchResults, id: string) => evaluateTargets(r).find((t) => t.id === id)!;
 
@@ -22,29 +22,35 @@ test('every target is met when the numbers clear every bar', () => {
   ]);
 });
 
-test('metrics cost is not met when nettools with metrics is over 5% slower than without', () => {
-  const r = fullResults();
-  r.scenarios[0]!.servers[3] = measured('nettools-nometrics', [point(64, 130_000, 800)]);
-  const t = byId(r, 'metrics-cost');
-  assert.is(t.status, 'not met');
-  assert.match(t.detail, /7\.7% cost/);
-});
+const pairOf = (r: BenchResults, scenario: string, second: string) => r.pairs.find((p) => p.scenario === scenario && p.second === second) as PairRuns;
 
-test('metrics cost is judged on the medians of the alternating runs when there are some', () => {
+test('metrics cost is judged on the medians of the alternating runs, not on a lucky single point', () => {
   const r = fullResults();
   r.scenarios[0]!.servers[3] = measured('nettools-nometrics', [point(64, 200_000, 800)]); // one lucky point, ignored
-  r.metricsCost = { connections: 64, durationS: 3, withMetrics: [100_000, 80_000, 97_000], withoutMetrics: [99_000, 101_000, 60_000] };
+  const i = r.pairs.indexOf(pairOf(r, 'validation', 'nettools-nometrics'));
+  r.pairs[i] = pair('validation', 'nettools-nometrics', [[100_000, 8], [80_000, 8], [97_000, 8]], [[99_000, 8], [101_000, 8], [60_000, 8]]);
   const t = byId(r, 'metrics-cost');
   assert.is(t.status, 'met');
-  assert.match(t.detail, /median of 3 alternating 3 s runs each: 97\.0k req\/s with metrics vs 99\.0k without \(2\.0% cost\)/);
-  r.metricsCost.withMetrics = [90_000, 91_000, 92_000];
+  assert.match(t.detail, /median of 3 alternating 2 s runs each: 97\.0k req\/s with metrics vs 99\.0k without \(2\.0% cost\)/);
+  pairOf(r, 'validation', 'nettools-nometrics').firstRuns.forEach((run) => (run.requestsPerSecond = 91_000));
   assert.is(byId(r, 'metrics-cost').status, 'not met');
 });
 
-test('metrics cost is not evaluated without the metrics-off run', () => {
+test('metrics cost is not evaluated without its alternating runs, and says so', () => {
   const r = fullResults();
-  r.scenarios[0]!.servers.splice(3, 1);
-  assert.is(byId(r, 'metrics-cost').status, 'not evaluated');
+  r.pairs = r.pairs.filter((p) => p.second !== 'nettools-nometrics');
+  const t = byId(r, 'metrics-cost');
+  assert.is(t.status, 'not evaluated');
+  assert.is(t.detail, 'no alternating runs of nettools and nettools-nometrics (validation) in this run');
+});
+
+test('metrics cost is not evaluated when its pair could not be measured, with the reason recorded', () => {
+  const r = fullResults();
+  const i = r.pairs.indexOf(pairOf(r, 'validation', 'nettools-nometrics'));
+  r.pairs[i] = { scenario: 'validation', first: 'nettools', second: 'nettools-nometrics', unavailable: 'nettools-nometrics validation: unavailable: 503 internal' };
+  const t = byId(r, 'metrics-cost');
+  assert.is(t.status, 'not evaluated');
+  assert.match(t.detail, /503 internal/);
 });
 
 test('validation is not met below 2x the baseline, and the detail shows the ratio', () => {
@@ -166,14 +172,16 @@ test('the key path is judged on the medians of alternating runs, and is not met 
   const r = fullResults();
   assert.is(byId(r, 'key-cost').status, 'met');
   assert.match(byId(r, 'key-cost').detail, /117\.0k req\/s keyed vs 120\.0k anonymous \(2\.5% cost\)/);
-  r.keyCost!.secondRps = [110_000, 111_000, 112_000];
+  pairOf(r, 'validation', 'nettools-keyed').secondRuns.forEach((run) => (run.requestsPerSecond = 111_000));
   assert.is(byId(r, 'key-cost').status, 'not met');
 });
 
 test('the key path is not evaluated when the keyed server was not measured', () => {
   const r = fullResults();
-  delete r.keyCost;
-  assert.is(byId(r, 'key-cost').status, 'not evaluated');
+  r.pairs = r.pairs.filter((p) => p.second !== 'nettools-keyed');
+  const t = byId(r, 'key-cost');
+  assert.is(t.status, 'not evaluated');
+  assert.match(t.detail, /nettools-keyed/);
 });
 
 test('the Redis cost is read from validation and dns, and not met when either loses over 15%', () => {

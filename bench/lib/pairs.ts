@@ -1,0 +1,42 @@
+import type { Pair } from './scenarios';
+import { median } from './stats';
+import type { PairResult, PairRun, PairRuns, ScenarioName, ScenarioResult, ServerName } from './types';
+
+// The alternating pairs (PairRuns): whether one can be measured, which one a target reads, and the
+// medians of its runs. The median, not the mean: one run that wrk or Knot starved for a second would
+// drag a mean along.
+
+// Why a pair cannot be measured (one of its servers was not run or was unavailable in its scenario), or null.
+export function pairBlocked(pair: Pair, scenarios: readonly ScenarioResult[]): string | null {
+  const servers = scenarios.find((s) => s.scenario === pair.scenario)?.servers ?? [];
+  for (const name of [pair.first, pair.second]) {
+    const r = servers.find((x) => x.server === name);
+    if (r === undefined) return `${name} was not run for ${pair.scenario}`;
+    if ('unavailable' in r) return `${name} ${pair.scenario}: ${r.unavailable}`;
+  }
+  return null;
+}
+
+export type PairLookup = { ok: true; pair: PairRuns } | { ok: false; why: string };
+
+export function findPair(pairs: readonly PairResult[], scenario: ScenarioName, first: ServerName, second: ServerName): PairLookup {
+  const found = pairs.find((p) => p.scenario === scenario && p.first === first && p.second === second);
+  if (found === undefined) return { ok: false, why: `no alternating runs of ${first} and ${second} (${scenario}) in this run` };
+  if ('unavailable' in found) return { ok: false, why: found.unavailable };
+  if (found.firstRuns.length === 0 || found.secondRuns.length === 0) return { ok: false, why: `the alternating runs of ${first} and ${second} (${scenario}) are empty` };
+  return { ok: true, pair: found };
+}
+
+export interface Medians {
+  requestsPerSecond: number;
+  // null when any run has no CPU reading: a median of the runs that happen to have one is another sample.
+  cpuUsPerRequest: number | null;
+}
+
+export function medians(runs: readonly PairRun[]): Medians {
+  const cpu = runs.map((r) => r.cpuUsPerRequest);
+  return {
+    requestsPerSecond: median(runs.map((r) => r.requestsPerSecond)) as number,
+    cpuUsPerRequest: cpu.length > 0 && cpu.every((c) => c !== null) ? median(cpu as number[]) : null,
+  };
+}

@@ -1,7 +1,7 @@
 import { cpuPerRequestUs } from './cpu';
 import { findPair, medians } from './pairs';
 import { formatCount, formatMicros, formatRatio, ratio } from './stats';
-import type { BenchResults, DnsEngineRow, IcmpRow, LoadErrors, LoadPoint, ScenarioName, ServerName, TargetResult } from './types';
+import type { BenchResults, DnsEngineRow, IcmpRow, LoadErrors, LoadPoint, PairRuns, ScenarioName, ServerName, TargetResult } from './types';
 
 // The targets the issue sets, evaluated from one run's numbers. A target whose inputs are missing
 // (an endpoint or engine unavailable, a run with wrong statuses) says "not evaluated" and why.
@@ -183,45 +183,86 @@ function rttTarget(results: Inputs): TargetResult {
   };
 }
 
-// Issue: "metrics add no measurable cost to a request". The two servers are compared by the medians of
-// alternating short runs (see PairRuns); a gap under METRICS_NOISE is within what the medians
-// of one server's runs differ by.
-export const METRICS_NOISE = 0.05;
+// The metrics and key costs are judged on server CPU per request, the medians of alternating runs
+// (PairRuns). What a request costs is the server's work for it; requests/s on this 2-core VM also
+// depends on how much of the same cores wrk and the Knot resolvers took during each run, which is no
+// part of that cost and moved req/s 10-20% between runs. Requests/s is shown beside the verdict.
+interface CpuCost {
+  id: string;
+  description: string;
+  limit: number;
+  scenario: ScenarioName;
+  second: ServerName; // paired with plain nettools
+  // Which side of the pair carries the cost, and how the detail names each side.
+  costly: 'first' | 'second';
+  costlyLabel: string;
+  cheapLabel: string;
+}
 
-function metricsCostTarget(results: Inputs): TargetResult {
-  const id = 'metrics-cost';
-  const description = `metrics cost on the validation path at ${REFERENCE_CONNECTIONS} connections: within ${METRICS_NOISE * 100}% of nettools with NETTOOLS_METRICS=false`;
-  const found = findPair(results.pairs, 'validation', 'nettools', 'nettools-nometrics');
-  if (!found.ok) return notEvaluated(id, description, found.why);
-  const on = medians(found.pair.firstRuns).requestsPerSecond;
-  const off = medians(found.pair.secondRuns).requestsPerSecond;
-  const cost = 1 - on / off;
+const fmtCpu = (us: number) => us.toFixed(1);
+const fmtPercent = (share: number) => `${(share * 100).toFixed(1)}%`;
+
+function runsHow(pair: PairRuns): string {
+  return `median of ${pair.firstRuns.length} alternating ${pair.durationS} s runs each`;
+}
+
+function cpuCostTarget(c: CpuCost, results: Inputs): TargetResult {
+  const found = findPair(results.pairs, c.scenario, 'nettools', c.second);
+  if (!found.ok) return notEvaluated(c.id, c.description, found.why);
+  const first = medians(found.pair.firstRuns);
+  const second = medians(found.pair.secondRuns);
+  const [costly, cheap] = c.costly === 'first' ? [first, second] : [second, first];
+  if (costly.cpuUsPerRequest === null || cheap.cpuUsPerRequest === null) {
+    return notEvaluated(c.id, c.description, `some alternating runs of nettools and ${c.second} have no CPU reading`);
+  }
+  const cost = costly.cpuUsPerRequest / cheap.cpuUsPerRequest - 1;
   return {
-    id,
-    description,
-    status: cost <= METRICS_NOISE ? 'met' : 'not met',
-    detail: `median of ${found.pair.firstRuns.length} alternating ${found.pair.durationS} s runs each: ${formatCount(on)} req/s with metrics vs ${formatCount(off)} without (${(cost * 100).toFixed(1)}% cost)`,
+    id: c.id,
+    description: c.description,
+    status: cost <= c.limit ? 'met' : 'not met',
+    detail:
+      `${runsHow(found.pair)}, ${c.costlyLabel} vs ${c.cheapLabel}: ${fmtCpu(costly.cpuUsPerRequest)} vs ${fmtCpu(cheap.cpuUsPerRequest)} µs CPU per request (${fmtPercent(cost)} cost); ` +
+      `${formatCount(costly.requestsPerSecond)} vs ${formatCount(cheap.requestsPerSecond)} req/s`,
   };
 }
 
+// Issue: "metrics add no measurable cost to a request". METRICS_NOISE stands for "measurable".
+export const METRICS_NOISE = 0.05;
+
+function metricsCostTarget(results: Inputs): TargetResult {
+  return cpuCostTarget(
+    {
+      id: 'metrics-cost',
+      description: `metrics cost on the validation path at ${REFERENCE_CONNECTIONS} connections: server CPU per request within ${METRICS_NOISE * 100}% of nettools with NETTOOLS_METRICS=false`,
+      limit: METRICS_NOISE,
+      scenario: 'validation',
+      second: 'nettools-nometrics',
+      costly: 'first',
+      costlyLabel: 'with metrics',
+      cheapLabel: 'without',
+    },
+    results,
+  );
+}
+
 // Issue: "the key path may cost at most 5%": nettools with a key on every request (1,000 keys loaded)
-// against nettools without, by the medians of alternating runs of the validation scenario.
+// against nettools without, in the validation scenario.
 export const KEY_COST_LIMIT = 0.05;
 
 function keyCostTarget(results: Inputs): TargetResult {
-  const id = 'key-cost';
-  const description = `API-key path on the validation path at ${REFERENCE_CONNECTIONS} connections: at most ${KEY_COST_LIMIT * 100}% fewer req/s than anonymous`;
-  const found = findPair(results.pairs, 'validation', 'nettools', 'nettools-keyed');
-  if (!found.ok) return notEvaluated(id, description, found.why);
-  const anonymous = medians(found.pair.firstRuns).requestsPerSecond;
-  const keyed = medians(found.pair.secondRuns).requestsPerSecond;
-  const cost = 1 - keyed / anonymous;
-  return {
-    id,
-    description,
-    status: cost <= KEY_COST_LIMIT ? 'met' : 'not met',
-    detail: `median of ${found.pair.firstRuns.length} alternating ${found.pair.durationS} s runs each: ${formatCount(keyed)} req/s keyed vs ${formatCount(anonymous)} anonymous (${(cost * 100).toFixed(1)}% cost)`,
-  };
+  return cpuCostTarget(
+    {
+      id: 'key-cost',
+      description: `API-key path on the validation path at ${REFERENCE_CONNECTIONS} connections: at most ${KEY_COST_LIMIT * 100}% more server CPU per request than anonymous`,
+      limit: KEY_COST_LIMIT,
+      scenario: 'validation',
+      second: 'nettools-keyed',
+      costly: 'second',
+      costlyLabel: 'keyed',
+      cheapLabel: 'anonymous',
+    },
+    results,
+  );
 }
 
 // Issue (many cores and instances): budgets in Redis may cost at most 15% of the req/s of the in-process

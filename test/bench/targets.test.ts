@@ -24,16 +24,35 @@ test('every target is met when the numbers clear every bar', () => {
 
 const pairOf = (r: BenchResults, scenario: string, second: string) => r.pairs.find((p) => p.scenario === scenario && p.second === second) as PairRuns;
 
-test('metrics cost is judged on the medians of the alternating runs, not on a lucky single point', () => {
+test('metrics cost is judged on the medians of CPU per request, and the detail shows req/s beside it', () => {
   const r = fullResults();
-  r.scenarios[0]!.servers[3] = measured('nettools-nometrics', [point(64, 200_000, 800)]); // one lucky point, ignored
-  const i = r.pairs.indexOf(pairOf(r, 'validation', 'nettools-nometrics'));
-  r.pairs[i] = pair('validation', 'nettools-nometrics', [[100_000, 8], [80_000, 8], [97_000, 8]], [[99_000, 8], [101_000, 8], [60_000, 8]]);
   const t = byId(r, 'metrics-cost');
   assert.is(t.status, 'met');
-  assert.match(t.detail, /median of 3 alternating 2 s runs each: 97\.0k req\/s with metrics vs 99\.0k without \(2\.0% cost\)/);
-  pairOf(r, 'validation', 'nettools-nometrics').firstRuns.forEach((run) => (run.requestsPerSecond = 91_000));
-  assert.is(byId(r, 'metrics-cost').status, 'not met');
+  assert.is(t.detail, 'median of 3 alternating 2 s runs each, with metrics vs without: 8.4 vs 8.2 µs CPU per request (2.4% cost); 120.0k vs 122.0k req/s');
+});
+
+test('metrics cost is met when CPU per request says 3% even though req/s says 10%', () => {
+  const r = fullResults();
+  const i = r.pairs.indexOf(pairOf(r, 'validation', 'nettools-nometrics'));
+  r.pairs[i] = pair('validation', 'nettools-nometrics', [[90_000, 10.3], [91_000, 10.3], [89_000, 10.3]], [[100_000, 10.0], [99_000, 10.0], [101_000, 10.0]]);
+  const t = byId(r, 'metrics-cost');
+  assert.is(t.status, 'met');
+  assert.match(t.detail, /10\.3 vs 10\.0 µs CPU per request \(3\.0% cost\); 90\.0k vs 100\.0k req\/s/);
+});
+
+test('metrics cost is not met when CPU per request says over 5% even though req/s is level', () => {
+  const r = fullResults();
+  const i = r.pairs.indexOf(pairOf(r, 'validation', 'nettools-nometrics'));
+  r.pairs[i] = pair('validation', 'nettools-nometrics', [[100_000, 10.8], [100_000, 10.8], [100_000, 10.8]], [[100_000, 10.0], [100_000, 10.0], [100_000, 10.0]]);
+  const t = byId(r, 'metrics-cost');
+  assert.is(t.status, 'not met');
+  assert.match(t.detail, /\(8\.0% cost\); 100\.0k vs 100\.0k req\/s/);
+});
+
+test('metrics cost ignores a lucky single point of the metrics-off server in the scenario table', () => {
+  const r = fullResults();
+  r.scenarios[0]!.servers[3] = measured('nettools-nometrics', [point(64, 400_000, 800)]);
+  assert.is(byId(r, 'metrics-cost').status, 'met');
 });
 
 test('metrics cost is not evaluated without its alternating runs, and says so', () => {
@@ -51,6 +70,14 @@ test('metrics cost is not evaluated when its pair could not be measured, with th
   const t = byId(r, 'metrics-cost');
   assert.is(t.status, 'not evaluated');
   assert.match(t.detail, /503 internal/);
+});
+
+test('a CPU cost is not evaluated when a run has no CPU reading', () => {
+  const r = fullResults();
+  pairOf(r, 'validation', 'nettools-keyed').secondRuns[1]!.cpuUsPerRequest = null;
+  const t = byId(r, 'key-cost');
+  assert.is(t.status, 'not evaluated');
+  assert.match(t.detail, /no CPU reading/);
 });
 
 test('validation is not met below 2x the baseline, and the detail shows the ratio', () => {
@@ -168,12 +195,28 @@ test('the RTT target is not evaluated with neither the endpoint nor the engine',
   assert.is(byId(r, 'ping-rtt').status, 'not evaluated');
 });
 
-test('the key path is judged on the medians of alternating runs, and is not met above 5% cost', () => {
+test('the key path is judged on the medians of CPU per request, and is not met above 5% cost', () => {
   const r = fullResults();
   assert.is(byId(r, 'key-cost').status, 'met');
-  assert.match(byId(r, 'key-cost').detail, /117\.0k req\/s keyed vs 120\.0k anonymous \(2\.5% cost\)/);
-  pairOf(r, 'validation', 'nettools-keyed').secondRuns.forEach((run) => (run.requestsPerSecond = 111_000));
+  assert.is(byId(r, 'key-cost').detail, 'median of 3 alternating 2 s runs each, keyed vs anonymous: 8.6 vs 8.3 µs CPU per request (3.6% cost); 117.0k vs 120.0k req/s');
+  pairOf(r, 'validation', 'nettools-keyed').secondRuns.forEach((run) => (run.cpuUsPerRequest = 8.8));
   assert.is(byId(r, 'key-cost').status, 'not met');
+});
+
+test('the key path is met when CPU per request says 3% even though req/s says 10%', () => {
+  const r = fullResults();
+  const i = r.pairs.indexOf(pairOf(r, 'validation', 'nettools-keyed'));
+  r.pairs[i] = pair('validation', 'nettools-keyed', [[100_000, 10.0], [100_000, 10.0], [100_000, 10.0]], [[90_000, 10.3], [90_000, 10.3], [90_000, 10.3]]);
+  assert.is(byId(r, 'key-cost').status, 'met');
+});
+
+test('the key path is not met when CPU per request says 8% even though req/s says 2%', () => {
+  const r = fullResults();
+  const i = r.pairs.indexOf(pairOf(r, 'validation', 'nettools-keyed'));
+  r.pairs[i] = pair('validation', 'nettools-keyed', [[100_000, 10.0], [100_000, 10.0], [100_000, 10.0]], [[98_000, 10.8], [98_000, 10.8], [98_000, 10.8]]);
+  const t = byId(r, 'key-cost');
+  assert.is(t.status, 'not met');
+  assert.match(t.detail, /10\.8 vs 10\.0 µs CPU per request \(8\.0% cost\); 98\.0k vs 100\.0k req\/s/);
 });
 
 test('the key path is not evaluated when the keyed server was not measured', () => {

@@ -266,24 +266,33 @@ function keyCostTarget(results: Inputs): TargetResult {
 }
 
 // Issue (many cores and instances): budgets in Redis may cost at most 15% of the req/s of the in-process
-// store, in the validation and dns scenarios, at the reference connection count.
+// store, in the validation and dns scenarios, at the reference connection count. Judged on req/s as the
+// issue words it, from the medians of alternating runs like the other costs; nettools' CPU per request is
+// shown beside it. redis-server is a process of its own: its CPU is in neither number, and it ran on the
+// same cores as everything else.
 export const REDIS_COST_LIMIT = 0.15;
 
 function redisCostTarget(results: Inputs): TargetResult {
   const id = 'redis-cost';
   const description = `budgets in Redis (NETTOOLS_REDIS_URL) at ${REFERENCE_CONNECTIONS} connections: at most ${REDIS_COST_LIMIT * 100}% fewer req/s than in process, validation and dns`;
   const costs: string[] = [];
-  let worst = 0;
+  let worst = -Infinity;
   for (const scenario of ['validation', 'dns'] as const) {
-    const local = pointAt(results, scenario, 'nettools', REFERENCE_CONNECTIONS);
-    const shared = pointAt(results, scenario, 'nettools-redis', REFERENCE_CONNECTIONS);
-    if (!local.ok) return notEvaluated(id, description, local.why);
-    if (!shared.ok) return notEvaluated(id, description, shared.why);
-    const cost = 1 - shared.point.requestsPerSecond / local.point.requestsPerSecond;
+    const found = findPair(results.pairs, scenario, 'nettools', 'nettools-redis');
+    if (!found.ok) return notEvaluated(id, description, found.why);
+    const local = medians(found.pair.firstRuns);
+    const shared = medians(found.pair.secondRuns);
+    const cost = 1 - shared.requestsPerSecond / local.requestsPerSecond;
     worst = Math.max(worst, cost);
-    costs.push(`${scenario}: ${formatCount(shared.point.requestsPerSecond)} req/s vs ${formatCount(local.point.requestsPerSecond)} (${(cost * 100).toFixed(1)}% cost)`);
+    const cpu = local.cpuUsPerRequest === null || shared.cpuUsPerRequest === null ? 'no CPU reading' : `nettools CPU ${fmtCpu(shared.cpuUsPerRequest)} vs ${fmtCpu(local.cpuUsPerRequest)} µs per request`;
+    costs.push(`${scenario} (${runsHow(found.pair)}): ${formatCount(shared.requestsPerSecond)} vs ${formatCount(local.requestsPerSecond)} req/s (${fmtPercent(cost)} fewer), ${cpu}`);
   }
-  return { id, description, status: worst <= REDIS_COST_LIMIT ? 'met' : 'not met', detail: costs.join('; ') };
+  return {
+    id,
+    description,
+    status: worst <= REDIS_COST_LIMIT ? 'met' : 'not met',
+    detail: `Redis vs in process, ${costs.join('; ')}; redis-server's own CPU is in neither and ran on the same cores`,
+  };
 }
 
 export function evaluateTargets(results: Inputs): TargetResult[] {

@@ -227,14 +227,39 @@ test('the key path is not evaluated when the keyed server was not measured', () 
   assert.match(t.detail, /nettools-keyed/);
 });
 
-test('the Redis cost is read from validation and dns, and not met when either loses over 15%', () => {
+test('the Redis cost is read from the medians of alternating runs of validation and dns, with CPU beside it', () => {
   const r = fullResults();
+  const t = byId(r, 'redis-cost');
+  assert.is(t.status, 'met');
+  assert.match(t.detail, /validation \(median of 3 alternating 2 s runs each\): 108\.0k vs 120\.0k req\/s \(10\.0% fewer\), nettools CPU 9\.3 vs 8\.3 µs per request/);
+  assert.match(t.detail, /dns \(median of 3 alternating 2 s runs each\): 36\.0k vs 40\.0k req\/s \(10\.0% fewer\), nettools CPU 27\.8 vs 25\.0 µs per request/);
+  assert.match(t.detail, /redis-server's own CPU is in neither and ran on the same cores/);
+});
+
+test('the Redis cost ignores the single points at 64 connections in the scenario table', () => {
+  const r = fullResults();
+  r.scenarios[1]!.servers[2] = measured('nettools-redis', [point(64, 20_000, 4500)]);
   assert.is(byId(r, 'redis-cost').status, 'met');
-  assert.match(byId(r, 'redis-cost').detail, /validation: 108\.0k req\/s vs 120\.0k \(10\.0% cost\); dns: 36\.0k req\/s vs 40\.0k \(10\.0% cost\)/);
-  r.scenarios[1]!.servers[2] = measured('nettools-redis', [point(64, 32_000, 4500)]);
-  assert.is(byId(r, 'redis-cost').status, 'not met');
-  r.scenarios[1]!.servers[2] = missing('nettools-redis', 'redis-server did not start');
-  assert.is(byId(r, 'redis-cost').status, 'not evaluated');
+});
+
+test('the Redis cost is not met when either scenario loses over 15% req/s, whatever the CPU says', () => {
+  const r = fullResults();
+  const i = r.pairs.indexOf(pairOf(r, 'dns', 'nettools-redis'));
+  r.pairs[i] = pair('dns', 'nettools-redis', [[40_000, 25.0], [40_000, 25.0], [40_000, 25.0]], [[33_000, 25.0], [50_000, 25.0], [32_000, 25.0]]);
+  const t = byId(r, 'redis-cost');
+  assert.is(t.status, 'not met');
+  assert.match(t.detail, /dns \(median of 3 alternating 2 s runs each\): 33\.0k vs 40\.0k req\/s \(17\.5% fewer\)/);
+});
+
+test('the Redis cost is not evaluated when either scenario has no alternating runs, with the reason', () => {
+  const r = fullResults();
+  const i = r.pairs.indexOf(pairOf(r, 'dns', 'nettools-redis'));
+  r.pairs[i] = { scenario: 'dns', first: 'nettools', second: 'nettools-redis', unavailable: 'nettools-redis dns: unavailable: 503 store-unavailable' };
+  const t = byId(r, 'redis-cost');
+  assert.is(t.status, 'not evaluated');
+  assert.match(t.detail, /503 store-unavailable/);
+  r.pairs.splice(i, 1);
+  assert.is(byId(r, 'redis-cost').detail, 'no alternating runs of nettools and nettools-redis (dns) in this run');
 });
 
 test.run();

@@ -3,7 +3,7 @@ import { openResolverClient } from '../../src/engines/dns';
 import { openPinger } from '../../src/engines/icmp';
 import { median } from '../lib/stats';
 import type { DnsEngineRow, IcmpRow } from '../lib/types';
-import { closedLoop } from './loop';
+import { closedLoop, closedLoopCallbacks } from './loop';
 
 // The one place the bench measures the native engines through their own JS APIs, without HTTP.
 
@@ -11,10 +11,9 @@ export async function measureNativeDns(opts: { address: string; port: number; na
   const client = openResolverClient();
   const request = { domain: opts.name, types: ['A' as const], resolvers: [{ id: 'bench', address: opts.address, port: opts.port, family: 4 as const }], timeoutMs: 2000 };
   try {
-    const r = await closedLoop(opts.inFlight, opts.durationS, async () => {
-      const [answer] = await client.query(request);
-      const entry = answer?.queries['A'] as { rcode?: string } | undefined;
-      return entry?.rcode === 'NOERROR';
+    // Through `start`, the callback API the server's upstream layer calls, not the promise wrapper.
+    const r = await closedLoopCallbacks(opts.inFlight, opts.durationS, (done) => {
+      client.start(request, ([answer]) => done((answer?.queries['A'] as { rcode?: string } | undefined)?.rcode === 'NOERROR'));
     });
     if (r.completed === 0) return { ok: false, unavailable: `unavailable: no query answered (${r.failed} failed)` };
     return { ok: true, queriesPerSecond: r.completed / r.elapsedS, completed: r.completed, failed: r.failed, inFlight: opts.inFlight, durationS: r.elapsedS };

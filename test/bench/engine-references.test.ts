@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { closedLoop } from '../../bench/engines/loop';
+import { closedLoop, closedLoopCallbacks } from '../../bench/engines/loop';
 import { fpingRtt, iputilsRtt } from '../../bench/engines/icmp-references';
 import { measureNodeResolver } from '../../bench/engines/node-resolver';
 import { stopAll } from '../../bench/lib/children';
@@ -34,6 +34,19 @@ test('the closed loop keeps going until its deadline and counts successes and fa
     await new Promise((resolve) => setImmediate(resolve));
     if (calls % 4 === 0) throw new Error('boom');
     return calls % 2 === 1;
+  });
+  assert.is(r.completed + r.failed, calls);
+  assert.ok(r.completed > 0 && r.failed > 0);
+  assert.ok(r.elapsedS >= 0.05);
+});
+
+test('the callback closed loop keeps going until its deadline and counts successes and failures apart', async () => {
+  let calls = 0;
+  const r = await closedLoopCallbacks(3, 0.05, (done) => {
+    calls++;
+    if (calls % 5 === 0) throw new Error('boom');
+    if (calls % 4 === 0) return done(false); // at once, as an operation that cannot start reports
+    setImmediate(() => done(calls % 2 === 1));
   });
   assert.is(r.completed + r.failed, calls);
   assert.ok(r.completed > 0 && r.failed > 0);

@@ -41,7 +41,9 @@ Status QueryTask::Launch() {
   holds_slot_ = true;
   const uint64_t now = uv_now(core_->loop_);
   const uint64_t end = started_ms_ + timeout_ms_;
-  const uint64_t left = end > now ? end - now : 0;
+  // Its budget ran out while it waited (the engine's timer had not yet said so): nothing is sent.
+  if (now >= end) return Status::kTimeout;
+  const uint64_t left = end - now;
   // The round trip is timed from the send, not from the wait for a slot.
   started_ns_ = uv_hrtime();
   // First stop at the resolver's resend time for the one resend, then the rest of the budget; a resend

@@ -244,6 +244,16 @@ void Engine::Advance(Session* session) {
     SendNext(session);
   }
   const uint64_t now = uv_hrtime();
+  if (HasDue(*session, now)) {
+    // libuv runs timers before it polls: on a busy loop a reply that came in time may sit unread while
+    // its deadline passes. Read first; the kernel's receive stamp then says whether it was in time.
+    const uint64_t id = session->id;
+    Socket& s = *session->socket;
+    if (s.opened.kind == SocketKind::kDgram) Drain(s, true);
+    if (!closing_) Drain(s, false);
+    // What was read may have finished this session (its callback may even have closed the engine).
+    if (closing_ || sessions_.find(id) == sessions_.end()) return;
+  }
   for (Echo& e : session->echoes) {
     if (e.state == Echo::State::kInFlight && now >= e.deadline_ns) {
       e.state = Echo::State::kSettled;
@@ -256,6 +266,13 @@ void Engine::Advance(Session* session) {
   } else {
     Schedule(session);
   }
+}
+
+bool Engine::HasDue(const Session& session, uint64_t now_ns) {
+  for (const Echo& e : session.echoes) {
+    if (e.state == Echo::State::kInFlight && now_ns >= e.deadline_ns) return true;
+  }
+  return false;
 }
 
 void Engine::SendNext(Session* session) {

@@ -103,6 +103,7 @@ class Engine {
   static void OnTimer(uv_timer_t* handle);
   void Advance(Session* session);
   void SendNext(Session* session);
+  static bool HasDue(const Session& session, uint64_t now_ns);  // an echo in flight past its deadline
   void Schedule(Session* session);
   void Finish(Session* session);
   void Drop(Session* session);

@@ -86,6 +86,51 @@ test('RTTs to a host that answers after 20 ms are within 2 ms of 20 ms', async (
   }
 });
 
+function busy(ms: number): void {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    // holds the event loop, as a burst of work on a loaded server does
+  }
+}
+
+test('a reply that came within the timeout while the loop was busy past it counts as a reply', async () => {
+  const ns = netns();
+  const responder = await startResponder(ns, ['--delay-ms', '20']);
+  try {
+    await pinger.ping({ address: ns.nsV4, family: 4, count: 1, intervalMs: 50, timeoutMs: 1000, size: 56 });
+    // The echo leaves in the engine's timer callback; the loop is then held from the check phase of that
+    // turn, before the reply (20 ms later) can have been read, until well past the 100 ms timeout. libuv
+    // runs the deadline's timer before it polls the socket. A reply read before the loop got busy proves
+    // nothing: that attempt is repeated.
+    for (let attempt = 0; attempt < 10; attempt++) {
+      let settled = false;
+      let held = false;
+      const pending = pinger.ping({ address: ns.nsV4, family: 4, count: 1, intervalMs: 50, timeoutMs: 100, size: 56 });
+      void pending.then(() => (settled = true));
+      await new Promise<void>((resolve) =>
+        setTimeout(() =>
+          setImmediate(() => {
+            if (!settled) {
+              busy(500);
+              held = true;
+            }
+            resolve();
+          }),
+        ),
+      );
+      const r = await pending;
+      if (!held) continue;
+      assert.is(r.replies[0]?.status, 'reply', JSON.stringify(r.replies));
+      assert.ok(r.replies[0]!.rttMs! < 100, JSON.stringify(r.replies));
+      return;
+    }
+    assert.unreachable('every reply was read before the loop got busy');
+  } finally {
+    await stop(responder);
+    drop(ns);
+  }
+});
+
 test('a responder that answers every echo twice shows duplicates without counting them as received', async () => {
   const ns = netns();
   const responder = await startResponder(ns, ['--copies', '2']);

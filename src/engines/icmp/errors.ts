@@ -1,4 +1,13 @@
-import type { IcmpErrorCode } from './types';
+// Engine errors carry a stable code: the native side's (native/icmp/icmp_status.cc), or `aborted` from the wrapper.
+export type IcmpErrorCode =
+  | 'no-socket'
+  | 'invalid-address'
+  | 'invalid-options'
+  | 'seq-exhausted'
+  | 'engine-closed'
+  | 'no-event-loop'
+  | 'random-unavailable'
+  | 'aborted';
 
 // Engine failures as values: a message plus a stable code callers switch on.
 export class IcmpError extends Error {

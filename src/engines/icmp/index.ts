@@ -1,5 +1,5 @@
 export { openPinger } from './pinger';
-export { IcmpError } from './errors';
+export { IcmpError, type IcmpErrorCode } from './errors';
 export { summarize, packetStats, rttStats, roundMicros } from './stats';
 export { checkPingOptions, pingLimits } from './validate';
 export type { PingLimits, Range } from './native';

@@ -79,14 +79,3 @@ export interface Pinger {
   stats(): { v4: FamilyStats; v6: FamilyStats; sessions: number };
   close(): void;
 }
-
-// Engine errors carry a stable code: the native side's (native/icmp/icmp_status.cc), or `aborted` from the wrapper.
-export type IcmpErrorCode =
-  | 'no-socket'
-  | 'invalid-address'
-  | 'invalid-options'
-  | 'seq-exhausted'
-  | 'engine-closed'
-  | 'no-event-loop'
-  | 'random-unavailable'
-  | 'aborted';

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { CancelToken } from '../util/cancel';
+import { CancelSource, NOT_LISTENING, type CancelToken } from '../util/cancel';
 import type { HttpResponse } from './uws';
 
 const statusLines = new Map<number, string>();
@@ -23,7 +23,6 @@ function lineStart(name: string): string {
 // written anywhere else (after a tool's await, from a timer, or for another socket) corks itself.
 let corked: HttpResponse | null = null;
 
-const NOTHING = (): void => undefined;
 export function insideUws<A, B>(res: HttpResponse, callback: (a: A, b: B) => void, a: A, b: B): void {
   const outer = corked;
   corked = res;
@@ -53,8 +52,9 @@ export class Exchange implements CancelToken {
   problemCode: string | null = null;
   // The client key whose concurrency slot this request holds (see Admission), until it is settled.
   slotKey: string | null = null;
-  // Made on first use: most requests never need one.
-  private abortListeners: Array<() => void> | null = null;
+  // Who hears of the client going away; made on first use (most requests never need one), dropped once
+  // the response is sent: nobody is left to go away.
+  private abortSource: CancelSource | null = null;
 
   constructor(
     private readonly res: HttpResponse,
@@ -69,9 +69,8 @@ export class Exchange implements CancelToken {
       if (this.finished) return;
       this.aborted = true;
       this.finished = true;
-      const listeners = this.abortListeners;
-      this.abortListeners = null;
-      if (listeners !== null) for (const listener of listeners) listener();
+      this.abortSource?.abort();
+      this.abortSource = null;
       this.settle();
     });
   }
@@ -85,19 +84,13 @@ export class Exchange implements CancelToken {
     this.onSettled(this);
   }
 
-  // Listeners are dropped once the response is sent: nobody is left to go away.
   onAbort(listener: () => void): () => void {
     if (this.aborted) {
       listener();
-      return NOTHING;
+      return NOT_LISTENING;
     }
-    if (this.finished) return NOTHING;
-    const listeners = (this.abortListeners ??= []);
-    listeners.push(listener);
-    return () => {
-      const at = listeners.indexOf(listener);
-      if (at !== -1) listeners.splice(at, 1);
-    };
+    if (this.finished) return NOT_LISTENING;
+    return (this.abortSource ??= new CancelSource()).onAbort(listener);
   }
 
   // Registers the body reader; uWS needs it attached before the handler returns.
@@ -116,7 +109,7 @@ export class Exchange implements CancelToken {
     if (this.finished) return;
     this.finished = true;
     this.status = status;
-    this.abortListeners = null;
+    this.abortSource = null;
     if (corked === this.res) this.write(status, contentType, body);
     else this.res.cork(() => this.write(status, contentType, body));
     this.settle();

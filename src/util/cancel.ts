@@ -8,7 +8,8 @@ export interface CancelToken {
   onAbort(listener: () => void): () => void;
 }
 
-const NOTHING = (): void => undefined;
+// What onAbort returns when there is nothing to stop listening to.
+export const NOT_LISTENING = (): void => undefined;
 
 // A token its owner aborts: for work that cancels work of its own (e.g. the losers of a race).
 export class CancelSource implements CancelToken {
@@ -18,7 +19,7 @@ export class CancelSource implements CancelToken {
   onAbort(listener: () => void): () => void {
     if (this.aborted) {
       listener();
-      return NOTHING;
+      return NOT_LISTENING;
     }
     const listeners = (this.listeners ??= []);
     listeners.push(listener);

@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openResolverClient, sendsOf, type ResolverClient } from '../../src/engines/dns';
 import type { ResolverConfig } from '../../src/config/types';
+import { busy } from '../support/busy';
 
 // libuv runs timers before it reads sockets: when the event loop was busy past a query's resend time
 // or deadline, the answer may already be waiting unread. An answer that came in time counts.
@@ -23,13 +24,6 @@ test.before(async () => {
 test.after(async () => {
   await worker?.terminate();
 });
-
-function busy(ms: number): void {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    // holds the event loop, as a burst of work on a loaded server does
-  }
-}
 
 type Entry = Awaited<ReturnType<ResolverClient['query']>>[number]['queries']['A'];
 

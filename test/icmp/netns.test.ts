@@ -7,6 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openPinger, type Pinger } from '../../src/engines/icmp';
 import { createNetns, type Netns } from '../support/netns';
+import { busy } from '../support/busy';
 
 const RESPONDER = path.resolve(__dirname, '..', '..', '..', 'test', 'support', 'icmp-responder.py');
 
@@ -85,13 +86,6 @@ test('RTTs to a host that answers after 20 ms are within 2 ms of 20 ms', async (
     drop(ns);
   }
 });
-
-function busy(ms: number): void {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    // holds the event loop, as a burst of work on a loaded server does
-  }
-}
 
 test('a reply that came within the timeout while the loop was busy past it counts as a reply', async () => {
   const ns = netns();

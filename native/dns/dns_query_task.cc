@@ -48,7 +48,7 @@ Status QueryTask::Launch() {
   started_ns_ = uv_hrtime();
   // First stop at the resolver's resend time for the one resend, then the rest of the budget; a resend
   // time at or past what is left leaves no room for one.
-  const uint64_t resend_after = core_->resend_.ResendAfterMs(server_, left);
+  const uint64_t resend_after = core_->resend_.ResendAfterMs(server_key_, left);
   resent_ = resend_after >= left;
   deadline_ms_ = resent_ ? end : now + resend_after;
   return SendUdp();
@@ -64,7 +64,7 @@ void QueryTask::OnDeadline() {
   if (finished_) return;
   if (resent_) return Fail(Status::kTimeout);
   resent_ = true;
-  core_->resend_.Missed(server_, uv_now(core_->loop_));
+  core_->resend_.Missed(server_key_, uv_now(core_->loop_));
   deadline_ms_ = started_ms_ + timeout_ms_;
   if (channel_ != nullptr) {
     core_->counters_.retries++;
@@ -76,7 +76,7 @@ void QueryTask::OnDeadline() {
 
 void QueryTask::OnUdpAnswer(const Message& m) {
   // Only an answer to a query sent once is a clean sample (Karn): after a resend it could answer either.
-  if (sends_ == 1) core_->resend_.Observe(server_, static_cast<double>(uv_hrtime() - started_ns_) / 1e6);
+  if (sends_ == 1) core_->resend_.Observe(server_key_, static_cast<double>(uv_hrtime() - started_ns_) / 1e6);
   if (m.header.has(flag::kTc)) return StartTcp();
   Accept(m, false);
 }

@@ -1,16 +1,9 @@
 #include "dns/dns_resend_timer.h"
 
-#include "dns/dns_resolver_window.h"
-
-#include <netinet/in.h>
-
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 namespace nettools::dns {
-
-uint64_t ResendTimer::KeyOf(const sockaddr_storage& server) { return ServerKey(server); }
 
 uint64_t ResendTimer::AfterMs(const Estimate& e, uint64_t budget_ms) {
   const double after = e.srtt_ms + 4 * e.rttvar_ms;
@@ -18,16 +11,16 @@ uint64_t ResendTimer::AfterMs(const Estimate& e, uint64_t budget_ms) {
   return static_cast<uint64_t>(std::ceil(std::clamp(after, static_cast<double>(kFloorMs), ceiling)));
 }
 
-uint64_t ResendTimer::ResendAfterMs(const sockaddr_storage& server, uint64_t budget_ms) const {
-  auto it = table_.find(KeyOf(server));
+uint64_t ResendTimer::ResendAfterMs(uint64_t server, uint64_t budget_ms) const {
+  auto it = table_.find(server);
   if (it == table_.end()) return budget_ms / 2;
   return AfterMs(it->second, budget_ms);
 }
 
-void ResendTimer::Observe(const sockaddr_storage& server, double rtt_ms) {
+void ResendTimer::Observe(uint64_t server, double rtt_ms) {
   if (!(rtt_ms >= 0) || std::isinf(rtt_ms)) return;
-  if (table_.size() >= kMaxResolvers && table_.find(KeyOf(server)) == table_.end()) table_.clear();
-  auto [it, fresh] = table_.try_emplace(KeyOf(server));
+  if (table_.size() >= kMaxResolvers && table_.find(server) == table_.end()) table_.clear();
+  auto [it, fresh] = table_.try_emplace(server);
   Estimate& e = it->second;
   if (fresh) {
     e.srtt_ms = rtt_ms;
@@ -38,8 +31,8 @@ void ResendTimer::Observe(const sockaddr_storage& server, double rtt_ms) {
   e.srtt_ms = 0.875 * e.srtt_ms + 0.125 * rtt_ms;
 }
 
-void ResendTimer::Missed(const sockaddr_storage& server, uint64_t now_ms) {
-  auto it = table_.find(KeyOf(server));
+void ResendTimer::Missed(uint64_t server, uint64_t now_ms) {
+  auto it = table_.find(server);
   if (it == table_.end()) return;
   Estimate& e = it->second;
   if (now_ms < e.backoff_until_ms) return;

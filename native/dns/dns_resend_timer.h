@@ -3,13 +3,13 @@
 // than the query's budget. A resolver never measured gets half the budget, the old fixed rule.
 #pragma once
 
-#include <sys/socket.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <unordered_map>
 
 namespace nettools::dns {
+
+// Resolvers are named by ServerKey (dns_resolver_window.h), worked out once per query.
 
 class ResendTimer {
  public:
@@ -20,13 +20,13 @@ class ResendTimer {
   static constexpr size_t kMaxResolvers = 1024;
 
   // Milliseconds after the first send to resend; `budget_ms` or more means no resend.
-  uint64_t ResendAfterMs(const sockaddr_storage& server, uint64_t budget_ms) const;
+  uint64_t ResendAfterMs(uint64_t server, uint64_t budget_ms) const;
   // An answer to a query sent once (Karn: a resent query's answer cannot say which send it answers).
-  void Observe(const sockaddr_storage& server, double rtt_ms);
+  void Observe(uint64_t server, double rtt_ms);
   // No answer by the resend time: the resolver is slower than we thought, so wait longer next time.
   // Once per resend interval: queries lost together in one burst are one sign, not one each, as TCP
   // backs its RTO off once per timeout rather than once per segment in flight.
-  void Missed(const sockaddr_storage& server, uint64_t now_ms);
+  void Missed(uint64_t server, uint64_t now_ms);
 
  private:
   struct Estimate {
@@ -35,7 +35,6 @@ class ResendTimer {
     uint64_t backoff_until_ms = 0;  // no further backoff before this
   };
   static uint64_t AfterMs(const Estimate& e, uint64_t budget_ms);
-  static uint64_t KeyOf(const sockaddr_storage& server);
   std::unordered_map<uint64_t, Estimate> table_;
 };
 

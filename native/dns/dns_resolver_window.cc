@@ -42,12 +42,12 @@ void ResolverWindow::Leave(uint64_t server) {
   Lane& lane = it->second;
   lane.in_flight--;
   if (lane.in_flight == 0 && lane.waiting.empty()) lanes_.erase(it);
-  else if (lane.in_flight == kMaxInFlight - 1 && !lane.waiting.empty()) admissible_++;
+  else if (lane.in_flight == kMaxInFlight - 1 && !lane.waiting.empty()) admissible_ = true;
 }
 
 std::vector<std::pair<uint64_t, uint32_t>> ResolverWindow::Admit() {
   std::vector<std::pair<uint64_t, uint32_t>> out;
-  if (admissible_ == 0) return out;
+  if (!admissible_) return out;
   for (auto& [server, lane] : lanes_) {
     while (lane.in_flight < kMaxInFlight && !lane.waiting.empty()) {
       out.emplace_back(server, lane.waiting.front());
@@ -55,13 +55,13 @@ std::vector<std::pair<uint64_t, uint32_t>> ResolverWindow::Admit() {
       lane.in_flight++;
     }
   }
-  admissible_ = 0;
+  admissible_ = false;
   return out;
 }
 
 void ResolverWindow::Clear() {
   lanes_.clear();
-  admissible_ = 0;
+  admissible_ = false;
 }
 
 }  // namespace nettools::dns

@@ -31,7 +31,7 @@ class ResolverWindow {
   // Hands the free slots to waiting queries, in order: each returned pair (server, query) now holds a
   // slot. A query that is gone by then must give it back (Leave).
   std::vector<std::pair<uint64_t, uint32_t>> Admit();
-  bool has_admissible() const { return admissible_ > 0; }
+  bool has_admissible() const { return admissible_; }
   void Clear();
 
  private:
@@ -40,7 +40,7 @@ class ResolverWindow {
     std::deque<uint32_t> waiting;  // may hold queries that settled while waiting: skipped when admitted
   };
   std::unordered_map<uint64_t, Lane> lanes_;
-  size_t admissible_ = 0;  // lanes with a free slot and someone waiting
+  bool admissible_ = false;  // some lane may have a free slot and someone waiting: Admit() looks
 };
 
 }  // namespace nettools::dns

@@ -31,7 +31,7 @@ export function openSharedBudgets(config: Config, log: Logger, metrics: HttpMetr
   const health = new SharedStoreHealth(config.redisFailure, events);
   metrics.gaugeFrom('nettools_rate_limit_store_shared', 'Whether the shared rate-limit store answers (1) or this instance falls back or refuses (0).', () => (health.state === 'shared' ? 1 : 0), 'max');
   metrics.counterFrom('nettools_rate_limit_store_fallbacks_total', 'Budget decisions made from this instance’s own buckets while the shared store was unreachable.', () => fallbacks);
-  const failover = (prefix: string, local: LimiterStore) => new FailoverStore(new RedisLimiterStore(connection.redis, prefix), local, health, events);
+  const failover = (prefix: string, local: LimiterStore) => new FailoverStore(new RedisLimiterStore(connection.buckets, prefix), local, health, events);
   return {
     clients: failover('nettools:b:', locals.clients ?? new MemoryLimiterStore({ max: config.rateLimitCacheMax })),
     targets: failover('nettools:t:', locals.targets ?? new MemoryLimiterStore({ max: DEFAULT_TARGET_CACHE_MAX })),

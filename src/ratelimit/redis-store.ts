@@ -1,20 +1,21 @@
 import Redis from 'ioredis';
 import type { BucketAnswer, LimiterStore } from './limiter-store';
-import { BUCKET_SCRIPT } from './redis-bucket-script';
+import { RedisBucketBatch, type BatchCall } from './redis-bucket-batch';
+import { BUCKET_BATCH_SCRIPT } from './redis-bucket-script';
 import type { BucketParams } from './token-bucket';
 
-// Token buckets in Redis, shared by every instance pointed at it: one EVALSHA per decision (ioredis
-// loads the script once and pipelines calls made together), a short command timeout, no offline queue
-// and no retries per request, so a Redis that is gone or slow is known at once (the failover store
-// decides what to do then). Keys are `prefix` + the caller's key: client addresses, `key:<key id>` for
-// API keys, target addresses; never an API key itself.
+// Token buckets in Redis, shared by every instance pointed at it: the decisions of one loop turn go as
+// one EVALSHA (redis-bucket-batch.ts; ioredis loads the script once), a short command timeout, no
+// offline queue and no retries per request, so a Redis that is gone or slow is known at once (the
+// failover store decides what to do then). Keys are `prefix` + the caller's key: client addresses,
+// `key:<key id>` for API keys, target addresses; never an API key itself.
 
 export const REDIS_TIMEOUT_MS = 50;
 
-type Bucket = (key: string, capacity: number, windowMs: number, cost: number, now: string, spend: '1' | '') => Promise<[number, number, number, number]>;
-
 export interface RedisConnection {
   redis: Redis;
+  // Every store on this connection batches into this one.
+  buckets: RedisBucketBatch;
   // Resolves once connected (commands made before that fail at once: there is no offline queue).
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -22,7 +23,9 @@ export interface RedisConnection {
 
 export function connectRedis(url: string): RedisConnection {
   const redis = new Redis(url, {
-    enableAutoPipelining: true,
+    // The batch already makes one command of a loop turn's decisions; ioredis's own auto-pipelining
+    // would hold that command back for one more loop turn.
+    enableAutoPipelining: false,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     commandTimeout: REDIS_TIMEOUT_MS,
@@ -32,25 +35,23 @@ export function connectRedis(url: string): RedisConnection {
     lazyConnect: false,
   });
   redis.on('error', () => {}); // surfaced per command to the failover store, which logs once per outage
-  redis.defineCommand('ntBucket', { numberOfKeys: 1, lua: BUCKET_SCRIPT });
+  redis.defineCommand('ntBuckets', { lua: BUCKET_BATCH_SCRIPT });
+  const call = (redis as unknown as { ntBuckets: BatchCall }).ntBuckets.bind(redis);
   return {
     redis,
+    buckets: new RedisBucketBatch(call),
     ready: () => (redis.status === 'ready' ? Promise.resolve() : new Promise((resolve) => redis.once('ready', () => resolve()))),
     close: async () => void redis.disconnect(),
   };
 }
 
 export class RedisLimiterStore implements LimiterStore<Promise<BucketAnswer>> {
-  private readonly bucket: Bucket;
-
   constructor(
-    redis: Redis,
+    private readonly batch: RedisBucketBatch,
     private readonly prefix: string,
     // Tests only: a clock reading handed to the script instead of Redis TIME.
     private readonly clock?: () => number,
-  ) {
-    this.bucket = (redis as unknown as { ntBucket: Bucket }).ntBucket.bind(redis);
-  }
+  ) {}
 
   take(key: string, rule: BucketParams, cost: number, _nowMs: number): Promise<BucketAnswer> {
     return this.decide(key, rule, cost, '');
@@ -64,16 +65,8 @@ export class RedisLimiterStore implements LimiterStore<Promise<BucketAnswer>> {
     return this.decide(key, rule, 0, '');
   }
 
-  private async decide(key: string, rule: BucketParams, cost: number, spend: '1' | ''): Promise<BucketAnswer> {
-    const [allowed, remaining, resetMs, retryAfterMs] = await this.bucket(this.prefix + key, rule.capacity, rule.windowMs, cost, this.clock ? String(this.clock()) : '', spend);
-    return {
-      allowed: allowed === 1,
-      remaining,
-      resetMs,
-      resetSeconds: Math.ceil(resetMs / 1000),
-      retryAfterMs,
-      retryAfterSeconds: Math.ceil(retryAfterMs / 1000),
-    };
+  private decide(key: string, rule: BucketParams, cost: number, spend: '1' | ''): Promise<BucketAnswer> {
+    return this.batch.decide(this.prefix + key, rule.capacity, rule.windowMs, cost, this.clock ? String(this.clock()) : '', spend);
   }
 
   // Kept in Redis with a TTL; this instance holds none of them.

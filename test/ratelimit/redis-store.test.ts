@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MemoryLimiterStore } from '../../src/ratelimit/memory-limiter-store';
+import { MAX_BATCH } from '../../src/ratelimit/redis-bucket-batch';
 import { connectRedis, RedisLimiterStore, type RedisConnection } from '../../src/ratelimit/redis-store';
 import { startRedis, type RedisServer } from '../support/redis';
 
@@ -19,7 +20,7 @@ test.after(async (ctx) => {
 
 test('the script answers exactly as the in-process store does, operation for operation', async ({ conn }) => {
   let clock = 1_000_000;
-  const redis = new RedisLimiterStore(conn.redis, 'test:eq:', () => clock);
+  const redis = new RedisLimiterStore(conn.buckets, 'test:eq:', () => clock);
   const memory = new MemoryLimiterStore({ max: 1000 });
   let x = 7;
   const next = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32;
@@ -39,7 +40,7 @@ test('the script answers exactly as the in-process store does, operation for ope
 
 test('spending into debt answers exactly as the in-process store does, operation for operation', async ({ conn }) => {
   let clock = 1_000_000;
-  const redis = new RedisLimiterStore(conn.redis, 'test:debt:', () => clock);
+  const redis = new RedisLimiterStore(conn.buckets, 'test:debt:', () => clock);
   const memory = new MemoryLimiterStore({ max: 1000 });
   let x = 11;
   const next = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32;
@@ -61,7 +62,7 @@ test('spending into debt answers exactly as the in-process store does, operation
 });
 
 test('a bucket in debt keeps its key until it is full again: two windows at the deepest', async ({ redis, conn }) => {
-  const store = new RedisLimiterStore(conn.redis, 'nettools:r:');
+  const store = new RedisLimiterStore(conn.buckets, 'nettools:r:');
   const rule = { capacity: 5, windowMs: 1000 };
   const spent = await store.spend('resolver:x', rule, 10, 0);
   assert.is(spent.remaining, -5);
@@ -70,11 +71,54 @@ test('a bucket in debt keeps its key until it is full again: two windows at the 
 });
 
 test('bucket keys carry the prefix and a TTL, and vanish once full again', async ({ redis, conn }) => {
-  const store = new RedisLimiterStore(conn.redis, 'nettools:b:');
+  const store = new RedisLimiterStore(conn.buckets, 'nettools:b:');
   await store.take('198.51.100.7', { capacity: 5, windowMs: 1000 }, 1, 0);
   assert.equal(await redis.command('--scan', '--pattern', 'nettools:b:*'), 'nettools:b:198.51.100.7');
   const ttl = Number(await redis.command('PTTL', 'nettools:b:198.51.100.7'));
   assert.ok(ttl > 0 && ttl <= 200, String(ttl));
+});
+
+test('decisions on one key made in one loop turn see each other, exactly as the in-process store answers them in order', async ({ conn }) => {
+  let clock = 5_000_000;
+  const redis = new RedisLimiterStore(conn.buckets, 'test:turn:', () => clock);
+  const memory = new MemoryLimiterStore({ max: 1000 });
+  let x = 23;
+  const next = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const rule = { capacity: 4, windowMs: 2_000 };
+  const expected: unknown[] = [];
+  const answers: Array<Promise<unknown>> = [];
+  const fields = (d: { allowed: boolean; remaining: number; resetMs: number; retryAfterMs: number }) => [d.allowed, d.remaining, d.resetMs, d.retryAfterMs];
+  for (let i = 0; i < 100; i++) {
+    clock += Math.floor(next() * 150);
+    const k = `k${Math.floor(next() * 3)}`;
+    const kind = next();
+    expected.push(fields(kind < 0.2 ? memory.peek(k, rule, clock) : kind < 0.4 ? memory.spend(k, rule, 2, clock) : memory.take(k, rule, 1, clock)));
+    answers.push((kind < 0.2 ? redis.peek(k, rule, clock) : kind < 0.4 ? redis.spend(k, rule, 2, clock) : redis.take(k, rule, 1, clock)).then(fields));
+  }
+  const calls = conn.buckets.calls;
+  assert.equal(await Promise.all(answers), expected);
+  assert.is(conn.buckets.calls - calls, 1);
+});
+
+test('decisions made in one loop turn reach Redis as one script run per batch of at most MAX_BATCH', async ({ redis, conn }) => {
+  const store = new RedisLimiterStore(conn.buckets, 'test:batch:');
+  const runs = async () => Number(/cmdstat_evalsha:calls=(\d+)/.exec(await redis.command('INFO', 'commandstats'))?.[1] ?? 0);
+  const before = await runs();
+  const n = MAX_BATCH * 2 + 5;
+  const answers = await Promise.all(Array.from({ length: n }, (_, i) => store.take(`c${i}`, { capacity: 5, windowMs: 1000 }, 1, 0)));
+  assert.ok(answers.every((a) => a.allowed && a.remaining === 4));
+  assert.is((await runs()) - before, 3);
+});
+
+test('a Redis that is gone fails every decision of the batch, and none waits', async () => {
+  const gone = connectRedis('redis://127.0.0.1:1');
+  try {
+    const store = new RedisLimiterStore(gone.buckets, 'test:gone:');
+    const outcomes = await Promise.allSettled([store.take('a', { capacity: 5, windowMs: 1000 }, 1, 0), store.spend('b', { capacity: 5, windowMs: 1000 }, 1, 0)]);
+    assert.equal(outcomes.map((o) => o.status), ['rejected', 'rejected']);
+  } finally {
+    await gone.close();
+  }
 });
 
 test.run();

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { CancelSource, NOT_LISTENING, type CancelToken } from '../util/cancel';
 import type { HttpResponse } from './uws';
+import { writeAtTurnEnd, type TurnEndWrite } from './write-batch';
 
 const statusLines = new Map<number, string>();
 function statusLine(status: number): string {
@@ -18,25 +19,17 @@ function lineStart(name: string): string {
   return start;
 }
 
-// uWS corks a socket while it runs our callback for that socket, so a response written there goes out
-// in one piece without res.cork(), whose closure and native call cost as much as a header. A response
-// written anywhere else (after a tool's await, from a timer, or for another socket) corks itself.
-let corked: HttpResponse | null = null;
-
-export function insideUws<A, B>(res: HttpResponse, callback: (a: A, b: B) => void, a: A, b: B): void {
-  const outer = corked;
-  corked = res;
-  try {
-    callback(a, b);
-  } finally {
-    corked = outer;
-  }
+// The exchange whose response is being written inside res.cork: one function for every cork, not a
+// closure per response.
+let writing: Exchange | null = null;
+function writeCorked(): void {
+  (writing as Exchange).write();
 }
 
 // One request/response pair. uWS forbids touching `res` after an abort or after `end`, so every write
-// goes through here, always corked (by uWS or by us), and becomes a no-op once the exchange is settled.
-// It is also the tool's cancel token: the caller going away is this exchange's abort.
-export class Exchange implements CancelToken {
+// goes through here, corked, at the end of the loop turn (write-batch.ts), and becomes a no-op once the
+// exchange is settled. It is also the tool's cancel token: the caller going away is this exchange's abort.
+export class Exchange implements CancelToken, TurnEndWrite {
   aborted = false;
   finished = false;
   status = 0;
@@ -55,6 +48,9 @@ export class Exchange implements CancelToken {
   // Who hears of the client going away; made on first use (most requests never need one), dropped once
   // the response is sent: nobody is left to go away.
   private abortSource: CancelSource | null = null;
+  // The response sent and waiting for the end of the loop turn.
+  private pendingType: string | null = null;
+  private pendingBody: string | null = null;
 
   constructor(
     private readonly res: HttpResponse,
@@ -66,7 +62,12 @@ export class Exchange implements CancelToken {
   ) {
     this.client = peer;
     res.onAborted(() => {
-      if (this.finished) return;
+      if (this.aborted) return;
+      // A response already sent but still waiting for the end of the turn is dropped then, unwritten.
+      if (this.finished) {
+        this.aborted = true;
+        return;
+      }
       this.aborted = true;
       this.finished = true;
       this.abortSource?.abort();
@@ -95,7 +96,7 @@ export class Exchange implements CancelToken {
 
   // Registers the body reader; uWS needs it attached before the handler returns.
   onData(handler: (chunk: ArrayBuffer, isLast: boolean) => void): void {
-    this.res.onData((chunk, isLast) => insideUws(this.res, handler, chunk, isLast));
+    this.res.onData(handler);
   }
 
   // Values are constants, numbers, the configured origin (printable ASCII, checked at start) and request
@@ -110,15 +111,25 @@ export class Exchange implements CancelToken {
     this.finished = true;
     this.status = status;
     this.abortSource = null;
-    if (corked === this.res) this.write(status, contentType, body);
-    else this.res.cork(() => this.write(status, contentType, body));
+    this.pendingType = contentType;
+    this.pendingBody = body;
+    writeAtTurnEnd(this);
+  }
+
+  writeNow(): void {
+    if (!this.aborted) {
+      writing = this;
+      this.res.cork(writeCorked);
+    }
+    this.pendingBody = null;
     this.settle();
   }
 
-  private write(status: number, contentType: string | null, body: string | null): void {
+  write(): void {
+    const body = this.pendingBody;
     // uWS writes "HTTP/1.1 <status>\r\n"; the headers ride along after the status text.
-    const type = contentType === null ? '' : `\r\nContent-Type: ${contentType}`;
-    this.res.writeStatus(statusLine(status) + type + this.head);
+    const type = this.pendingType === null ? '' : `\r\nContent-Type: ${this.pendingType}`;
+    this.res.writeStatus(statusLine(this.status) + type + this.head);
     if (this.method === 'HEAD') this.res.endWithoutBody(body === null ? 0 : Buffer.byteLength(body), this.closeConnection);
     else this.res.end(body ?? '', this.closeConnection);
   }

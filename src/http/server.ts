@@ -8,7 +8,7 @@ import type { LimiterStore } from '../ratelimit/limiter-store';
 import type { OpenTool } from '../tools/registry';
 import { Deadlines } from './deadlines';
 import { dispatch } from './dispatch';
-import { Exchange, insideUws } from './exchange';
+import { Exchange } from './exchange';
 import { peerText } from './peer';
 import { Admission } from './pipeline/admit';
 import type { PipelineContext } from './pipeline/context';
@@ -68,7 +68,7 @@ export function createServer(deps: ServerDeps): NettoolsServer {
     if (life.draining) ex.closeConnection = true;
     dispatch(routes, ex, req, log);
   };
-  app.any('/*', (res: HttpResponse, req: HttpRequest) => insideUws(res, handle, res, req));
+  app.any('/*', handle);
   return {
     listen: () => life.listen(app, uws, config),
     shutdown: (graceMs) => life.shutdown(uws, graceMs),

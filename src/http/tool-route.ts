@@ -60,7 +60,7 @@ function admitWhileReading(ctx: PipelineContext, open: OpenTool, ex: Exchange, p
   );
 }
 
-// Synchronous up to the tool: a refused body is answered inside uWS's data callback, already corked.
+// Synchronous up to the tool: a refused body is answered from inside uWS's data callback, with no promise in between.
 function afterBody(ctx: PipelineContext, open: OpenTool, ex: Exchange, body: BodyOutcome): void {
   if (body.kind === 'aborted') return;
   if (body.kind === 'refused') return refuse(ex, body.refusal);

@@ -26,5 +26,5 @@ export function parseOptions(argv: readonly string[]): BenchOptions | string {
   }
   return quick
     ? { mode: 'quick', connections: [1, 64], durationS: 3, warmupS: 1, engineDurationS: 3, dnsInFlight: 100, icmpInFlight: 32, rttSamples: 20, floodCount: 5000, resolvers: 2, pairRounds: 3, pairRunS: 2, deadlineS: 600 }
-    : { mode: 'full', connections: [1, 16, 64, 256], durationS: 10, warmupS: 3, engineDurationS: 5, dnsInFlight: 100, icmpInFlight: 32, rttSamples: 100, floodCount: 20000, resolvers: 2, pairRounds: 9, pairRunS: 2, deadlineS: 1800 };
+    : { mode: 'full', connections: [1, 16, 64, 256], durationS: 10, warmupS: 3, engineDurationS: 5, dnsInFlight: 100, icmpInFlight: 32, rttSamples: 100, floodCount: 20000, resolvers: 2, pairRounds: 15, pairRunS: 2, deadlineS: 1800 };
 }

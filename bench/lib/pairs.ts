@@ -33,6 +33,22 @@ export interface Medians {
   cpuUsPerRequest: number | null;
 }
 
+// The median over rounds of numerator ÷ denominator for one measure, each round's two runs taken back to
+// back. The VM's speed moves by 10-20% within seconds: a round where both runs were slow or fast keeps its
+// ratio, while the medians of each server's runs can come from different moments. null when a run lacks
+// the reading or the rounds do not pair up.
+export function pairedRatio(numerator: readonly PairRun[], denominator: readonly PairRun[], measure: keyof PairRun): number | null {
+  if (numerator.length !== denominator.length || numerator.length === 0) return null;
+  const ratios: number[] = [];
+  for (let i = 0; i < numerator.length; i++) {
+    const n = (numerator[i] as PairRun)[measure];
+    const d = (denominator[i] as PairRun)[measure];
+    if (n === null || d === null || d === 0) return null;
+    ratios.push(n / d);
+  }
+  return median(ratios) as number;
+}
+
 export function medians(runs: readonly PairRun[]): Medians {
   const cpu = runs.map((r) => r.cpuUsPerRequest);
   return {

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { medians, pairBlocked } from '../../bench/lib/pairs';
+import { medians, pairBlocked, pairedRatio } from '../../bench/lib/pairs';
 import { PAIRS } from '../../bench/lib/scenarios';
 import { evaluateTargets } from '../../bench/lib/targets';
 import { fullResults, missing, pair } from './fixtures';
@@ -28,6 +28,20 @@ test('the median CPU per request is missing when any run has no CPU reading', ()
   const runs = pair('validation', 'nettools-keyed', [[100, 9], [300, 1], [200, 5]], []).firstRuns;
   runs[0]!.cpuUsPerRequest = null;
   assert.equal(medians(runs), { requestsPerSecond: 200, cpuUsPerRequest: null });
+});
+
+test('the paired ratio is the median of each round\'s ratio, whatever the rounds\' speeds', () => {
+  const a = [{ requestsPerSecond: 100, cpuUsPerRequest: 10 }, { requestsPerSecond: 50, cpuUsPerRequest: 20 }, { requestsPerSecond: 10, cpuUsPerRequest: 100 }];
+  const b = [{ requestsPerSecond: 90, cpuUsPerRequest: 11 }, { requestsPerSecond: 45, cpuUsPerRequest: 26 }, { requestsPerSecond: 9, cpuUsPerRequest: 105 }];
+  assert.is(pairedRatio(b, a, 'cpuUsPerRequest'), 1.1);
+  assert.is(pairedRatio(b, a, 'requestsPerSecond'), 0.9);
+});
+
+test('the paired ratio is missing when a run has no reading or the rounds do not pair up', () => {
+  const a = [{ requestsPerSecond: 100, cpuUsPerRequest: 10 }, { requestsPerSecond: 100, cpuUsPerRequest: null }];
+  const b = [{ requestsPerSecond: 90, cpuUsPerRequest: 11 }, { requestsPerSecond: 90, cpuUsPerRequest: 11 }];
+  assert.is(pairedRatio(b, a, 'cpuUsPerRequest'), null);
+  assert.is(pairedRatio(b.slice(1), a, 'requestsPerSecond'), null);
 });
 
 test('the pairs a run measures are the ones the cost targets read', () => {

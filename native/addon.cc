@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "common/socket_probe.h"
+#include "common/turn_end.h"
 #include "dns/dns_engine_binding.h"
 #include "icmp/icmp_engine_binding.h"
 
@@ -36,6 +37,8 @@ class Addon : public Napi::Addon<Addon> {
     // Each engine defines its own class; registering it is all this file does.
     exports.Set("IcmpEngine", icmp::DefineIcmpEngine(env));
     exports.Set("DnsEngine", dns::DefineDnsEngine(env));
+    // The HTTP layer's end-of-turn writes (src/http/write-batch.ts).
+    exports.Set("TurnEnd", DefineTurnEnd(env));
   }
 
  private:

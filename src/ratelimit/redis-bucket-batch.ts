@@ -1,24 +1,25 @@
 import type { BucketAnswer } from './limiter-store';
+import { ANSWERS_PER_ITEM, ARGS_PER_ITEM } from './redis-bucket-script';
 
 // Bucket decisions asked for in one turn of the event loop go to Redis as one script call
 // (BUCKET_BATCH_SCRIPT), whatever store or prefix they come from. A call per decision cost this server
 // about 30 µs of CPU per request in ioredis alone (a command object, a promise, a timeout timer and a
 // reply to parse each) and Redis a script run each, on the cheapest path there is (a validation error);
-// a batch pays those once. Every decision still costs at most one round trip, and waits at most for the
-// end of the current loop turn before it is sent. A batch is capped so one script never holds Redis,
-// which runs scripts one at a time, for long.
+// a batch pays those once. Takes of one cost on one bucket that follow each other in a batch travel as
+// one item that says how many they are: a client flooding us, the case rate limiting is for, then costs
+// Redis one bucket's arithmetic per loop turn, not one per request. Each decision still costs at most one
+// round trip and waits at most for the end of the current loop turn. A batch is capped so one script
+// never holds Redis, which runs scripts one at a time, for long.
 
 export const MAX_BATCH = 128;
-const ARGS_PER_BUCKET = 5;
-const ANSWERS_PER_BUCKET = 4;
 
-// The script call: its number of keys, the keys, then ARGS_PER_BUCKET values per key.
+// The script call: its number of keys, the keys, then ARGS_PER_ITEM values per key.
 export type BatchCall = (numKeys: number, ...keysThenArgs: Array<string | number>) => Promise<unknown>;
 
 export class MalformedStoreReplyError extends Error {
   readonly code = 'rate-limit-store-malformed-reply';
   constructor() {
-    super('the shared rate-limit store answered a batch with something else than four integers per bucket');
+    super('the shared rate-limit store answered a batch with something else than two integers per item');
   }
 }
 
@@ -27,21 +28,41 @@ interface Waiter {
   reject(error: Error): void;
 }
 
+// One item of a batch: a decision, or a run of identical takes on one bucket (`waiters` in order).
+interface Item {
+  key: string;
+  capacity: number;
+  windowMs: number;
+  cost: number;
+  clock: string;
+  spend: '1' | '';
+  waiters: Waiter[];
+}
+
 export class RedisBucketBatch {
-  #keys: string[] = [];
-  #args: Array<string | number> = [];
-  #waiters: Waiter[] = [];
+  #items: Item[] = [];
+  // Per key, the item a following take on it may join: the last one for that key, if it is a take.
+  #joinable = new Map<string, Item>();
   #scheduled = false;
   #calls = 0;
+  #itemsSent = 0;
 
   constructor(private readonly call: BatchCall) {}
 
   // `clock`: a clock reading in ms for tests, '' for Redis's own TIME. `spend`: '1' to spend into debt.
   decide(key: string, capacity: number, windowMs: number, cost: number, clock: string, spend: '1' | ''): Promise<BucketAnswer> {
     return new Promise((resolve, reject) => {
-      this.#keys.push(key);
-      this.#args.push(capacity, windowMs, cost, clock, spend);
-      this.#waiters.push({ resolve, reject });
+      const waiter = { resolve, reject };
+      const isTake = spend === '' && cost > 0;
+      const last = this.#joinable.get(key);
+      if (isTake && last !== undefined && last.capacity === capacity && last.windowMs === windowMs && last.cost === cost && last.clock === clock) {
+        last.waiters.push(waiter);
+      } else {
+        const item: Item = { key, capacity, windowMs, cost, clock, spend, waiters: [waiter] };
+        this.#items.push(item);
+        if (isTake) this.#joinable.set(key, item);
+        else this.#joinable.delete(key);
+      }
       if (!this.#scheduled) {
         this.#scheduled = true;
         setImmediate(this.#flush);
@@ -49,54 +70,69 @@ export class RedisBucketBatch {
     });
   }
 
-  // Script calls sent so far (one per batch).
+  // Script calls sent so far (one per batch of at most MAX_BATCH items).
   get calls(): number {
     return this.#calls;
   }
 
+  // Items sent so far: decisions, with each run of takes on one bucket counted once.
+  get itemsSent(): number {
+    return this.#itemsSent;
+  }
+
   #flush = (): void => {
     this.#scheduled = false;
-    const keys = this.#keys;
-    const args = this.#args;
-    const waiters = this.#waiters;
-    this.#keys = [];
-    this.#args = [];
-    this.#waiters = [];
-    for (let from = 0; from < keys.length; from += MAX_BATCH) {
-      const to = Math.min(keys.length, from + MAX_BATCH);
-      this.#send(keys.slice(from, to), args.slice(from * ARGS_PER_BUCKET, to * ARGS_PER_BUCKET), waiters.slice(from, to));
-    }
+    const items = this.#items;
+    this.#items = [];
+    this.#joinable.clear();
+    for (let from = 0; from < items.length; from += MAX_BATCH) this.#send(items.slice(from, from + MAX_BATCH));
   };
 
-  #send(keys: string[], args: Array<string | number>, waiters: Waiter[]): void {
+  #send(items: Item[]): void {
     this.#calls++;
+    this.#itemsSent += items.length;
+    const keys: string[] = [];
+    const args: Array<string | number> = [];
+    for (const it of items) {
+      keys.push(it.key);
+      args.push(it.capacity, it.windowMs, it.cost, it.clock, it.spend, it.waiters.length);
+    }
     this.call(keys.length, ...keys, ...args).then(
       (reply) => {
-        if (!isAnswerList(reply, waiters.length)) {
-          const error = new MalformedStoreReplyError();
-          for (const w of waiters) w.reject(error);
-          return;
-        }
-        for (let i = 0; i < waiters.length; i++) (waiters[i] as Waiter).resolve(answerAt(reply, i));
+        if (!isAnswerList(reply, items.length)) return rejectAll(items, new MalformedStoreReplyError());
+        for (let i = 0; i < items.length; i++) answerItem(items[i] as Item, reply[i * ANSWERS_PER_ITEM] as number, reply[i * ANSWERS_PER_ITEM + 1] as number);
       },
-      (error: Error) => {
-        for (const w of waiters) w.reject(error);
-      },
+      (error: Error) => rejectAll(items, error),
     );
   }
 }
 
-function isAnswerList(reply: unknown, buckets: number): reply is number[] {
-  return Array.isArray(reply) && reply.length === buckets * ANSWERS_PER_BUCKET && reply.every((n) => typeof n === 'number');
+function rejectAll(items: Item[], error: Error): void {
+  for (const it of items) for (const w of it.waiters) w.reject(error);
 }
 
-function answerAt(reply: number[], i: number): BucketAnswer {
-  const o = i * ANSWERS_PER_BUCKET;
-  const resetMs = reply[o + 2] as number;
-  const retryAfterMs = reply[o + 3] as number;
+function isAnswerList(reply: unknown, items: number): reply is number[] {
+  return Array.isArray(reply) && reply.length === items * ANSWERS_PER_ITEM && reply.every((n) => Number.isInteger(n));
+}
+
+// Each waiter's answer as token-bucket.ts would give it, one decision after the other: `granted` of the
+// item's decisions were let through, starting from `before` (the level after refill, in token*window units).
+function answerItem(it: Item, granted: number, before: number): void {
+  const full = it.capacity * it.windowMs;
+  const need = it.cost * it.windowMs;
+  for (let j = 0; j < it.waiters.length; j++) {
+    const allowed = j < granted;
+    const after = it.spend === '1' ? Math.max(before - need, -full) : before - Math.min(j + 1, granted) * need;
+    (it.waiters[j] as Waiter).resolve(answer(it, allowed, after, need, full));
+  }
+}
+
+function answer(it: Item, allowed: boolean, level: number, need: number, full: number): BucketAnswer {
+  const resetMs = Math.ceil((full - level) / it.capacity);
+  const retryAfterMs = allowed ? 0 : Math.ceil((need - level) / it.capacity);
   return {
-    allowed: reply[o] === 1,
-    remaining: reply[o + 1] as number,
+    allowed,
+    remaining: Math.floor(level / it.windowMs),
     resetMs,
     resetSeconds: Math.ceil(resetMs / 1000),
     retryAfterMs,

@@ -110,6 +110,36 @@ test('decisions made in one loop turn reach Redis as one script run per batch of
   assert.is((await runs()) - before, 3);
 });
 
+test('a flood of takes on one bucket in one loop turn travels as one item and is answered take by take as in process', async ({ conn }) => {
+  const clock = 9_000_000;
+  const redis = new RedisLimiterStore(conn.buckets, 'test:flood:', () => clock);
+  const memory = new MemoryLimiterStore({ max: 10 });
+  const rule = { capacity: 20, windowMs: 60_000 };
+  const fields = (d: { allowed: boolean; remaining: number; resetMs: number; retryAfterMs: number }) => [d.allowed, d.remaining, d.resetMs, d.retryAfterMs];
+  const expected = Array.from({ length: 50 }, () => fields(memory.take('one', rule, 1, clock)));
+  const items = conn.buckets.itemsSent;
+  const answers = await Promise.all(Array.from({ length: 50 }, () => redis.take('one', rule, 1, clock).then(fields)));
+  assert.equal(answers, expected);
+  assert.is(answers.filter((a) => a[0] === true).length, 20);
+  assert.is(conn.buckets.itemsSent - items, 1);
+});
+
+test('a spend or a look between takes on one bucket keeps them apart, in order', async ({ conn }) => {
+  const clock = 9_000_000;
+  const redis = new RedisLimiterStore(conn.buckets, 'test:apart:', () => clock);
+  const memory = new MemoryLimiterStore({ max: 10 });
+  const rule = { capacity: 3, windowMs: 1_000 };
+  const fields = (d: { allowed: boolean; remaining: number; resetMs: number; retryAfterMs: number }) => [d.allowed, d.remaining, d.resetMs, d.retryAfterMs];
+  const ops = ['take', 'take', 'spend', 'take', 'peek', 'take', 'take'] as const;
+  const run = (store: MemoryLimiterStore | RedisLimiterStore, op: (typeof ops)[number]) =>
+    op === 'take' ? store.take('k', rule, 1, clock) : op === 'spend' ? store.spend('k', rule, 2, clock) : store.peek('k', rule, clock);
+  const expected = ops.map((op) => fields(run(memory, op) as ReturnType<MemoryLimiterStore['take']>));
+  const items = conn.buckets.itemsSent;
+  const answers = await Promise.all(ops.map((op) => (run(redis, op) as Promise<Parameters<typeof fields>[0]>).then(fields)));
+  assert.equal(answers, expected);
+  assert.is(conn.buckets.itemsSent - items, 5);
+});
+
 test('a Redis that is gone fails every decision of the batch, and none waits', async () => {
   const gone = connectRedis('redis://127.0.0.1:1');
   try {

@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "common/socket_probe.h"
-#include "common/turn_end.h"
+#include "turn_end.h"
 #include "dns/dns_engine_binding.h"
 #include "icmp/icmp_engine_binding.h"
 

@@ -6,7 +6,7 @@ import { createTurnEnd, type TurnEnd } from '../native/turn-end';
 // batch. On the validation path at 64 connections that took 40.0 to 31.0 µs of server CPU per request
 // (24.7k to 31.9k req/s, 9 alternating 2 s runs). The wait is the rest of the current turn: no timer.
 // The end of the turn is the addon's TurnEnd, not setImmediate: uWS leaks every socket that a response
-// closes from a setImmediate callback (see native/common/turn_end.cc).
+// closes from a setImmediate callback (see native/turn_end.cc).
 
 export interface TurnEndWrite {
   writeNow(): void;

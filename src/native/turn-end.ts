@@ -1,6 +1,6 @@
 import { addon } from './addon';
 
-// The addon's TurnEnd (native/common/turn_end.cc): `fire` is called once at the end of the event-loop
+// The addon's TurnEnd (native/turn_end.cc): `fire` is called once at the end of the event-loop
 // turn in which `arm` was last called, before uWebSockets.js frees the sockets closed in that turn.
 export interface TurnEnd {
   arm(): void;

@@ -6,7 +6,7 @@
 // 450 bytes per connection that ends with its response (Connection: close). This handle is started
 // anew each time it is armed, so it runs before uWS's check in that turn. An idle handle keeps libuv from
 // blocking in poll while armed, as Node's own setImmediate does.
-#include "common/turn_end.h"
+#include "turn_end.h"
 
 #include <uv.h>
 

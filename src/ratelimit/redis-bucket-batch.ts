@@ -1,5 +1,6 @@
 import type { BucketAnswer } from './limiter-store';
 import { ANSWERS_PER_ITEM, ARGS_PER_ITEM } from './redis-bucket-script';
+import { answerAt } from './token-bucket';
 
 // Bucket decisions asked for in one turn of the event loop go to Redis as one script call
 // (BUCKET_BATCH_SCRIPT), whatever store or prefix they come from. A call per decision cost this server
@@ -118,24 +119,12 @@ function isAnswerList(reply: unknown, items: number): reply is number[] {
 // Each waiter's answer as token-bucket.ts would give it, one decision after the other: `granted` of the
 // item's decisions were let through, starting from `before` (the level after refill, in token*window units).
 function answerItem(it: Item, granted: number, before: number): void {
+  const params = { capacity: it.capacity, windowMs: it.windowMs };
   const full = it.capacity * it.windowMs;
   const need = it.cost * it.windowMs;
   for (let j = 0; j < it.waiters.length; j++) {
     const allowed = j < granted;
     const after = it.spend === '1' ? Math.max(before - need, -full) : before - Math.min(j + 1, granted) * need;
-    (it.waiters[j] as Waiter).resolve(answer(it, allowed, after, need, full));
+    (it.waiters[j] as Waiter).resolve(answerAt(params, after, allowed, need));
   }
-}
-
-function answer(it: Item, allowed: boolean, level: number, need: number, full: number): BucketAnswer {
-  const resetMs = Math.ceil((full - level) / it.capacity);
-  const retryAfterMs = allowed ? 0 : Math.ceil((need - level) / it.capacity);
-  return {
-    allowed,
-    remaining: Math.floor(level / it.windowMs),
-    resetMs,
-    resetSeconds: Math.ceil(resetMs / 1000),
-    retryAfterMs,
-    retryAfterSeconds: Math.ceil(retryAfterMs / 1000),
-  };
 }

@@ -75,8 +75,18 @@ export function spend(params: BucketParams, state: BucketState | undefined, now:
   return decision(params, level, current.updatedMs, true, 0);
 }
 
-// The answer for a bucket left at `level`; `need` is the units the request asked for.
+// On every request's path: the answer object gains its state rather than being copied into a new one.
 function decision(params: BucketParams, level: number, updatedMs: number, allowed: boolean, need: number): BucketDecision {
+  const answer = answerAt(params, level, allowed, need) as BucketDecision;
+  answer.state = { level, updatedMs };
+  return answer;
+}
+
+/**
+ * The answer for a bucket left at `level` (in token*windowMs units); `need` is the units the request
+ * asked for. Also how a store that keeps only the level elsewhere (Redis) answers.
+ */
+export function answerAt(params: BucketParams, level: number, allowed: boolean, need: number): Omit<BucketDecision, 'state'> {
   const full = params.capacity * params.windowMs;
   const resetMs = Math.ceil((full - level) / params.capacity);
   const retryAfterMs = allowed ? 0 : Math.ceil((need - level) / params.capacity);
@@ -87,6 +97,5 @@ function decision(params: BucketParams, level: number, updatedMs: number, allowe
     resetSeconds: Math.ceil(resetMs / 1000),
     retryAfterMs,
     retryAfterSeconds: Math.ceil(retryAfterMs / 1000),
-    state: { level, updatedMs },
   };
 }

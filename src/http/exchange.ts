@@ -125,6 +125,7 @@ export class Exchange implements CancelToken, TurnEndWrite {
     this.settle();
   }
 
+  // Only from writeCorked, inside res.cork.
   write(): void {
     const body = this.pendingBody;
     // uWS writes "HTTP/1.1 <status>\r\n"; the headers ride along after the status text.

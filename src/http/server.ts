@@ -126,8 +126,8 @@ function lifecycle(ctx: PipelineContext) {
         const timer = setTimeout(() => resolve(stopTimers({ unfinished: state.inFlight })), graceMs);
         drained = () => {
           clearTimeout(timer);
-          // The last response is still in uWS's cork buffer until its callback returns to native code;
-          // resolving on the next macrotask lets it reach the socket before the caller exits.
+          // The last response was written from TurnEnd's check callback; Node's immediates run after uWS's
+          // own check in that turn, so resolving from one lets uWS free what that response closed first.
           setImmediate(() => resolve(stopTimers({ unfinished: 0 })));
         };
       });

@@ -184,9 +184,10 @@ function rttTarget(results: Inputs): TargetResult {
 }
 
 // The metrics and key costs are judged on server CPU per request, round by round from alternating runs
-// (PairRuns, pairedRatio); the medians of each side are shown beside it. What a request costs is the server's work for it; requests/s on this 2-core VM also
-// depends on how much of the same cores wrk and the Knot resolvers took during each run, which is no
-// part of that cost and moved req/s 10-20% between runs. Requests/s is shown beside the verdict.
+// (PairRuns, pairedRatio); the medians of each side are shown beside it. What a request costs is the
+// server's work for it; requests/s on this 2-core VM also depends on how much of the same cores wrk and
+// the Knot resolvers took during each run, which is no part of that cost and moved req/s 10-20% between
+// runs. Requests/s is shown beside the verdict.
 interface CpuCost {
   id: string;
   description: string;

@@ -96,6 +96,7 @@ export class RedisBucketBatch {
     const args: Array<string | number> = [];
     for (const it of items) {
       keys.push(it.key);
+      // ARGS_PER_ITEM values, in the order the script reads them.
       args.push(it.capacity, it.windowMs, it.cost, it.clock, it.spend, it.waiters.length);
     }
     this.call(keys.length, ...keys, ...args).then(

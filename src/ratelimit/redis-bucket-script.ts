@@ -25,7 +25,7 @@ local out = {}
 local serverNow
 for i = 1, #keys do
   local key = keys[i]
-  local a = (i - 1) * 6
+  local a = (i - 1) * ${ARGS_PER_ITEM}
   local capacity = tonumber(argv[a + 1])
   local window = tonumber(argv[a + 2])
   local cost = tonumber(argv[a + 3])
@@ -71,8 +71,8 @@ for i = 1, #keys do
     if expiries[key] == nil then order[#order + 1] = key end
     expiries[key] = math.max(1, math.ceil((full - level) / capacity))
   end
-  out[i * 2 - 1] = granted
-  out[i * 2] = before
+  out[(i - 1) * ${ANSWERS_PER_ITEM} + 1] = granted
+  out[(i - 1) * ${ANSWERS_PER_ITEM} + 2] = before
 end
 for _, key in ipairs(order) do
   redis.call('SET', key, string.format('%.0f %.0f', levels[key], updates[key]), 'PX', expiries[key])

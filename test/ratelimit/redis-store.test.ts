@@ -1,9 +1,13 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { BucketAnswer } from '../../src/ratelimit/limiter-store';
 import { MemoryLimiterStore } from '../../src/ratelimit/memory-limiter-store';
 import { MAX_BATCH } from '../../src/ratelimit/redis-bucket-batch';
 import { connectRedis, RedisLimiterStore, type RedisConnection } from '../../src/ratelimit/redis-store';
 import { startRedis, type RedisServer } from '../support/redis';
+
+// Everything a bucket answer says, in one comparable list.
+const fields = (d: BucketAnswer) => [d.allowed, d.remaining, d.resetMs, d.resetSeconds, d.retryAfterMs, d.retryAfterSeconds];
 
 const test = suite<{ redis: RedisServer; conn: RedisConnection }>('Redis bucket script');
 
@@ -33,7 +37,6 @@ test('the script answers exactly as the in-process store does, operation for ope
     const peek = next() < 0.2;
     const a = peek ? memory.peek(`k${k}`, rule, clock) : memory.take(`k${k}`, rule, cost, clock);
     const b = peek ? await redis.peek(`k${k}`, rule, clock) : await redis.take(`k${k}`, rule, cost, clock);
-    const fields = (d: typeof a) => [d.allowed, d.remaining, d.resetMs, d.resetSeconds, d.retryAfterMs, d.retryAfterSeconds];
     assert.equal(fields(b), fields(a), `operation ${i}`);
   }
 });
@@ -55,7 +58,6 @@ test('spending into debt answers exactly as the in-process store does, operation
     const a = kind < 0.2 ? memory.peek(`k${k}`, rule, clock) : kind < 0.5 ? memory.spend(`k${k}`, rule, cost * 4, clock) : memory.take(`k${k}`, rule, cost, clock);
     const b = kind < 0.2 ? await redis.peek(`k${k}`, rule, clock) : kind < 0.5 ? await redis.spend(`k${k}`, rule, cost * 4, clock) : await redis.take(`k${k}`, rule, cost, clock);
     if (a.remaining < 0) debts++;
-    const fields = (d: typeof a) => [d.allowed, d.remaining, d.resetMs, d.resetSeconds, d.retryAfterMs, d.retryAfterSeconds];
     assert.equal(fields(b), fields(a), `operation ${i}`);
   }
   assert.ok(debts > 50, `only ${debts} answers in debt`);
@@ -87,7 +89,6 @@ test('decisions on one key made in one loop turn see each other, exactly as the 
   const rule = { capacity: 4, windowMs: 2_000 };
   const expected: unknown[] = [];
   const answers: Array<Promise<unknown>> = [];
-  const fields = (d: { allowed: boolean; remaining: number; resetMs: number; retryAfterMs: number }) => [d.allowed, d.remaining, d.resetMs, d.retryAfterMs];
   for (let i = 0; i < 100; i++) {
     clock += Math.floor(next() * 150);
     const k = `k${Math.floor(next() * 3)}`;
@@ -115,7 +116,6 @@ test('a flood of takes on one bucket in one loop turn travels as one item and is
   const redis = new RedisLimiterStore(conn.buckets, 'test:flood:', () => clock);
   const memory = new MemoryLimiterStore({ max: 10 });
   const rule = { capacity: 20, windowMs: 60_000 };
-  const fields = (d: { allowed: boolean; remaining: number; resetMs: number; retryAfterMs: number }) => [d.allowed, d.remaining, d.resetMs, d.retryAfterMs];
   const expected = Array.from({ length: 50 }, () => fields(memory.take('one', rule, 1, clock)));
   const items = conn.buckets.itemsSent;
   const answers = await Promise.all(Array.from({ length: 50 }, () => redis.take('one', rule, 1, clock).then(fields)));
@@ -129,7 +129,6 @@ test('a spend or a look between takes on one bucket keeps them apart, in order',
   const redis = new RedisLimiterStore(conn.buckets, 'test:apart:', () => clock);
   const memory = new MemoryLimiterStore({ max: 10 });
   const rule = { capacity: 3, windowMs: 1_000 };
-  const fields = (d: { allowed: boolean; remaining: number; resetMs: number; retryAfterMs: number }) => [d.allowed, d.remaining, d.resetMs, d.retryAfterMs];
   const ops = ['take', 'take', 'spend', 'take', 'peek', 'take', 'take'] as const;
   const run = (store: MemoryLimiterStore | RedisLimiterStore, op: (typeof ops)[number]) =>
     op === 'take' ? store.take('k', rule, 1, clock) : op === 'spend' ? store.spend('k', rule, 2, clock) : store.peek('k', rule, clock);

@@ -1,4 +1,4 @@
-import { pairBlocked } from './pairs';
+import { pairBlocked, roundOrder } from './pairs';
 import { probe, unavailableReason } from './probe';
 import type { KnotSet } from './knot';
 import { say } from './log';
@@ -62,14 +62,16 @@ function withHeader(server: RunningServer): { header?: string } {
 }
 
 // Two servers, alternating, at the reference connection count: two single runs back to back differ by
-// more on the shared VM than the costs these comparisons look for. A run with bad responses ends the
+// more on the shared VM than the costs these comparisons look for. Each round pairs one run of each,
+// in the order roundOrder gives. A run with bad responses ends the
 // pair, which then says so instead of standing for a speed.
 async function measurePair(running: Map<ServerName, RunningServer>, sc: Scenario, pair: Pair, opts: LoadSettings): Promise<PairResult> {
   const { first, second } = pair;
   const runs: PairRuns = { scenario: sc.name, first, second, connections: REFERENCE_CONNECTIONS, durationS: opts.pairRunS, firstRuns: [], secondRuns: [] };
   const settings = { ...opts, durationS: opts.pairRunS };
   for (let round = 0; round < opts.pairRounds; round++) {
-    for (const [name, list] of [[first, runs.firstRuns], [second, runs.secondRuns]] as const) {
+    for (const which of roundOrder(round)) {
+      const [name, list] = which === 'first' ? [first, runs.firstRuns] : [second, runs.secondRuns];
       const p = await measurePoint(running.get(name) as RunningServer, sc, REFERENCE_CONNECTIONS, settings, []);
       const broken = brokenResponses(p.errors);
       if (broken > 0) return { scenario: sc.name, first, second, unavailable: `${name} ${sc.name} run ${round + 1} of ${first} vs ${second} had ${broken} bad responses or socket errors` };

@@ -17,6 +17,13 @@ export function pairBlocked(pair: Pair, scenarios: readonly ScenarioResult[]): s
   return null;
 }
 
+// Which of the pair runs first in a round: they take turns. A run leaves the machine warmer or its page
+// cache and sockets in another state than it found them; always going second would charge that to one
+// server, and a drift of the VM's speed within a round would too.
+export function roundOrder(round: number): readonly ['first', 'second'] | readonly ['second', 'first'] {
+  return round % 2 === 0 ? (['first', 'second'] as const) : (['second', 'first'] as const);
+}
+
 export type PairLookup = { ok: true; pair: PairRuns } | { ok: false; why: string };
 
 export function findPair(pairs: readonly PairResult[], scenario: ScenarioName, first: ServerName, second: ServerName): PairLookup {

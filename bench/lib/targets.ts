@@ -204,7 +204,7 @@ const fmtCpu = (us: number) => us.toFixed(1);
 const fmtPercent = (share: number) => `${(share * 100).toFixed(1)}%`;
 
 function runsHow(pair: PairRuns): string {
-  return `${pair.firstRuns.length} rounds of alternating ${pair.durationS} s runs, cost = median of the rounds' ratios`;
+  return `${pair.firstRuns.length} rounds of ${pair.durationS} s runs, the two taking turns at going first, cost = median of the rounds' ratios`;
 }
 
 function cpuCostTarget(c: CpuCost, results: Inputs): TargetResult {

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { medians, pairBlocked, pairedRatio } from '../../bench/lib/pairs';
+import { medians, pairBlocked, pairedRatio, roundOrder } from '../../bench/lib/pairs';
 import { PAIRS } from '../../bench/lib/scenarios';
 import { evaluateTargets } from '../../bench/lib/targets';
 import { fullResults, missing, pair } from './fixtures';
@@ -56,3 +56,8 @@ test('the pairs a run measures are the ones the cost targets read', () => {
 });
 
 test.run();
+
+test('the two servers of a pair take turns at running first', () => {
+  assert.equal([0, 1, 2, 3].map((r) => roundOrder(r)[0]), ['first', 'second', 'first', 'second']);
+  assert.equal(roundOrder(1), ['second', 'first']);
+});

@@ -28,7 +28,7 @@ test('metrics cost is judged round by round on CPU per request, and the detail s
   const r = fullResults();
   const t = byId(r, 'metrics-cost');
   assert.is(t.status, 'met');
-  assert.is(t.detail, "3 rounds of alternating 2 s runs, cost = median of the rounds' ratios, with metrics vs without: 2.4% cost; medians 8.4 vs 8.2 µs CPU per request, 120.0k vs 122.0k req/s");
+  assert.is(t.detail, "3 rounds of 2 s runs, the two taking turns at going first, cost = median of the rounds' ratios, with metrics vs without: 2.4% cost; medians 8.4 vs 8.2 µs CPU per request, 120.0k vs 122.0k req/s");
 });
 
 test('metrics cost is met when CPU per request says 3% even though req/s says 10%', () => {
@@ -198,7 +198,7 @@ test('the RTT target is not evaluated with neither the endpoint nor the engine',
 test('the key path is judged round by round on CPU per request, and is not met above 5% cost', () => {
   const r = fullResults();
   assert.is(byId(r, 'key-cost').status, 'met');
-  assert.is(byId(r, 'key-cost').detail, "3 rounds of alternating 2 s runs, cost = median of the rounds' ratios, keyed vs anonymous: 3.6% cost; medians 8.6 vs 8.3 µs CPU per request, 117.0k vs 120.0k req/s");
+  assert.is(byId(r, 'key-cost').detail, "3 rounds of 2 s runs, the two taking turns at going first, cost = median of the rounds' ratios, keyed vs anonymous: 3.6% cost; medians 8.6 vs 8.3 µs CPU per request, 117.0k vs 120.0k req/s");
   pairOf(r, 'validation', 'nettools-keyed').secondRuns.forEach((run) => (run.cpuUsPerRequest = 8.8));
   assert.is(byId(r, 'key-cost').status, 'not met');
 });
@@ -241,8 +241,8 @@ test('the Redis cost is read round by round from alternating runs of validation 
   const r = fullResults();
   const t = byId(r, 'redis-cost');
   assert.is(t.status, 'met');
-  assert.match(t.detail, /validation \(3 rounds of alternating 2 s runs, cost = median of the rounds' ratios\): 9\.9% fewer req\/s; medians 108\.0k vs 120\.0k req\/s, nettools CPU 9\.3 vs 8\.3 µs per request/);
-  assert.match(t.detail, /dns \(3 rounds of alternating 2 s runs, cost = median of the rounds' ratios\): 10\.0% fewer req\/s; medians 36\.0k vs 40\.0k req\/s, nettools CPU 27\.8 vs 25\.0 µs per request/);
+  assert.match(t.detail, /validation \(3 rounds of 2 s runs, the two taking turns at going first, cost = median of the rounds' ratios\): 9\.9% fewer req\/s; medians 108\.0k vs 120\.0k req\/s, nettools CPU 9\.3 vs 8\.3 µs per request/);
+  assert.match(t.detail, /dns \(3 rounds of 2 s runs, the two taking turns at going first, cost = median of the rounds' ratios\): 10\.0% fewer req\/s; medians 36\.0k vs 40\.0k req\/s, nettools CPU 27\.8 vs 25\.0 µs per request/);
   assert.match(t.detail, /redis-server's own CPU is in neither and ran on the same cores/);
 });
 
@@ -258,7 +258,7 @@ test('the Redis cost is not met when either scenario loses over 15% req/s, whate
   r.pairs[i] = pair('dns', 'nettools-redis', [[40_000, 25.0], [40_000, 25.0], [40_000, 25.0]], [[33_000, 25.0], [50_000, 25.0], [32_000, 25.0]]);
   const t = byId(r, 'redis-cost');
   assert.is(t.status, 'not met');
-  assert.match(t.detail, /dns \(3 rounds of alternating 2 s runs, cost = median of the rounds' ratios\): 17\.5% fewer req\/s; medians 33\.0k vs 40\.0k req\/s/);
+  assert.match(t.detail, /dns \(3 rounds of 2 s runs, the two taking turns at going first, cost = median of the rounds' ratios\): 17\.5% fewer req\/s; medians 33\.0k vs 40\.0k req\/s/);
 });
 
 test('the Redis cost is not evaluated when either scenario has no alternating runs, with the reason', () => {

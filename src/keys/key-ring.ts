@@ -4,17 +4,19 @@ import { hashKey } from './api-key';
 import { readKeyFile, type KeyFileError } from './key-file';
 import type { KeyRecord } from './key-record';
 
-export type KeyLookup = { status: 'valid'; record: KeyRecord; plan: Plan } | { status: 'unknown' | 'revoked' | 'expired'; id?: string };
+export type ValidKey = { status: 'valid'; record: KeyRecord; plan: Plan; bucketKey: string };
+export type KeyLookup = ValidKey | { status: 'unknown' | 'revoked' | 'expired'; id?: string };
 
 interface Entry {
   record: KeyRecord;
-  plan: Plan;
   expiresMs: number; // Infinity when it never expires
+  valid: ValidKey; // built once: every request with this key gets the same answer and the same bucket key string
 }
 
-// Keys seen lately, by their text, so a client sending its key on every request pays one hash, not
-// one per request. Bounded: past this many the oldest is forgotten and hashed again when it returns.
-// Only keys the ring holds are remembered, so made-up keys cannot push real ones out.
+// Authorization lines seen lately, so a client sending its key on every request pays one Map read, not
+// a parse and a hash per request. Bounded: past this many the oldest is forgotten, and parsed and hashed
+// again when it returns. Only lines whose key the ring holds are remembered, so made-up keys cannot push
+// real ones out.
 const REMEMBERED_MAX = 4096;
 
 // The keys in force, by the hash of the key. Replaced whole on reload, so a lookup sees the old set
@@ -47,29 +49,39 @@ export class KeyRing {
       const plan = this.plans.get(record.plan);
       if (plan === undefined) return fail('keys-file-malformed', `${this.path}: key ${record.id} names plan "${record.plan}", which NETTOOLS_PLANS does not configure`);
       const expiresMs = record.expires === null ? Infinity : Date.parse(record.expires);
-      entries.set(record.sha256, { record, plan, expiresMs });
+      entries.set(record.sha256, { record, expiresMs, valid: { status: 'valid', record, plan, bucketKey: `key:${record.id}` } });
     }
     this.#entries = entries;
     this.#remembered = new Map();
     return ok(entries.size);
   }
 
-  // The map is keyed by the hash, so the time a lookup takes tells about hashes of keys the caller
-  // chose, never about a stored key: no constant-time compare is needed after it.
-  lookup(key: string, nowMs: number = Date.now()): KeyLookup {
-    const entry = this.#remembered.get(key) ?? this.find(key);
-    if (entry === undefined) return { status: 'unknown' };
-    const { record, plan } = entry;
-    if (record.revoked !== null) return { status: 'revoked', id: record.id };
-    if (nowMs >= entry.expiresMs) return { status: 'expired', id: record.id };
-    return { status: 'valid', record, plan };
+  // What an Authorization line that named a key before says now (revoked, expired by the clock, or
+  // valid); undefined for a line not remembered, which the caller parses and passes to `lookup`.
+  recall(line: string, nowMs: number = Date.now()): KeyLookup | undefined {
+    const entry = this.#remembered.get(line);
+    return entry === undefined ? undefined : judge(entry, nowMs);
   }
 
-  private find(key: string): Entry | undefined {
+  // The map is keyed by the hash, so the time a lookup takes tells about hashes of keys the caller
+  // chose, never about a stored key: no constant-time compare is needed after it. `line`, the
+  // Authorization line the key came in, is remembered for `recall` when the ring holds the key.
+  lookup(key: string, nowMs: number = Date.now(), line?: string): KeyLookup {
     const entry = this.#entries.get(hashKey(key));
-    if (entry === undefined) return undefined;
-    if (this.#remembered.size >= REMEMBERED_MAX) this.#remembered.delete(this.#remembered.keys().next().value as string);
-    this.#remembered.set(key, entry);
-    return entry;
+    if (entry === undefined) return { status: 'unknown' };
+    if (line !== undefined) this.remember(line, entry);
+    return judge(entry, nowMs);
   }
+
+  private remember(line: string, entry: Entry): void {
+    if (this.#remembered.size >= REMEMBERED_MAX) this.#remembered.delete(this.#remembered.keys().next().value as string);
+    this.#remembered.set(line, entry);
+  }
+}
+
+function judge(entry: Entry, nowMs: number): KeyLookup {
+  const { record } = entry;
+  if (record.revoked !== null) return { status: 'revoked', id: record.id };
+  if (nowMs >= entry.expiresMs) return { status: 'expired', id: record.id };
+  return entry.valid;
 }

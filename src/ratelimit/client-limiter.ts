@@ -45,6 +45,17 @@ export class ClientLimiter<A extends Maybe<BucketAnswer> = BucketAnswer> {
     return answer.then((a) => rateDecision(a, rate)) as MappedMaybe<A, RateDecision>;
   }
 
+  /** Whether the store answers takes by callback (`checkThen`), as a shared store does. */
+  get answersByCallback(): boolean {
+    return this.#store.takeThen !== undefined;
+  }
+
+  /** `check` by callback, for a store that `answersByCallback`: one callback per layer instead of a promise. */
+  checkThen(key: string, nowMs: number, rate: RateLimitConfig, done: (decision: RateDecision | Error) => void): void {
+    const takeThen = this.#store.takeThen as NonNullable<LimiterStore<A>['takeThen']>;
+    takeThen.call(this.#store, key, rate, 1, nowMs, (a) => done(a instanceof Error ? a : rateDecision(a, rate)));
+  }
+
   /** The decision `check` would report, without taking a token (for refusals that are not about the rate). */
   peek(key: string, nowMs?: number, rate: RateLimitConfig = this.#rate): MappedMaybe<A, RateDecision> {
     const answer = this.#store.peek(key, rate, nowMs ?? this.#now());

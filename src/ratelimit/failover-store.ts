@@ -1,4 +1,4 @@
-import type { BucketAnswer, LimiterStore } from './limiter-store';
+import type { AnswerCallback, BucketAnswer, LimiterStore } from './limiter-store';
 import type { BucketParams } from './token-bucket';
 
 // A shared store (Redis) with an answer for when it cannot be reached: `local` serves from this
@@ -71,7 +71,25 @@ export class FailoverStore implements LimiterStore<Promise<BucketAnswer>> {
   ) {}
 
   take(key: string, rule: BucketParams, cost: number, nowMs: number): Promise<BucketAnswer> {
-    return this.decide((s) => s.take(key, rule, cost, nowMs));
+    return new Promise((resolve, reject) => this.takeThen(key, rule, cost, nowMs, (a) => (a instanceof Error ? reject(a) : resolve(a))));
+  }
+
+  // `decide` for takes, by callback from end to end: the admission path of every request.
+  takeThen(key: string, rule: BucketParams, cost: number, nowMs: number, done: AnswerCallback): void {
+    const fromLocal = (): void => {
+      if (this.health.mode === 'closed') return done(new StoreUnavailableError(1));
+      this.events.fallback();
+      askThen(this.local, key, rule, cost, nowMs, done);
+    };
+    if (!this.health.shouldTry()) return fromLocal();
+    askThen(this.shared, key, rule, cost, nowMs, (answer) => {
+      if (answer instanceof Error) {
+        this.health.failed(answer);
+        return fromLocal();
+      }
+      this.health.succeeded();
+      done(answer);
+    });
   }
 
   spend(key: string, rule: BucketParams, cost: number, nowMs: number): Promise<BucketAnswer> {
@@ -104,4 +122,21 @@ export class FailoverStore implements LimiterStore<Promise<BucketAnswer>> {
   prune(): boolean {
     return this.local.prune();
   }
+}
+
+// A store's take by callback, whether or not it has its own takeThen.
+function askThen(store: LimiterStore, key: string, rule: BucketParams, cost: number, nowMs: number, done: AnswerCallback): void {
+  if (store.takeThen !== undefined) return store.takeThen(key, rule, cost, nowMs, done);
+  let answer: BucketAnswer | Promise<BucketAnswer>;
+  try {
+    answer = store.take(key, rule, cost, nowMs);
+  } catch (err) {
+    return done(asError(err));
+  }
+  if (answer instanceof Promise) answer.then(done, (err: unknown) => done(asError(err)));
+  else done(answer);
+}
+
+function asError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
 }

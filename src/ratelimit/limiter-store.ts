@@ -4,6 +4,9 @@ import type { BucketDecision, BucketParams } from './token-bucket';
 // A bucket's answer as a store gives it: the decision without the stored state.
 export type BucketAnswer = Omit<BucketDecision, 'state'>;
 
+// An answer given later by callback, or why there is none. Called once, and must not throw.
+export type AnswerCallback = (answer: BucketAnswer | Error) => void;
+
 /**
  * Where token buckets live: client buckets, key buckets and per-target echo budgets all go through
  * this, so a store shared by many instances can stand where the in-process one stands today without
@@ -19,6 +22,11 @@ export interface LimiterStore<A extends Maybe<BucketAnswer> = Maybe<BucketAnswer
    * sent): the bucket may go into debt, down to -capacity at most, and `take` refuses until it is repaid.
    */
   spend(key: string, rule: BucketParams, cost: number, nowMs: number): A;
+  /**
+   * `take`, answered by calling `done` (once), for stores that answer later: the admission path of every
+   * request, where a promise per layer cost more than the store's own work.
+   */
+  takeThen?(key: string, rule: BucketParams, cost: number, nowMs: number, done: AnswerCallback): void;
   /** What `take` would answer for `cost` 1, taking nothing. */
   peek(key: string, rule: BucketParams, nowMs: number): A;
   /** Buckets held now. */

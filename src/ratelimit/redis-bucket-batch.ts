@@ -1,4 +1,4 @@
-import type { BucketAnswer } from './limiter-store';
+import type { AnswerCallback, BucketAnswer } from './limiter-store';
 import { ANSWERS_PER_ITEM, ARGS_PER_ITEM } from './redis-bucket-script';
 import { answerAt } from './token-bucket';
 
@@ -24,11 +24,6 @@ export class MalformedStoreReplyError extends Error {
   }
 }
 
-interface Waiter {
-  resolve(answer: BucketAnswer): void;
-  reject(error: Error): void;
-}
-
 // One item of a batch: a decision, or a run of identical takes on one bucket (`waiters` in order).
 interface Item {
   key: string;
@@ -37,7 +32,7 @@ interface Item {
   cost: number;
   clock: string;
   spend: '1' | '';
-  waiters: Waiter[];
+  waiters: AnswerCallback[];
 }
 
 export class RedisBucketBatch {
@@ -52,23 +47,25 @@ export class RedisBucketBatch {
 
   // `clock`: a clock reading in ms for tests, '' for Redis's own TIME. `spend`: '1' to spend into debt.
   decide(key: string, capacity: number, windowMs: number, cost: number, clock: string, spend: '1' | ''): Promise<BucketAnswer> {
-    return new Promise((resolve, reject) => {
-      const waiter = { resolve, reject };
-      const isTake = spend === '' && cost > 0;
-      const last = this.#joinable.get(key);
-      if (isTake && last !== undefined && last.capacity === capacity && last.windowMs === windowMs && last.cost === cost && last.clock === clock) {
-        last.waiters.push(waiter);
-      } else {
-        const item: Item = { key, capacity, windowMs, cost, clock, spend, waiters: [waiter] };
-        this.#items.push(item);
-        if (isTake) this.#joinable.set(key, item);
-        else this.#joinable.delete(key);
-      }
-      if (!this.#scheduled) {
-        this.#scheduled = true;
-        setImmediate(this.#flush);
-      }
-    });
+    return new Promise((resolve, reject) => this.decideThen(key, capacity, windowMs, cost, clock, spend, (a) => (a instanceof Error ? reject(a) : resolve(a))));
+  }
+
+  // `decide`, answered by calling `done` when the batch's reply is in.
+  decideThen(key: string, capacity: number, windowMs: number, cost: number, clock: string, spend: '1' | '', done: AnswerCallback): void {
+    const isTake = spend === '' && cost > 0;
+    const last = this.#joinable.get(key);
+    if (isTake && last !== undefined && last.capacity === capacity && last.windowMs === windowMs && last.cost === cost && last.clock === clock) {
+      last.waiters.push(done);
+    } else {
+      const item: Item = { key, capacity, windowMs, cost, clock, spend, waiters: [done] };
+      this.#items.push(item);
+      if (isTake) this.#joinable.set(key, item);
+      else this.#joinable.delete(key);
+    }
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(this.#flush);
+    }
   }
 
   // Script calls sent so far (one per batch of at most MAX_BATCH items).
@@ -110,7 +107,17 @@ export class RedisBucketBatch {
 }
 
 function rejectAll(items: Item[], error: Error): void {
-  for (const it of items) for (const w of it.waiters) w.reject(error);
+  for (const it of items) {
+    for (const done of it.waiters) done(error);
+    forget(it);
+  }
+}
+
+// An answered item lets go of its callbacks at once. They hold their requests; an item may stay
+// reachable from a dead object the young-generation collector does not look into (the joinable map's
+// old table, a command in ioredis's queue), and would then carry whole requests into the old generation.
+function forget(it: Item): void {
+  it.waiters.length = 0;
 }
 
 function isAnswerList(reply: unknown, items: number): reply is number[] {
@@ -126,6 +133,7 @@ function answerItem(it: Item, granted: number, before: number): void {
   for (let j = 0; j < it.waiters.length; j++) {
     const allowed = j < granted;
     const after = it.spend === '1' ? Math.max(before - need, -full) : before - Math.min(j + 1, granted) * need;
-    (it.waiters[j] as Waiter).resolve(answerAt(params, after, allowed, need));
+    (it.waiters[j] as AnswerCallback)(answerAt(params, after, allowed, need));
   }
+  forget(it);
 }

@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import type { BucketAnswer, LimiterStore } from './limiter-store';
+import type { AnswerCallback, BucketAnswer, LimiterStore } from './limiter-store';
 import { RedisBucketBatch, type BatchCall } from './redis-bucket-batch';
 import { BUCKET_BATCH_SCRIPT } from './redis-bucket-script';
 import type { BucketParams } from './token-bucket';
@@ -57,6 +57,10 @@ export class RedisLimiterStore implements LimiterStore<Promise<BucketAnswer>> {
     return this.decide(key, rule, cost, '');
   }
 
+  takeThen(key: string, rule: BucketParams, cost: number, _nowMs: number, done: AnswerCallback): void {
+    this.batch.decideThen(this.prefix + key, rule.capacity, rule.windowMs, cost, this.clockReading(), '', done);
+  }
+
   spend(key: string, rule: BucketParams, cost: number, _nowMs: number): Promise<BucketAnswer> {
     return this.decide(key, rule, cost, '1');
   }
@@ -66,7 +70,11 @@ export class RedisLimiterStore implements LimiterStore<Promise<BucketAnswer>> {
   }
 
   private decide(key: string, rule: BucketParams, cost: number, spend: '1' | ''): Promise<BucketAnswer> {
-    return this.batch.decide(this.prefix + key, rule.capacity, rule.windowMs, cost, this.clock ? String(this.clock()) : '', spend);
+    return this.batch.decide(this.prefix + key, rule.capacity, rule.windowMs, cost, this.clockReading(), spend);
+  }
+
+  private clockReading(): string {
+    return this.clock ? String(this.clock()) : '';
   }
 
   // Kept in Redis with a TTL; this instance holds none of them.

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FailoverStore, SharedStoreHealth } from '../../src/ratelimit/failover-store';
-import type { BucketAnswer, LimiterStore } from '../../src/ratelimit/limiter-store';
+import { FailoverStore, SharedStoreHealth, StoreUnavailableError } from '../../src/ratelimit/failover-store';
+import type { AnswerCallback, BucketAnswer, LimiterStore } from '../../src/ratelimit/limiter-store';
 import { MemoryLimiterStore } from '../../src/ratelimit/memory-limiter-store';
 
 const RULE = { capacity: 10, windowMs: 1000 };
@@ -30,6 +30,52 @@ test('spend falls back to the local buckets while the shared store is gone', asy
   const store = new FailoverStore(unreachable, local, new SharedStoreHealth('local', quiet), quiet);
   assert.is((await store.spend('r', RULE, 12, 0)).remaining, -2);
   assert.is(local.peek('r', RULE, 0).remaining, -2);
+});
+
+// A shared store answering takes by callback, when `answer` is called: as the Redis store does.
+function answeringLater(): { store: LimiterStore<Promise<BucketAnswer>>; answer(a: BucketAnswer | Error): void } {
+  const waiting: AnswerCallback[] = [];
+  const store = { ...unreachable, takeThen: (_k: string, _r: unknown, _c: number, _n: number, done: AnswerCallback) => void waiting.push(done) };
+  return { store, answer: (a) => (waiting.shift() as AnswerCallback)(a) };
+}
+
+function collect(): { answers: Array<BucketAnswer | Error>; done: AnswerCallback } {
+  const answers: Array<BucketAnswer | Error> = [];
+  return { answers, done: (a) => void answers.push(a) };
+}
+
+test('takeThen passes on the shared store\'s answer when it comes, and nothing before', () => {
+  const shared = answeringLater();
+  const store = new FailoverStore(shared.store, new MemoryLimiterStore({ max: 10 }), new SharedStoreHealth('local', quiet), quiet);
+  const { answers, done } = collect();
+  store.takeThen('r', RULE, 1, 0, done);
+  assert.is(answers.length, 0);
+  const given = { allowed: true, remaining: 7, resetMs: 300, resetSeconds: 1, retryAfterMs: 0, retryAfterSeconds: 0 };
+  shared.answer(given);
+  assert.equal(answers, [given]);
+});
+
+test('takeThen answers from the local buckets once the shared store fails, and counts the fallback', () => {
+  const shared = answeringLater();
+  const local = new MemoryLimiterStore({ max: 10 });
+  let fallbacks = 0;
+  const events = { ...quiet, fallback: () => void fallbacks++ };
+  const store = new FailoverStore(shared.store, local, new SharedStoreHealth('local', events), events);
+  const { answers, done } = collect();
+  store.takeThen('r', RULE, 3, 0, done);
+  shared.answer(new Error('down'));
+  assert.is((answers[0] as BucketAnswer).remaining, 7);
+  assert.is(local.peek('r', RULE, 0).remaining, 7);
+  assert.is(fallbacks, 1);
+});
+
+test('takeThen in closed mode answers StoreUnavailableError once the shared store fails', () => {
+  const shared = answeringLater();
+  const store = new FailoverStore(shared.store, new MemoryLimiterStore({ max: 10 }), new SharedStoreHealth('closed', quiet), quiet);
+  const { answers, done } = collect();
+  store.takeThen('r', RULE, 1, 0, done);
+  shared.answer(new Error('down'));
+  assert.instance(answers[0], StoreUnavailableError);
 });
 
 test.run();

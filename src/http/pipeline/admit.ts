@@ -74,9 +74,23 @@ export class Admission {
       return peeked instanceof Promise ? peeked.catch(unreachable) : peeked;
     }
     ex.slotKey = key;
+    if (this.limiter.answersByCallback) return this.decideLater(ex, key, plan, policy);
     const decision = this.limiter.check(key, ex.startedAt, policy.rate);
     if (decision instanceof Promise) return decision.then((d) => this.decided(ex, plan, policy, d), unreachable);
     return this.decided(ex, plan, policy, decision);
+  }
+
+  // A shared store's decision: one promise for the pipeline, none between the store and here.
+  private decideLater(ex: Exchange, key: string, plan: string, policy: Policy): Promise<AdmitRefusal | null> {
+    return new Promise((resolve, reject) =>
+      this.limiter.checkThen(key, ex.startedAt, policy.rate, (decision) => {
+        try {
+          resolve(decision instanceof Error ? unreachable(decision) : this.decided(ex, plan, policy, decision));
+        } catch (err) {
+          reject(err);
+        }
+      }),
+    );
   }
 
   // A bad key costs its sender a token of the address's anonymous bucket, so keys cannot be tried at

@@ -6,17 +6,18 @@ import { startServer } from '../lib/servers';
 import { formatCount } from '../lib/stats';
 import type { BenchResults, DnsEngineRow, IcmpRow } from '../lib/types';
 import { endpointRtt, fpingRtt, iputilsFlood, iputilsRtt } from './icmp-references';
-import { measureNativeDns, measureNativeIcmp } from './native';
-import { measureNodeResolver } from './node-resolver';
+import { measureInChild } from './in-child';
+import { measureNativeIcmp } from './native';
 
-// Each engine beside its ceiling and its peer, against the same loopback target.
+// Each engine beside its ceiling and its peer, against the same loopback target, each in a process of
+// its own: dnsperf and ping are programs, and the JavaScript engines run in fresh Node processes.
 export async function measureEngines(opts: BenchOptions, knot: KnotSet, workDir: string): Promise<BenchResults['engines']> {
   const target = knot.servers[0] as KnotSet['servers'][number];
   const dnsOpts = { address: target.address, port: target.port, name: BENCH_ZONE, durationS: opts.engineDurationS, inFlight: opts.dnsInFlight };
   const dns: DnsEngineRow[] = [];
-  dns.push({ name: 'native', result: await measureNativeDns(dnsOpts) });
+  dns.push({ name: 'native', result: await measureInChild('native', dnsOpts) });
   dns.push({ name: 'dnsperf', result: await runDnsperf({ ...dnsOpts, workDir }) });
-  dns.push({ name: 'node-resolver', result: await measureNodeResolver(dnsOpts) });
+  dns.push({ name: 'node-resolver', result: await measureInChild('node-resolver', dnsOpts) });
   for (const row of dns) say(`dns engine ${row.name}: ${row.result.ok ? `${formatCount(row.result.queriesPerSecond)} q/s` : row.result.unavailable}`);
 
   const icmp: IcmpRow[] = [];

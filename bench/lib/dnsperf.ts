@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { ENGINE_QUESTION_TYPES } from '../engines/questions';
 import path from 'node:path';
 import { track } from './children';
 import type { DnsEngineRow } from './types';
@@ -33,7 +34,7 @@ export function parseDnsperf(text: string): DnsperfSummary | null {
 // dnsperf against one loopback server: the ceiling for DNS queries/s on this machine.
 export function runDnsperf(opts: { address: string; port: number; name: string; durationS: number; inFlight: number; workDir: string }): Promise<DnsEngineRow['result']> {
   const queries = path.join(opts.workDir, 'dnsperf-queries.txt');
-  writeFileSync(queries, `${opts.name} A\n`);
+  writeFileSync(queries, ENGINE_QUESTION_TYPES.map((type) => `${opts.name} ${type}\n`).join(''));
   const args = ['-s', opts.address, '-p', String(opts.port), '-d', queries, '-l', String(opts.durationS), '-q', String(opts.inFlight)];
   return new Promise((resolve) => {
     const child = execFile('dnsperf', args, { timeout: (opts.durationS + 15) * 1000 }, (err, stdout) => {

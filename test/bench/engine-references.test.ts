@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { closedLoop, closedLoopCallbacks } from '../../bench/engines/loop';
 import { fpingRtt, iputilsRtt } from '../../bench/engines/icmp-references';
+import { measureInChild } from '../../bench/engines/in-child';
 import { measureNodeResolver } from '../../bench/engines/node-resolver';
 import { stopAll } from '../../bench/lib/children';
 import { runDnsperf } from '../../bench/lib/dnsperf';
@@ -61,6 +62,27 @@ test('dns.Resolver against the loopback Knot answers and is counted', async () =
     assert.is(r.failed, 0);
     assert.is(r.inFlight, 10);
   }
+});
+
+test('the native engine measured in a process of its own gets all four questions answered', async () => {
+  const r = await measureInChild('native', target());
+  assert.ok(r.ok, r.ok ? '' : r.unavailable);
+  if (r.ok) {
+    assert.ok(r.completed > 0);
+    assert.is(r.failed, 0);
+    assert.is(r.inFlight % 4, 0);
+  }
+});
+
+test('dns.Resolver measured in a process of its own answers and is counted', async () => {
+  const r = await measureInChild('node-resolver', target());
+  assert.ok(r.ok, r.ok ? '' : r.unavailable);
+  if (r.ok) assert.ok(r.completed > 0 && r.failed === 0);
+});
+
+test('an engine in a process of its own against a port where nothing answers is unavailable, not a number', async () => {
+  const r = await measureInChild('native', { ...target(), port: 9, durationS: 0.2, inFlight: 4 });
+  assert.not.ok(r.ok);
 });
 
 test('dns.Resolver against a port where nothing answers is unavailable, not a number', async () => {

@@ -59,6 +59,7 @@ export type Measured<T> = ({ ok: true } & T) | { ok: false; unavailable: string 
 
 export interface DnsEngineRow {
   name: 'native' | 'dnsperf' | 'node-resolver';
+  runs?: number; // the result is the median of this many runs (one when absent)
   result: Measured<{ queriesPerSecond: number; completed: number; failed: number; inFlight: number; durationS: number }>;
 }
 

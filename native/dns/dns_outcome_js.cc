@@ -8,17 +8,67 @@ namespace {
 
 constexpr const char* kKeyNames[] = {"udp", "tcp", "malformed", "NOERROR"};
 
-// Appends to a JS array; one place for the running index.
+// How many numbers and texts Packed writes for these outcomes: both are made at their final size once.
+struct PackedSize {
+  size_t numbers = 0;
+  size_t texts = 0;
+};
+
+PackedSize SizeOf(const std::vector<QueryOutcome>& outcomes) {
+  PackedSize size;
+  for (const QueryOutcome& q : outcomes) {
+    if (q.status != Status::kOk) {
+      size.numbers += 2;  // 0, sends
+      size.texts += 2;    // error, detail
+      continue;
+    }
+    size.numbers += 5;  // 1, sends, flag bits, rttMs, record count
+    size.texts += 2;    // rcode, transport
+    for (const dns::Record& r : q.records) {
+      if (r.type == type::kMx) {
+        size.numbers += 2;  // priority, ttl
+        size.texts += 1;    // exchange
+      } else if (r.type == type::kTxt) {
+        size.numbers += 2;  // part count, ttl
+        size.texts += r.parts.size();
+      } else {
+        size.numbers += 1;  // ttl
+        size.texts += 1;    // address
+      }
+    }
+    size.numbers += 1 + q.chain.size();  // link count, a ttl per link
+    size.texts += 2 * q.chain.size();    // name, target per link
+  }
+  return size;
+}
+
+// Numbers go straight into a Float64Array's memory; only texts cost an N-API call each. Writes past the
+// sizes SizeOf counted are a bug, and are dropped rather than written out of bounds.
 class Packer {
  public:
-  explicit Packer(Napi::Array out) : out_(out) {}
-  void Add(napi_value v) { out_.Set(n_++, v); }
-  void Add(Napi::Env env, double v) { Add(Napi::Number::New(env, v)); }
-  void Add(Napi::Env env, const std::string& v) { Add(Napi::String::New(env, v)); }
+  Packer(Napi::Env env, const PackedSize& size)
+      : env_(env),
+        numbers_(Napi::Float64Array::New(env, size.numbers)),
+        out_(Napi::Array::New(env, size.texts + 1)),
+        text_end_(static_cast<uint32_t>(size.texts + 1)) {
+    out_.Set(0u, numbers_);
+  }
+  void Number(double v) {
+    if (n_ < numbers_.ElementLength()) numbers_[n_++] = v;
+  }
+  void Text(Napi::Value v) {
+    if (t_ < text_end_) out_.Set(t_++, v);
+  }
+  void Text(const std::string& v) { Text(Napi::String::New(env_, v)); }
+  Napi::Array Done() const { return out_; }
 
  private:
+  Napi::Env env_;
+  Napi::Float64Array numbers_;
   Napi::Array out_;
-  uint32_t n_ = 0;
+  uint32_t text_end_;
+  size_t n_ = 0;
+  uint32_t t_ = 1;
 };
 
 }  // namespace
@@ -31,44 +81,43 @@ OutcomeWriter::OutcomeWriter(Napi::Env env) {
 }
 
 Napi::Array OutcomeWriter::Packed(Napi::Env env, const std::vector<QueryOutcome>& outcomes) const {
-  Napi::Array out = Napi::Array::New(env);
-  Packer p(out);
+  Packer p(env, SizeOf(outcomes));
   for (const QueryOutcome& q : outcomes) {
     if (q.status != Status::kOk) {
-      p.Add(env, 0);
-      p.Add(env, q.sends);
+      p.Number(0);
+      p.Number(q.sends);
       bool wire = IsWireError(q.status);
-      p.Add(wire ? key(kMalformed) : Napi::String::New(env, StatusCode(q.status)));
-      p.Add(wire ? Napi::Value(Napi::String::New(env, StatusCode(q.status))) : env.Undefined());
+      p.Text(wire ? key(kMalformed) : Napi::String::New(env, StatusCode(q.status)));
+      p.Text(wire ? Napi::Value(Napi::String::New(env, StatusCode(q.status))) : env.Undefined());
       continue;
     }
-    p.Add(env, 1);
-    p.Add(env, q.sends);
-    p.Add(q.rcode == 0 ? key(kNoError) : Napi::String::New(env, RcodeName(q.rcode)));
-    p.Add(env, q.flags);
-    p.Add(env, q.rtt_ms);
-    p.Add(key(q.tcp ? kTcp : kUdp));
-    p.Add(env, static_cast<double>(q.records.size()));
+    p.Number(1);
+    p.Number(q.sends);
+    p.Text(q.rcode == 0 ? key(kNoError) : Napi::String::New(env, RcodeName(q.rcode)));
+    p.Number(q.flags);
+    p.Number(q.rtt_ms);
+    p.Text(key(q.tcp ? kTcp : kUdp));
+    p.Number(static_cast<double>(q.records.size()));
     for (const dns::Record& r : q.records) {
       if (r.type == type::kMx) {
-        p.Add(env, r.preference);
-        p.Add(env, NameToText(r.target));
+        p.Number(r.preference);
+        p.Text(NameToText(r.target));
       } else if (r.type == type::kTxt) {
-        p.Add(env, static_cast<double>(r.parts.size()));
-        for (const std::string& part : r.parts) p.Add(env, part);
+        p.Number(static_cast<double>(r.parts.size()));
+        for (const std::string& part : r.parts) p.Text(part);
       } else {
-        p.Add(env, r.address);
+        p.Text(r.address);
       }
-      p.Add(env, r.ttl);
+      p.Number(r.ttl);
     }
-    p.Add(env, static_cast<double>(q.chain.size()));
+    p.Number(static_cast<double>(q.chain.size()));
     for (const CnameLink& link : q.chain) {
-      p.Add(env, link.name);
-      p.Add(env, link.target);
-      p.Add(env, link.ttl);
+      p.Text(link.name);
+      p.Text(link.target);
+      p.Number(link.ttl);
     }
   }
-  return out;
+  return p.Done();
 }
 
 }  // namespace nettools::dns

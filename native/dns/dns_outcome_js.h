@@ -1,6 +1,7 @@
-// Query outcomes as JS values: many outcomes flattened into one array of primitives, which
-// src/engines/dns/unpack.ts turns back into objects. JS builds object literals far faster than N-API
-// sets properties one by one, and the few fixed strings are created once per engine and reused.
+// Query outcomes as JS values: many outcomes flattened into one array, which src/engines/dns/unpack.ts
+// turns back into objects. JS builds object literals far faster than N-API sets properties one by one.
+// Element 0 is a Float64Array of every number in order, written straight into its memory; the texts
+// follow in order, one N-API call each. The few fixed strings are created once per engine and reused.
 #pragma once
 
 #include <napi.h>
@@ -17,7 +18,7 @@ class OutcomeWriter {
 
   // Per outcome: 0, sends, error, detail | 1, sends, rcode, flag bits, rttMs, transport, n, n records, c, c links;
   // a record is address, ttl (A, AAAA) | priority, exchange, ttl (MX) | k, k parts, ttl (TXT);
-  // a link is name, target, ttl.
+  // a link is name, target, ttl. Numbers and texts each keep this order in their own stream.
   Napi::Array Packed(Napi::Env env, const std::vector<QueryOutcome>& outcomes) const;
 
  private:

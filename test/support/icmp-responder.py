@@ -15,6 +15,8 @@ import time
 
 
 SPIN_S = 0.003
+# Linux's SO_TIMESTAMPNS, which this Python may not name; the control message it adds has the same type.
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
 
 
 def checksum(data: bytes) -> int:
@@ -39,6 +41,17 @@ def reply_for(packet: bytes):
     return src, body[:2] + struct.pack("!H", csum) + body[4:]
 
 
+def arrived_at(ancillary) -> float:
+    """When the kernel received the request, on the monotonic clock. The answer is due --delay-ms after
+    that, not after this process woke to read it: on a loaded machine the wake-up alone is late by
+    milliseconds, which would show up in the RTTs the test checks."""
+    for level, kind, data in ancillary:
+        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and len(data) >= 16:
+            sec, nsec = struct.unpack("qq", data[:16])
+            return time.monotonic() - (time.time() - (sec + nsec / 1e9))
+    return time.monotonic()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--delay-ms", type=float, default=0.0)
@@ -46,6 +59,7 @@ def main() -> None:
     args = ap.parse_args()
     sock = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
     sock.setblocking(False)
+    sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
     print("ready", flush=True)
     due = []  # (when, order, destination, packet)
     order = 0
@@ -59,13 +73,13 @@ def main() -> None:
         if readable:
             while True:
                 try:
-                    packet = sock.recv(65535)
+                    packet, ancillary, _, _ = sock.recvmsg(65535, socket.CMSG_SPACE(16))
                 except BlockingIOError:
                     break
                 answer = reply_for(packet)
                 if answer is None:
                     continue
-                when = time.monotonic() + args.delay_ms / 1000.0
+                when = arrived_at(ancillary) + args.delay_ms / 1000.0
                 for _ in range(args.copies):
                     order += 1
                     heapq.heappush(due, (when, order, answer[0], answer[1]))

@@ -1,6 +1,8 @@
 #include "dns/dns_outcome_js.h"
 
+#include <cstring>
 #include <string>
+#include <vector>
 
 namespace nettools::dns {
 
@@ -8,67 +10,31 @@ namespace {
 
 constexpr const char* kKeyNames[] = {"udp", "tcp", "malformed", "NOERROR"};
 
-// How many numbers and texts Packed writes for these outcomes: both are made at their final size once.
-struct PackedSize {
-  size_t numbers = 0;
-  size_t texts = 0;
-};
-
-PackedSize SizeOf(const std::vector<QueryOutcome>& outcomes) {
-  PackedSize size;
-  for (const QueryOutcome& q : outcomes) {
-    if (q.status != Status::kOk) {
-      size.numbers += 2;  // 0, sends
-      size.texts += 2;    // error, detail
-      continue;
-    }
-    size.numbers += 5;  // 1, sends, flag bits, rttMs, record count
-    size.texts += 2;    // rcode, transport
-    for (const dns::Record& r : q.records) {
-      if (r.type == type::kMx) {
-        size.numbers += 2;  // priority, ttl
-        size.texts += 1;    // exchange
-      } else if (r.type == type::kTxt) {
-        size.numbers += 2;  // part count, ttl
-        size.texts += r.parts.size();
-      } else {
-        size.numbers += 1;  // ttl
-        size.texts += 1;    // address
-      }
-    }
-    size.numbers += 1 + q.chain.size();  // link count, a ttl per link
-    size.texts += 2 * q.chain.size();    // name, target per link
-  }
-  return size;
-}
-
-// Numbers go straight into a Float64Array's memory; only texts cost an N-API call each. Writes past the
-// sizes SizeOf counted are a bug, and are dropped rather than written out of bounds.
+// Collects numbers and texts in order, then makes the JS values at their final size: numbers are copied
+// into a Float64Array's memory at once, only texts cost an N-API call each.
 class Packer {
  public:
-  Packer(Napi::Env env, const PackedSize& size)
-      : env_(env),
-        numbers_(Napi::Float64Array::New(env, size.numbers)),
-        out_(Napi::Array::New(env, size.texts + 1)),
-        text_end_(static_cast<uint32_t>(size.texts + 1)) {
-    out_.Set(0u, numbers_);
+  explicit Packer(Napi::Env env) : env_(env) {
+    numbers_.reserve(64);
+    texts_.reserve(32);
   }
-  void Number(double v) {
-    if (n_ < numbers_.ElementLength()) numbers_[n_++] = v;
-  }
-  void Text(Napi::Value v) {
-    if (t_ < text_end_) out_.Set(t_++, v);
-  }
+  void Number(double v) { numbers_.push_back(v); }
+  void Text(Napi::Value v) { texts_.push_back(v); }
   void Text(const std::string& v) { Text(Napi::String::New(env_, v)); }
-  Napi::Array Done() const { return out_; }
+
+  Napi::Array Done() const {
+    Napi::Float64Array numbers = Napi::Float64Array::New(env_, numbers_.size());
+    if (!numbers_.empty()) std::memcpy(numbers.Data(), numbers_.data(), numbers_.size() * sizeof(double));
+    Napi::Array out = Napi::Array::New(env_, texts_.size() + 1);
+    out.Set(0u, numbers);
+    for (size_t i = 0; i < texts_.size(); ++i) out.Set(static_cast<uint32_t>(i + 1), texts_[i]);
+    return out;
+  }
 
  private:
   Napi::Env env_;
-  Napi::Float64Array numbers_;
-  Napi::Array out_;
-  uint32_t text_end_;
-  size_t n_ = 0;
-  uint32_t t_ = 1;
+  std::vector<double> numbers_;
+  std::vector<Napi::Value> texts_;
 };
 
 }  // namespace
@@ -81,7 +47,7 @@ OutcomeWriter::OutcomeWriter(Napi::Env env) {
 }
 
 Napi::Array OutcomeWriter::Packed(Napi::Env env, const std::vector<QueryOutcome>& outcomes) const {
-  Packer p(env, SizeOf(outcomes));
+  Packer p(env);
   for (const QueryOutcome& q : outcomes) {
     if (q.status != Status::kOk) {
       p.Number(0);

@@ -1,6 +1,6 @@
 // Query outcomes as JS values: many outcomes flattened into one array, which src/engines/dns/unpack.ts
 // turns back into objects. JS builds object literals far faster than N-API sets properties one by one.
-// Element 0 is a Float64Array of every number in order, written straight into its memory; the texts
+// Element 0 is a Float64Array of every number in order, copied into its memory at once; the texts
 // follow in order, one N-API call each. The few fixed strings are created once per engine and reused.
 #pragma once
 

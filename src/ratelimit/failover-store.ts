@@ -1,4 +1,4 @@
-import type { AnswerCallback, BucketAnswer, LimiterStore } from './limiter-store';
+import { answerLater, type AnswerCallback, type BucketAnswer, type LimiterStore } from './limiter-store';
 import type { BucketParams } from './token-bucket';
 
 // A shared store (Redis) with an answer for when it cannot be reached: `local` serves from this
@@ -71,48 +71,39 @@ export class FailoverStore implements LimiterStore<Promise<BucketAnswer>> {
   ) {}
 
   take(key: string, rule: BucketParams, cost: number, nowMs: number): Promise<BucketAnswer> {
-    return new Promise((resolve, reject) => this.takeThen(key, rule, cost, nowMs, (a) => (a instanceof Error ? reject(a) : resolve(a))));
+    return answerLater((done) => this.takeThen(key, rule, cost, nowMs, done));
   }
 
-  // `decide` for takes, by callback from end to end: the admission path of every request.
+  // By callback from end to end: the admission path of every request.
   takeThen(key: string, rule: BucketParams, cost: number, nowMs: number, done: AnswerCallback): void {
-    const fromLocal = (): void => {
-      if (this.health.mode === 'closed') return done(new StoreUnavailableError(1));
-      this.events.fallback();
-      askThen(this.local, key, rule, cost, nowMs, done);
-    };
-    if (!this.health.shouldTry()) return fromLocal();
-    askThen(this.shared, key, rule, cost, nowMs, (answer) => {
+    this.decide((store, answered) => (store.takeThen !== undefined ? store.takeThen(key, rule, cost, nowMs, answered) : settle(() => store.take(key, rule, cost, nowMs), answered)), done);
+  }
+
+  spend(key: string, rule: BucketParams, cost: number, nowMs: number): Promise<BucketAnswer> {
+    return answerLater((done) => this.decide((store, answered) => settle(() => store.spend(key, rule, cost, nowMs), answered), done));
+  }
+
+  peek(key: string, rule: BucketParams, nowMs: number): Promise<BucketAnswer> {
+    return answerLater((done) => this.decide((store, answered) => settle(() => store.peek(key, rule, nowMs), answered), done));
+  }
+
+  // The shared store while it answers; on its failure, or while it is down, the local one or a refusal.
+  private decide(ask: (store: LimiterStore, answered: AnswerCallback) => void, done: AnswerCallback): void {
+    if (!this.health.shouldTry()) return this.fromLocal(ask, done);
+    ask(this.shared, (answer) => {
       if (answer instanceof Error) {
         this.health.failed(answer);
-        return fromLocal();
+        return this.fromLocal(ask, done);
       }
       this.health.succeeded();
       done(answer);
     });
   }
 
-  spend(key: string, rule: BucketParams, cost: number, nowMs: number): Promise<BucketAnswer> {
-    return this.decide((s) => s.spend(key, rule, cost, nowMs));
-  }
-
-  peek(key: string, rule: BucketParams, nowMs: number): Promise<BucketAnswer> {
-    return this.decide((s) => s.peek(key, rule, nowMs));
-  }
-
-  private async decide(ask: (store: LimiterStore) => BucketAnswer | Promise<BucketAnswer>): Promise<BucketAnswer> {
-    if (this.health.shouldTry()) {
-      try {
-        const answer = await ask(this.shared);
-        this.health.succeeded();
-        return answer;
-      } catch (err) {
-        this.health.failed(err as Error);
-      }
-    }
-    if (this.health.mode === 'closed') throw new StoreUnavailableError(1);
+  private fromLocal(ask: (store: LimiterStore, answered: AnswerCallback) => void, done: AnswerCallback): void {
+    if (this.health.mode === 'closed') return done(new StoreUnavailableError(1));
     this.events.fallback();
-    return ask(this.local);
+    ask(this.local, done);
   }
 
   get size(): number {
@@ -124,12 +115,11 @@ export class FailoverStore implements LimiterStore<Promise<BucketAnswer>> {
   }
 }
 
-// A store's take by callback, whether or not it has its own takeThen.
-function askThen(store: LimiterStore, key: string, rule: BucketParams, cost: number, nowMs: number, done: AnswerCallback): void {
-  if (store.takeThen !== undefined) return store.takeThen(key, rule, cost, nowMs, done);
+// A store's answer, now or by promise, passed to `done`; a throw is passed on as an error.
+function settle(call: () => BucketAnswer | Promise<BucketAnswer>, done: AnswerCallback): void {
   let answer: BucketAnswer | Promise<BucketAnswer>;
   try {
-    answer = store.take(key, rule, cost, nowMs);
+    answer = call();
   } catch (err) {
     return done(asError(err));
   }

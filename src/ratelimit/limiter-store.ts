@@ -7,6 +7,11 @@ export type BucketAnswer = Omit<BucketDecision, 'state'>;
 // An answer given later by callback, or why there is none. Called once, and must not throw.
 export type AnswerCallback = (answer: BucketAnswer | Error) => void;
 
+// A promise of what a callback-answering call gives: the promise methods of stores built on callbacks.
+export function answerLater(start: (done: AnswerCallback) => void): Promise<BucketAnswer> {
+  return new Promise((resolve, reject) => start((answer) => (answer instanceof Error ? reject(answer) : resolve(answer))));
+}
+
 /**
  * Where token buckets live: client buckets, key buckets and per-target echo budgets all go through
  * this, so a store shared by many instances can stand where the in-process one stands today without

@@ -1,4 +1,4 @@
-import type { AnswerCallback, BucketAnswer } from './limiter-store';
+import { answerLater, type AnswerCallback, type BucketAnswer } from './limiter-store';
 import { ANSWERS_PER_ITEM, ARGS_PER_ITEM } from './redis-bucket-script';
 import { answerAt } from './token-bucket';
 
@@ -47,7 +47,7 @@ export class RedisBucketBatch {
 
   // `clock`: a clock reading in ms for tests, '' for Redis's own TIME. `spend`: '1' to spend into debt.
   decide(key: string, capacity: number, windowMs: number, cost: number, clock: string, spend: '1' | ''): Promise<BucketAnswer> {
-    return new Promise((resolve, reject) => this.decideThen(key, capacity, windowMs, cost, clock, spend, (a) => (a instanceof Error ? reject(a) : resolve(a))));
+    return answerLater((done) => this.decideThen(key, capacity, windowMs, cost, clock, spend, done));
   }
 
   // `decide`, answered by calling `done` when the batch's reply is in.

@@ -3,6 +3,7 @@ import { runDnsperf } from '../lib/dnsperf';
 import { say } from '../lib/log';
 import type { BenchOptions } from '../lib/options';
 import { startServer } from '../lib/servers';
+import { roundOrder } from '../lib/pairs';
 import { formatCount } from '../lib/stats';
 import type { BenchResults, DnsEngineRow, IcmpRow } from '../lib/types';
 import { endpointRtt, fpingRtt, iputilsFlood, iputilsRtt } from './icmp-references';
@@ -19,8 +20,8 @@ export async function measureEngines(opts: BenchOptions, knot: KnotSet, workDir:
   const native: Array<DnsEngineRow['result']> = [];
   const ceiling: Array<DnsEngineRow['result']> = [];
   for (let round = 0; round < opts.engineRounds; round++) {
-    for (const which of round % 2 === 0 ? (['native', 'dnsperf'] as const) : (['dnsperf', 'native'] as const)) {
-      if (which === 'native') native.push(await measureInChild('native', dnsOpts));
+    for (const which of roundOrder(round)) {
+      if (which === 'first') native.push(await measureInChild('native', dnsOpts));
       else ceiling.push(await runDnsperf({ ...dnsOpts, workDir }));
     }
   }

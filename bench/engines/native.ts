@@ -24,7 +24,10 @@ export async function measureNativeDns(opts: DnsEngineOptions): Promise<DnsEngin
         let all = true;
         for (const type of types) {
           if ((answer?.queries[type] as { rcode?: string } | undefined)?.rcode === 'NOERROR') answered++;
-          else (unanswered++, (all = false));
+          else {
+            unanswered++;
+            all = false;
+          }
         }
         done(all);
       });

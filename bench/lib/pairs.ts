@@ -17,7 +17,7 @@ export function pairBlocked(pair: Pair, scenarios: readonly ScenarioResult[]): s
   return null;
 }
 
-// Which of the pair runs first in a round: they take turns. A run leaves the machine warmer or its page
+// Which of two measured sides (a cost pair, the DNS engine and dnsperf) runs first in a round: they take turns. A run leaves the machine warmer or its page
 // cache and sockets in another state than it found them; always going second would charge that to one
 // server, and a drift of the VM's speed within a round would too.
 export function roundOrder(round: number): readonly ['first', 'second'] | readonly ['second', 'first'] {

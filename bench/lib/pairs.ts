@@ -17,9 +17,10 @@ export function pairBlocked(pair: Pair, scenarios: readonly ScenarioResult[]): s
   return null;
 }
 
-// Which of two measured sides (a cost pair, the DNS engine and dnsperf) runs first in a round: they take turns. A run leaves the machine warmer or its page
-// cache and sockets in another state than it found them; always going second would charge that to one
-// server, and a drift of the VM's speed within a round would too.
+// Which of two measured sides (a cost pair; the DNS engine and dnsperf) runs first in a round: they take
+// turns. A run leaves the machine warmer or its page cache and sockets in another state than it found
+// them; always going second would charge that to one side, and a drift of the VM's speed within a round
+// would too.
 export function roundOrder(round: number): readonly ['first', 'second'] | readonly ['second', 'first'] {
   return round % 2 === 0 ? (['first', 'second'] as const) : (['second', 'first'] as const);
 }

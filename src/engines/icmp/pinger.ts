@@ -1,4 +1,5 @@
 import { IcmpError, fromNative } from './errors';
+import { LinkedList } from '../../util/linked-list';
 import { nativeEngineClass, type NativeIcmpEngine, type NativeStats } from './native';
 import { summarize } from './stats';
 import type { EchoOutcome, EchoResult, Pinger, PingerOptions, PingOptions, SocketKinds } from './types';
@@ -18,7 +19,7 @@ class NativePinger implements Pinger {
   readonly socketKinds: SocketKinds;
   private engine: NativeIcmpEngine | null;
   // Rejecters of pings in flight, so close() can settle them: the engine drops them silently.
-  private readonly pending = new Map<number, (err: IcmpError) => void>();
+  private readonly pending = new LinkedList<(err: IcmpError) => void>();
 
   constructor(engine: NativeIcmpEngine) {
     this.engine = engine;
@@ -34,24 +35,25 @@ class NativePinger implements Pinger {
     if (engine === null) return failNow(done, new IcmpError('engine-closed', 'the pinger is closed'));
     const wrong = checkPingOptions(options);
     if (wrong !== null) return failNow(done, new IcmpError('invalid-options', wrong));
+    const inFlight = this.pending.push((error) => {
+      this.pending.remove(inFlight);
+      done({ ok: false, error });
+    });
     let session: number;
     try {
       session = engine.ping({ ...options }, (raw) => {
-        this.pending.delete(session);
+        this.pending.remove(inFlight);
         done({ ok: true, echo: summarize(raw) });
       });
     } catch (err) {
+      this.pending.remove(inFlight);
       const error = fromNative(err);
       if (error instanceof IcmpError) return failNow(done, error);
       throw error;
     }
-    this.pending.set(session, (error) => {
-      this.pending.delete(session);
-      done({ ok: false, error });
-    });
     return () => {
       // Stops sending and frees the sequences at once; the engine's callback will not come.
-      if (this.pending.delete(session)) engine.cancel(session);
+      if (this.pending.remove(inFlight)) engine.cancel(session);
     };
   }
 
@@ -81,7 +83,7 @@ class NativePinger implements Pinger {
   close(): void {
     this.engine?.close();
     this.engine = null;
-    for (const reject of [...this.pending.values()]) {
+    for (const reject of this.pending.drain()) {
       reject(new IcmpError('engine-closed', 'the pinger was closed while the ping was in flight'));
     }
   }

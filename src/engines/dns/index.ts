@@ -1,6 +1,7 @@
 import { errorCode, nativeEngineClass } from './native';
 import { unpackOutcomes } from './unpack';
 import type { EngineCounters, QueryEntry, RecordType, ResolverQueries, ResolverQuery } from './types';
+import { LinkedList, type ListNode } from '../../util/linked-list';
 
 export * from './types';
 
@@ -30,16 +31,18 @@ function shape(request: ResolverQuery, packed: readonly unknown[], fallback: Que
 export function openResolverClient(): ResolverClient {
   const Engine = nativeEngineClass();
   const engine = new Engine();
-  // A canceller per request in flight, so close() can settle every promise it strands.
-  const pending = new Set<() => void>();
+  // A canceller per request in flight, so close() can settle every promise it strands (a list, not a
+  // Set: see linked-list.ts for what a table that swings with the load keeps alive).
+  const pending = new LinkedList<() => void>();
   // One native call and one callback per request, whatever its number of resolvers and types.
   const start = (request: ResolverQuery, done: (results: ResolverQueries[]) => void): (() => void) => {
     let id = 0;
     let settled = false;
+    let inFlight: ListNode<() => void> | null = null;
     const settle = (packed: readonly unknown[]) => {
       if (settled) return;
       settled = true;
-      pending.delete(cancel);
+      if (inFlight !== null) pending.remove(inFlight);
       done(shape(request, packed, CANCELLED));
     };
     const cancel = () => settle(settled ? [] : (engine.cancel(id) ?? []));
@@ -51,7 +54,7 @@ export function openResolverClient(): ResolverClient {
       done(shape(request, [], { error: errorCode(err) }));
       return cancel;
     }
-    if (id !== 0) pending.add(cancel); // 0: settled already, nothing could start
+    if (id !== 0) inFlight = pending.push(cancel); // 0: settled already, nothing could start
     return cancel;
   };
   return {
@@ -70,7 +73,7 @@ export function openResolverClient(): ResolverClient {
     },
     counters: () => engine.counters(),
     close() {
-      for (const cancel of [...pending]) cancel();
+      for (const cancel of pending.drain()) cancel();
       engine.close();
     },
   };

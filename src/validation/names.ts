@@ -1,5 +1,6 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { domainToASCII } from 'node:url';
+import { plainAsciiName } from './plain-name';
 
 // Characters that mean the caller sent a URL, a port, a path, or something worse instead of a host.
 const FORBIDDEN = /[\s\x00-\x1f\x7f/\\?#@%:[\]<>^|'"`,;*!$&()+={}~]/;
@@ -11,6 +12,12 @@ export type NameKind = 'hostname' | 'domain';
 
 // A Unicode or ASCII name in its ASCII (punycode) form, lowercase, without the trailing dot; null when invalid.
 export function toAsciiName(input: string, kind: NameKind): string | null {
+  const plain = plainAsciiName(input, kind);
+  return plain !== undefined ? plain : convertedName(input, kind);
+}
+
+// The full path, through WHATWG's domainToASCII (UTS #46): any name a caller may send.
+export function convertedName(input: string, kind: NameKind): string | null {
   if (input.length === 0 || input.length > 254 || FORBIDDEN.test(input)) return null;
   const name = input.endsWith('.') ? input.slice(0, -1) : input;
   if (name.length === 0 || name.startsWith('.') || name.includes('..')) return null;
@@ -43,6 +50,7 @@ export function parseHost(input: string): HostTarget | null {
 }
 
 export function parseDomain(input: string): string | null {
-  if (isIPv4(input) || isIPv6(input.replace(/^\[|\]$/g, ''))) return null;
+  // Every IPv6 literal has a colon: most names never reach the IPv6 parser.
+  if (isIPv4(input) || (input.includes(':') && isIPv6(input.replace(/^\[|\]$/g, '')))) return null;
   return toAsciiName(input, 'domain');
 }

@@ -6,7 +6,6 @@ import { UwsUnavailableError } from './http/uws';
 import type { KeyRing } from './keys/key-ring';
 import { createLogger, type Logger } from './log';
 import { addon } from './native/addon';
-import { tuneGarbageCollector } from './runtime/gc-tuning';
 import { superviseWorkers } from './workers/supervisor';
 
 // Installed before anyone can learn the port: a signal that arrives earlier would meet the default
@@ -84,7 +83,6 @@ async function main(): Promise<void> {
     return;
   }
   const config = loadConfig(process.env, args);
-  tuneGarbageCollector();
   const log = createLogger(config.logLevel);
   if (config.workers > 1) await serveOnWorkers(config, args, log);
   else await serveHere(config, log);

@@ -16,7 +16,7 @@ export const LAYERS: ReadonlyArray<readonly string[]> = [
   ['src/engines', 'src/policy', 'src/validation', 'src/keys', 'src/log.ts'],
   ['src/config'],
   ['src/ratelimit'],
-  ['src/net', 'src/native', 'src/runtime', 'src/problems'],
+  ['src/net', 'src/native', 'src/problems'],
   ['src/util'],
 ];
 

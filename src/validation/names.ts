@@ -12,7 +12,7 @@ export type NameKind = 'hostname' | 'domain';
 
 // A Unicode or ASCII name in its ASCII (punycode) form, lowercase, without the trailing dot; null when invalid.
 export function toAsciiName(input: string, kind: NameKind): string | null {
-  const plain = plainAsciiName(input, kind);
+  const plain = plainAsciiName(input, kind === 'domain');
   return plain !== undefined ? plain : convertedName(input, kind);
 }
 

@@ -1,5 +1,3 @@
-import type { NameKind } from './names';
-
 // A name already in its ASCII form (lowercase letters, digits, '-', '_' and dots, no "xn--" label, not
 // ending in a label WHATWG reads as a number) comes out of domainToASCII unchanged, so one pass over its characters decides it: 0.2 instead of 2.3 µs a name,
 // and a dns request checks its name twice (schema, then normalising). Anything else (capitals, Unicode,
@@ -29,7 +27,8 @@ function labelVerdict(input: string, start: number, end: number): null | undefin
   return true;
 }
 
-export function plainAsciiName(input: string, kind: NameKind): string | null | undefined {
+// `underscores`: whether labels may carry '_' (DNS names do, host names do not).
+export function plainAsciiName(input: string, underscores: boolean): string | null | undefined {
   if (input.length === 0 || input.length > MAX_NAME + 1) return null;
   const end = input.charCodeAt(input.length - 1) === DOT ? input.length - 1 : input.length;
   if (end > MAX_NAME) return undefined;
@@ -44,7 +43,7 @@ export function plainAsciiName(input: string, kind: NameKind): string | null | u
       digitsOnly = true;
     } else if (isDigit(c)) {
       continue;
-    } else if (isLetter(c) || c === HYPHEN || (c === UNDERSCORE && kind === 'domain')) {
+    } else if (isLetter(c) || c === HYPHEN || (c === UNDERSCORE && underscores)) {
       digitsOnly = false;
     } else {
       return undefined;

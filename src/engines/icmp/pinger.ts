@@ -35,10 +35,8 @@ class NativePinger implements Pinger {
     if (engine === null) return failNow(done, new IcmpError('engine-closed', 'the pinger is closed'));
     const wrong = checkPingOptions(options);
     if (wrong !== null) return failNow(done, new IcmpError('invalid-options', wrong));
-    const inFlight = this.pending.push((error) => {
-      this.pending.remove(inFlight);
-      done({ ok: false, error });
-    });
+    // Called only by close(), which has taken it off the list already.
+    const inFlight = this.pending.push((error) => done({ ok: false, error }));
     let session: number;
     try {
       session = engine.ping({ ...options }, (raw) => {

@@ -80,11 +80,16 @@ export class FailoverStore implements LimiterStore<Promise<BucketAnswer>> {
   }
 
   spend(key: string, rule: BucketParams, cost: number, nowMs: number): Promise<BucketAnswer> {
-    return answerLater((done) => this.decide((store, answered) => settle(() => store.spend(key, rule, cost, nowMs), answered), done));
+    return this.decideLater((store) => store.spend(key, rule, cost, nowMs));
   }
 
   peek(key: string, rule: BucketParams, nowMs: number): Promise<BucketAnswer> {
-    return answerLater((done) => this.decide((store, answered) => settle(() => store.peek(key, rule, nowMs), answered), done));
+    return this.decideLater((store) => store.peek(key, rule, nowMs));
+  }
+
+  // `decide` for a store method that answers now or by promise, as a promise.
+  private decideLater(call: (store: LimiterStore) => BucketAnswer | Promise<BucketAnswer>): Promise<BucketAnswer> {
+    return answerLater((done) => this.decide((store, answered) => settle(() => call(store), answered), done));
   }
 
   // The shared store while it answers; on its failure, or while it is down, the local one or a refusal.

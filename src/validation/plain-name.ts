@@ -1,8 +1,9 @@
 // A name already in its ASCII form (lowercase letters, digits, '-', '_' and dots, no "xn--" label, not
-// ending in a label WHATWG reads as a number) comes out of domainToASCII unchanged, so one pass over its characters decides it: 0.2 instead of 2.3 µs a name,
-// and a dns request checks its name twice (schema, then normalising). Anything else (capitals, Unicode,
-// other characters, punycode) answers undefined: only the full conversion can say. Where this answers,
-// it answers what the full path would (test/validation/plain-name.test.ts compares them).
+// ending in a label WHATWG reads as a number) comes out of domainToASCII unchanged, so one pass over its
+// characters decides it; a dns request checks its name twice (schema, then normalising), and parseDomain
+// on such a name went from 2.3 to 0.42 µs. Anything else (capitals, Unicode, other characters, punycode)
+// answers undefined: only the full conversion can say. Where this answers, it answers what the full path
+// would (test/validation/plain-name.test.ts compares them).
 
 const DOT = 46;
 const HYPHEN = 45;

@@ -2,6 +2,7 @@
 
 #include <uv.h>
 
+#include <cstring>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -21,20 +22,35 @@ Napi::Error StatusError(Napi::Env env, Status s, const std::string& detail = std
   return e;
 }
 
-bool TypeFromName(const std::string& name, uint16_t* out) {
-  if (name == "A") *out = type::kA;
-  else if (name == "AAAA") *out = type::kAaaa;
-  else if (name == "MX") *out = type::kMx;
-  else if (name == "TXT") *out = type::kTxt;
+// A short string copied into `buf` as UTF-8 (NUL-terminated) without a heap allocation; false when `v` is
+// not a string or does not fit, so a longer one is rejected, never cut. UTF-8, not Latin-1: Latin-1 would
+// keep only the low byte of each character, and a non-ASCII character could read as a '.' or a digit.
+template <size_t N>
+bool ShortString(Napi::Value v, char (&buf)[N]) {
+  if (!v.IsString()) return false;
+  size_t length = 0;
+  if (napi_get_value_string_utf8(v.Env(), v, buf, N, &length) != napi_ok) return false;
+  return length < N - 1;
+}
+
+bool TypeFromValue(Napi::Value v, uint16_t* out) {
+  char name[8];
+  if (!ShortString(v, name)) return false;
+  if (std::strcmp(name, "A") == 0) *out = type::kA;
+  else if (std::strcmp(name, "AAAA") == 0) *out = type::kAaaa;
+  else if (std::strcmp(name, "MX") == 0) *out = type::kMx;
+  else if (std::strcmp(name, "TXT") == 0) *out = type::kTxt;
   else return false;
   return true;
 }
 
-bool ParseEndpoint(const std::string& address, uint32_t port, sockaddr_storage* out) {
+bool ParseEndpoint(Napi::Value address_v, uint32_t port, sockaddr_storage* out) {
   if (port == 0 || port > 65535) return false;
+  char address[64];  // the longest IPv6 text with a zone fits; anything longer is no address
+  if (!ShortString(address_v, address)) return false;
   // Literal parsing only: these never consult a resolver.
-  if (uv_ip4_addr(address.c_str(), static_cast<int>(port), reinterpret_cast<sockaddr_in*>(out)) == 0) return true;
-  return uv_ip6_addr(address.c_str(), static_cast<int>(port), reinterpret_cast<sockaddr_in6*>(out)) == 0;
+  if (uv_ip4_addr(address, static_cast<int>(port), reinterpret_cast<sockaddr_in*>(out)) == 0) return true;
+  return uv_ip6_addr(address, static_cast<int>(port), reinterpret_cast<sockaddr_in6*>(out)) == 0;
 }
 
 // Environment teardown (a worker going away, say) must wait until libuv has run the engine's close
@@ -136,51 +152,47 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     return id;
   }
 
-  // queryMany({ name, timeoutMs, resolvers: [{ address, port }], types: [...] }, (packed) => void): id
+  // queryMany(name, types, resolvers, timeoutMs, (packed) => void): id, with resolvers [{ address, port }]
+  // and types ['A', ...]. Positional, not one spec object: each named read would make a key string.
   // One call and one callback for a whole request; the outcomes (OutcomeWriter::Packed) are
   // resolver-major (resolver i, type j at i * types.length + j). A pair that cannot start (bad
   // address, name or type) reports its error in place.
   Napi::Value QueryMany(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     CheckOpen(env);
-    if (info.Length() < 2 || !info[0].IsObject() || !info[1].IsFunction()) {
-      throw StatusError(env, Status::kInvalidArgument, "queryMany(spec, callback) expects an object and a function");
+    if (info.Length() < 5 || !info[0].IsString() || !info[1].IsArray() || !info[2].IsArray() || !info[4].IsFunction()) {
+      throw StatusError(env, Status::kInvalidArgument,
+                        "queryMany(name, types, resolvers, timeoutMs, callback) expects a string, two arrays, a number and a function");
     }
-    Napi::Object spec = info[0].As<Napi::Object>();
-    Napi::Value resolvers_v = spec.Get("resolvers");
-    Napi::Value types_v = spec.Get("types");
-    if (!resolvers_v.IsArray() || !types_v.IsArray()) {
-      throw StatusError(env, Status::kInvalidArgument, "queryMany expects resolvers and types arrays");
-    }
-    Napi::Array resolvers = resolvers_v.As<Napi::Array>();
-    Napi::Array types = types_v.As<Napi::Array>();
-    std::string name = spec.Get("name").ToString().Utf8Value();
-    uint32_t timeout_ms = spec.Get("timeoutMs").ToNumber().Uint32Value();
+    std::string name = info[0].As<Napi::String>().Utf8Value();
+    Napi::Array types = info[1].As<Napi::Array>();
+    Napi::Array resolvers = info[2].As<Napi::Array>();
+    uint32_t timeout_ms = info[3].ToNumber().Uint32Value();
     uint32_t n_types = types.Length();
+    uint32_t n_resolvers = resolvers.Length();
     std::vector<uint16_t> type_codes(n_types, 0);
     std::vector<bool> type_ok(n_types, false);
-    for (uint32_t j = 0; j < n_types; ++j) type_ok[j] = TypeFromName(types.Get(j).ToString(), &type_codes[j]);
+    for (uint32_t j = 0; j < n_types; ++j) type_ok[j] = TypeFromValue(types.Get(j), &type_codes[j]);
 
     auto batch = std::make_unique<Batch>();
-    batch->callback = Napi::Persistent(info[1].As<Napi::Function>());
-    size_t total = static_cast<size_t>(resolvers.Length()) * n_types;
+    batch->callback = Napi::Persistent(info[4].As<Napi::Function>());
+    size_t total = static_cast<size_t>(n_resolvers) * n_types;
     batch->outcomes.resize(total);
     batch->queries.resize(total, 0);
     uint32_t batch_id = NextBatchId();
-    for (uint32_t i = 0; i < resolvers.Length(); ++i) {
+    QuerySpec q;
+    q.name = std::move(name);
+    q.timeout_ms = timeout_ms;
+    for (uint32_t i = 0; i < n_resolvers; ++i) {
       Napi::Value rv = resolvers.Get(i);
-      sockaddr_storage server{};
+      q.server = sockaddr_storage{};
       bool endpoint_ok = false;
       if (rv.IsObject()) {
         Napi::Object r = rv.As<Napi::Object>();
-        endpoint_ok = ParseEndpoint(r.Get("address").ToString(), r.Get("port").ToNumber().Uint32Value(), &server);
+        endpoint_ok = ParseEndpoint(r.Get("address"), r.Get("port").ToNumber().Uint32Value(), &q.server);
       }
       for (uint32_t j = 0; j < n_types; ++j) {
-        QuerySpec q;
-        q.name = name;
         q.type = type_codes[j];
-        q.server = server;
-        q.timeout_ms = timeout_ms;
         Status parsed = !endpoint_ok ? Status::kInvalidAddress : !type_ok[j] ? Status::kInvalidType : Status::kOk;
         StartSlot(batch.get(), batch_id, static_cast<size_t>(i) * n_types + j, q, parsed);
       }

@@ -1,4 +1,4 @@
-// The JS face of the DNS engine: class DnsEngine { queryMany(spec, cb): id; cancel(id); counters(); close() }.
+// The JS face of the DNS engine: class DnsEngine { queryMany(name, types, resolvers, timeoutMs, cb): id; cancel(id); counters(); close() }.
 #pragma once
 
 #include <napi.h>

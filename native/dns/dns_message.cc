@@ -119,11 +119,4 @@ Status ParseMessage(const uint8_t* data, size_t size, Message* out) {
   return Status::kOk;
 }
 
-std::string RcodeName(uint8_t rcode) {
-  static constexpr const char* kNames[] = {"NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMP",  "REFUSED",
-                                           "YXDOMAIN", "YXRRSET", "NXRRSET", "NOTAUTH",  "NOTZONE"};
-  if (rcode < sizeof(kNames) / sizeof(kNames[0])) return kNames[rcode];
-  return "RCODE" + std::to_string(rcode);
-}
-
 }  // namespace nettools::dns

@@ -73,7 +73,4 @@ struct Message {
 // When TC is set, stops after the question: the rest may be cut short.
 Status ParseMessage(const uint8_t* data, size_t size, Message* out);
 
-// "NOERROR", "NXDOMAIN", ...; unknown codes as "RCODE<n>".
-std::string RcodeName(uint8_t rcode);
-
 }  // namespace nettools::dns

@@ -8,7 +8,7 @@ namespace nettools::dns {
 
 namespace {
 
-constexpr const char* kKeyNames[] = {"udp", "tcp", "malformed", "NOERROR"};
+constexpr const char* kKeyNames[] = {"malformed"};
 
 // Collects numbers and texts in order, then makes the JS values at their final size: numbers are copied
 // into a Float64Array's memory at once, only texts cost an N-API call each.
@@ -59,10 +59,10 @@ Napi::Array OutcomeWriter::Packed(Napi::Env env, const std::vector<QueryOutcome>
     }
     p.Number(1);
     p.Number(q.sends);
-    p.Text(q.rcode == 0 ? key(kNoError) : Napi::String::New(env, RcodeName(q.rcode)));
+    p.Number(q.rcode);
     p.Number(q.flags);
     p.Number(q.rtt_ms);
-    p.Text(key(q.tcp ? kTcp : kUdp));
+    p.Number(q.tcp ? 1 : 0);
     p.Number(static_cast<double>(q.records.size()));
     for (const dns::Record& r : q.records) {
       if (r.type == type::kMx) {

@@ -1,7 +1,7 @@
 // Query outcomes as JS values: many outcomes flattened into one array, which src/engines/dns/unpack.ts
 // turns back into objects. JS builds object literals far faster than N-API sets properties one by one.
 // Element 0 is a Float64Array of every number in order, copied into its memory at once; the texts
-// follow in order, one N-API call each. The few fixed strings are created once per engine and reused.
+// follow in order, one N-API call each. The one fixed string is created once per engine and reused.
 #pragma once
 
 #include <napi.h>
@@ -16,13 +16,14 @@ class OutcomeWriter {
  public:
   explicit OutcomeWriter(Napi::Env env);
 
-  // Per outcome: 0, sends, error, detail | 1, sends, rcode, flag bits, rttMs, transport, n, n records, c, c links;
+  // Per outcome: 0, sends, error, detail | 1, sends, rcode, flag bits, rttMs, tcp, n, n records, c, c links;
+  // rcode is the number and tcp 1 or 0 (JS names them: numbers cost nothing, each text an N-API call);
   // a record is address, ttl (A, AAAA) | priority, exchange, ttl (MX) | k, k parts, ttl (TXT);
   // a link is name, target, ttl. Numbers and texts each keep this order in their own stream.
   Napi::Array Packed(Napi::Env env, const std::vector<QueryOutcome>& outcomes) const;
 
  private:
-  enum Key : size_t { kUdp, kTcp, kMalformed, kNoError, kKeyCount };
+  enum Key : size_t { kMalformed, kKeyCount };
 
   Napi::Value key(Key k) const { return keys_.Value().Get(static_cast<uint32_t>(k)); }
 

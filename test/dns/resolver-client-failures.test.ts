@@ -137,6 +137,20 @@ test('a resolver address that is not an IP literal is refused without any lookup
   assert.equal(await one({ id: 'x', address: 'resolver.invalid', port: 53, family: 4 }, 500), { error: 'invalid-address' });
 });
 
+test('a resolver address with a non-ASCII character is refused, not read byte by byte', async () => {
+  // U+012E keeps 0x2E ('.') in its low byte: read as Latin-1 this would be 127.0.0.1.
+  assert.equal(await one({ id: 'x', address: '127\u012e0.0.1', port: 53, family: 4 }, 500), { error: 'invalid-address' });
+});
+
+test('a resolver address longer than any IP literal is refused', async () => {
+  assert.equal(await one({ id: 'x', address: `127.0.0.1${' '.repeat(80)}`, port: 53, family: 4 }, 500), { error: 'invalid-address' });
+});
+
+test('a record type the engine does not ask for is refused in its place', async () => {
+  const [r] = await client.query({ domain: 'example.test', types: ['SRV' as 'A'], resolvers: [silentResolver], timeoutMs: 500 });
+  assert.equal(r?.queries['SRV' as 'A'], { error: 'invalid-type' });
+});
+
 test('a name with a label over 63 bytes is refused before sending', async () => {
   const entry = await one(silentResolver, 500, undefined, `${'a'.repeat(64)}.test`);
   assert.equal(entry, { error: 'invalid-name' });

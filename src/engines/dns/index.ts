@@ -20,7 +20,7 @@ const CANCELLED: QueryEntry = { error: 'cancelled' };
 // Outcomes are resolver-major: resolver i, type j at i * types.length + j; a missing one was cancelled.
 function shape(request: ResolverQuery, packed: readonly unknown[], fallback: QueryEntry): ResolverQueries[] {
   const { types, resolvers } = request;
-  const entries = packed.length === 0 ? [] : unpackOutcomes(packed, resolvers.flatMap(() => types));
+  const entries = packed.length === 0 ? [] : unpackOutcomes(packed, types, resolvers.length);
   return resolvers.map((resolver, i) => {
     const queries: Partial<Record<RecordType, QueryEntry>> = {};
     types.forEach((type, j) => (queries[type] = entries[i * types.length + j] ?? { ...fallback }));
@@ -46,9 +46,8 @@ export function openResolverClient(): ResolverClient {
       done(shape(request, packed, CANCELLED));
     };
     const cancel = () => settle(settled ? [] : (engine.cancel(id) ?? []));
-    const spec = { name: request.domain, types: request.types, resolvers: request.resolvers, timeoutMs: request.timeoutMs };
     try {
-      id = engine.queryMany(spec, settle);
+      id = engine.queryMany(request.domain, request.types, request.resolvers, request.timeoutMs, settle);
     } catch (err) {
       settled = true;
       done(shape(request, [], { error: errorCode(err) }));

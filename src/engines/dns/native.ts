@@ -3,18 +3,12 @@ import type { EngineCounters, RecordType } from './types';
 
 // The shapes the C++ binding (native/dns/dns_engine_binding.cc) hands over.
 
-// Every (resolver, type) pair of one request; outcomes come back resolver-major, packed (see unpack.ts),
-// in one callback.
-export interface NativeBatchSpec {
-  name: string;
-  types: readonly RecordType[];
-  resolvers: ReadonlyArray<{ address: string; port: number }>;
-  timeoutMs: number;
-}
+export type NativeResolvers = ReadonlyArray<{ address: string; port: number }>;
 
 export interface NativeDnsEngine {
-  // An id for cancel(), or 0 when `done` was already called because nothing could start.
-  queryMany(spec: NativeBatchSpec, done: (packed: unknown[]) => void): number;
+  // Every (resolver, type) pair of one request; outcomes come back resolver-major, packed (see unpack.ts),
+  // in one callback. An id for cancel(), or 0 when `done` was already called because nothing could start.
+  queryMany(name: string, types: readonly RecordType[], resolvers: NativeResolvers, timeoutMs: number, done: (packed: unknown[]) => void): number;
   // The outcomes so far, packed, with the unsettled ones as cancelled; `done` is then never called.
   cancel(id: number): unknown[] | undefined;
   counters(): EngineCounters;

@@ -10,6 +10,13 @@ const FLAG_BITS: ReadonlyArray<readonly [number, Flag]> = [
   [0x8000, 'qr'], [0x0400, 'aa'], [0x0200, 'tc'], [0x0100, 'rd'], [0x0080, 'ra'], [0x0020, 'ad'], [0x0010, 'cd'],
 ];
 
+// RFC 1035 4.1.1 and RFC 2136 2.2 (the four bits a header carries); any other as RCODE<n>.
+const RCODE_NAMES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED', 'YXDOMAIN', 'YXRRSET', 'NXRRSET', 'NOTAUTH', 'NOTZONE'];
+
+export function rcodeName(rcode: number): string {
+  return RCODE_NAMES[rcode] ?? `RCODE${rcode}`;
+}
+
 function flagNames(bits: number): Flag[] {
   const out: Flag[] = [];
   for (const [bit, name] of FLAG_BITS) if ((bits & bit) !== 0) out.push(name);
@@ -78,10 +85,10 @@ function entry(c: Cursor, type: RecordType): QueryEntry {
 }
 
 function answeredEntry(c: Cursor, type: RecordType): QueryEntry {
-  const rcode = c.str();
+  const rcode = rcodeName(c.num());
   const flags = flagNames(c.num());
   const rttMs = c.num();
-  const transport = c.str() === 'tcp' ? 'tcp' : 'udp';
+  const transport = c.num() === 1 ? 'tcp' : 'udp';
   const answers: Answer[] = [];
   for (let n = c.num(); n > 0; n--) answers.push(record(c, type));
   const cnames: CnameLink[] = [];
@@ -93,13 +100,16 @@ function answeredEntry(c: Cursor, type: RecordType): QueryEntry {
   return cnames.length > 0 ? { rcode, flags, rttMs, transport, answers, cnames } : { rcode, flags, rttMs, transport, answers };
 }
 
-// `types[k]` is the record type of the k-th outcome in the array.
-export function unpackOutcomes(packed: readonly unknown[], types: readonly RecordType[]): QueryEntry[] {
+// The outcomes of `rounds` times `types`, in that order (resolver-major: every type of the first
+// resolver, then of the second, ...). Stops early where the array does.
+export function unpackOutcomes(packed: readonly unknown[], types: readonly RecordType[], rounds: number): QueryEntry[] {
   const c = new Cursor(packed);
   const out: QueryEntry[] = [];
-  for (const type of types) {
-    if (c.done) break;
-    out.push(entry(c, type));
+  for (let i = 0; i < rounds; i++) {
+    for (const type of types) {
+      if (c.done) return out;
+      out.push(entry(c, type));
+    }
   }
   return out;
 }

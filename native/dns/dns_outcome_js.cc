@@ -22,9 +22,12 @@ class Packer {
   void Text(Napi::Value v) { texts_.push_back(v); }
   void Text(const std::string& v) { Text(Napi::String::New(env_, v)); }
 
-  Napi::Array Done() const {
-    Napi::Float64Array numbers = Napi::Float64Array::New(env_, numbers_.size());
-    if (!numbers_.empty()) std::memcpy(numbers.Data(), numbers_.data(), numbers_.size() * sizeof(double));
+  // `shared` when everything fits in it, else a fresh array; either way its first number is the count.
+  Napi::Array Done(Napi::Float64Array shared) const {
+    Napi::Float64Array numbers = numbers_.size() < shared.ElementLength() ? shared : Napi::Float64Array::New(env_, numbers_.size() + 1);
+    double* data = numbers.Data();
+    data[0] = static_cast<double>(numbers_.size());
+    if (!numbers_.empty()) std::memcpy(data + 1, numbers_.data(), numbers_.size() * sizeof(double));
     Napi::Array out = Napi::Array::New(env_, texts_.size() + 1);
     out.Set(0u, numbers);
     for (size_t i = 0; i < texts_.size(); ++i) out.Set(static_cast<uint32_t>(i + 1), texts_[i]);
@@ -44,6 +47,7 @@ OutcomeWriter::OutcomeWriter(Napi::Env env) {
   Napi::Array keys = Napi::Array::New(env, kKeyCount);
   for (uint32_t i = 0; i < kKeyCount; ++i) keys.Set(i, Napi::String::New(env, kKeyNames[i]));
   keys_ = Napi::Persistent(keys);
+  numbers_ = Napi::Persistent(Napi::Float64Array::New(env, kSharedNumbers));
 }
 
 Napi::Array OutcomeWriter::Packed(Napi::Env env, const std::vector<QueryOutcome>& outcomes) const {
@@ -83,7 +87,7 @@ Napi::Array OutcomeWriter::Packed(Napi::Env env, const std::vector<QueryOutcome>
       p.Number(link.ttl);
     }
   }
-  return p.Done();
+  return p.Done(numbers_.Value());
 }
 
 }  // namespace nettools::dns

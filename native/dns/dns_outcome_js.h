@@ -1,7 +1,9 @@
 // Query outcomes as JS values: many outcomes flattened into one array, which src/engines/dns/unpack.ts
 // turns back into objects. JS builds object literals far faster than N-API sets properties one by one.
-// Element 0 is a Float64Array of every number in order, copied into its memory at once; the texts
-// follow in order, one N-API call each. The one fixed string is created once per engine and reused.
+// Element 0 is a Float64Array: how many numbers follow, then every number in order, copied into its memory
+// at once; the texts follow in order, one N-API call each. The Float64Array is the writer's own, reused by
+// every call that fits in it (making one per call, with its ArrayBuffer, cost more than all the numbers):
+// JS reads it before it calls the engine again. The one fixed string is created once and reused too.
 #pragma once
 
 #include <napi.h>
@@ -29,6 +31,9 @@ class OutcomeWriter {
 
   // Held in a JS array: N-API 8 cannot reference a string directly.
   Napi::Reference<Napi::Array> keys_;
+  // 32 KiB: a request's eight answers need a few dozen numbers; only a huge TCP answer gets its own.
+  static constexpr size_t kSharedNumbers = 4096;
+  Napi::Reference<Napi::Float64Array> numbers_;
 };
 
 }  // namespace nettools::dns

@@ -106,6 +106,15 @@ test('a TXT set too large for UDP arrives whole over TCP after the truncated UDP
   assert.is(client.counters().tcpFallbacks, before + 1);
 });
 
+test('an answer with more numbers than the shared array holds arrives whole and in order', async () => {
+  const e = await answered('manymx.example.test', 'MX');
+  assert.is(e.transport, 'tcp');
+  assert.is(e.answers.length, 2200);
+  const priorities = e.answers.map((a) => ('priority' in a ? a.priority : -1)).sort((x, y) => x - y);
+  assert.equal(priorities, Array.from({ length: 2200 }, (_, i) => i));
+  for (const a of e.answers) assert.ok('exchange' in a && a.exchange === `m${a.priority}.example.test` && a.ttl > 0);
+});
+
 test('a server that truncates every UDP answer (mod-noudp) is answered over TCP', async () => {
   const e = await answered('noudp.test', 'A');
   assert.is(e.transport, 'tcp');

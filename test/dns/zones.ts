@@ -3,6 +3,10 @@ import type { ZoneSpec } from '../support/knot';
 // 6 records of 2 x 200 bytes: about 2.4 KB, more than the 1232 bytes we advertise over UDP.
 export const BIG_TXT = Array.from({ length: 6 }, (_, i) => `big TXT "${String(i).repeat(200)}" "${'z'.repeat(200)}"`);
 
+// 2,200 MX records, about 48 KB over TCP: two numbers each, more than the engine's shared array of
+// numbers holds (4,096), so the answer travels in an array of its own.
+export const MANY_MX = Array.from({ length: 2200 }, (_, i) => `manymx MX ${i} m${i}`);
+
 export const EXAMPLE_ZONE: ZoneSpec = {
   domain: 'example.test',
   records: [
@@ -19,6 +23,7 @@ export const EXAMPLE_ZONE: ZoneSpec = {
     'host A 192.0.2.50',
     'onlya A 192.0.2.9',
     ...BIG_TXT,
+    ...MANY_MX,
   ],
 };
 

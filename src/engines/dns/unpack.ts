@@ -23,17 +23,21 @@ function flagNames(bits: number): Flag[] {
   return out;
 }
 
+// The numbers' array starts with their count, and may be longer: the engine reuses one array for every
+// call, so it must be read before the engine is called again (unpackOutcomes reads it all at once).
 class Cursor {
   private readonly numbers: Float64Array;
-  private n = 0;
+  private readonly end: number;
+  private n = 1;
   private t = 1;
   constructor(private readonly v: readonly unknown[]) {
     const numbers = v[0];
-    if (!(numbers instanceof Float64Array)) throw new TypeError('packed outcome: numbers expected first');
+    if (!(numbers instanceof Float64Array) || numbers.length === 0) throw new TypeError('packed outcome: numbers expected first');
     this.numbers = numbers;
+    this.end = Math.min(numbers.length, 1 + (numbers[0] as number));
   }
   num(): number {
-    if (this.n >= this.numbers.length) throw new TypeError(`packed outcome: number ${this.n} missing`);
+    if (this.n >= this.end) throw new TypeError(`packed outcome: number ${this.n} missing`);
     return this.numbers[this.n++] as number;
   }
   str(): string {
@@ -46,7 +50,7 @@ class Cursor {
     return typeof x === 'string' ? x : undefined;
   }
   get done(): boolean {
-    return this.n >= this.numbers.length;
+    return this.n >= this.end;
   }
 }
 

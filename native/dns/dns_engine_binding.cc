@@ -134,7 +134,7 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
   // Registers the batch, or delivers it at once when no query could start.
   Napi::Value Launch(Napi::Env env, std::unique_ptr<Batch> batch, uint32_t batch_id) {
     if (batch->remaining == 0) {
-      batch->callback.Call({writer_.Packed(env, batch->outcomes)});
+      batch->callback.Call(writer_.Packed(env, batch->outcomes).values);
       return Napi::Number::New(env, 0);
     }
     batches_.emplace(batch_id, std::move(batch));
@@ -152,7 +152,7 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     return id;
   }
 
-  // queryMany(name, types, resolvers, timeoutMs, (packed) => void): id, with resolvers [{ address, port }]
+  // queryMany(name, types, resolvers, timeoutMs, (...packed) => void): id, with resolvers [{ address, port }]
   // and types ['A', ...]. Positional, not one spec object: each named read would make a key string.
   // One call and one callback for a whole request; the outcomes (OutcomeWriter::Packed) are
   // resolver-major (resolver i, type j at i * types.length + j). A pair that cannot start (bad
@@ -200,7 +200,8 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     return Launch(env, std::move(batch), batch_id);
   }
 
-  // cancel(id): the batch's outcomes so far, packed like queryMany's, its unsettled queries as
+  // cancel(id): the batch's outcomes so far, packed like queryMany's (the callback's arguments in an
+  // array), its unsettled queries as
   // cancelled with the packets they sent until now (a resend already out is charged all the same);
   // undefined if unknown.
   // The callback is not called for a cancelled batch.
@@ -220,7 +221,7 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
       batch->outcomes[i].status = Status::kCancelled;
       batch->outcomes[i].sends = sends;
     }
-    Napi::Array result = writer_.Packed(env, batch->outcomes);
+    Napi::Array result = writer_.Packed(env, batch->outcomes).AsArray(env);
     ReleaseIfIdle();
     return result;
   }
@@ -266,10 +267,10 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     batches_.erase(it);
     Napi::Env env = Env();
     Napi::HandleScope scope(env);
-    Napi::Array result = writer_.Packed(env, done->outcomes);
+    PackedOutcomes result = writer_.Packed(env, done->outcomes);
     // MakeCallback, not Call: we are on a bare libuv callback, and promise jobs must run after it.
     try {
-      done->callback.MakeCallback(Value(), {result}, async_);
+      done->callback.MakeCallback(Value(), result.values, async_);
     } catch (const Napi::Error& e) {
       napi_fatal_exception(env, e.Value());
     }

@@ -97,6 +97,15 @@ test('rttMs is a positive duration with at most microsecond precision', async ()
   assert.is(Math.round(e.rttMs * 1000) / 1000, e.rttMs);
 });
 
+test('TXT parts keep their order and are read as UTF-8, a byte that is no UTF-8 as U+FFFD', async () => {
+  const e = await answered('mixed.example.test', 'TXT');
+  assert.is(e.answers.length, 1);
+  const [txt] = e.answers;
+  assert.ok(txt !== undefined && 'parts' in txt);
+  assert.equal(txt.parts, ['a', 'caf\u00e9', 'b', 'bad\ufffd', 'c']);
+  assert.is(txt.value, 'acaf\u00e9bbad\ufffdc');
+});
+
 test('a TXT set too large for UDP arrives whole over TCP after the truncated UDP answer', async () => {
   const before = client.counters().tcpFallbacks;
   const e = await answered('big.example.test', 'TXT');

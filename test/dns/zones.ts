@@ -18,6 +18,8 @@ export const EXAMPLE_ZONE: ZoneSpec = {
     '@ MX 20 MX2',
     '@ TXT "v=spf1 -all"',
     'multi TXT "first part" "second part" "third"',
+    // UTF-8 (é), a byte that is no UTF-8 (\\255), and ASCII parts between them, in that order.
+    'mixed TXT "a" "caf\\195\\169" "b" "bad\\255" "c"',
     'www CNAME alias',
     'alias CNAME host',
     'host A 192.0.2.50',

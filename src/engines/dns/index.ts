@@ -39,13 +39,13 @@ export function openResolverClient(): ResolverClient {
     let id = 0;
     let settled = false;
     let inFlight: ListNode<() => void> | null = null;
-    const settle = (packed: readonly unknown[]) => {
+    const settle = (...packed: unknown[]) => {
       if (settled) return;
       settled = true;
       if (inFlight !== null) pending.remove(inFlight);
       done(shape(request, packed, CANCELLED));
     };
-    const cancel = () => settle(settled ? [] : (engine.cancel(id) ?? []));
+    const cancel = () => settle(...(settled ? [] : (engine.cancel(id) ?? [])));
     try {
       id = engine.queryMany(request.domain, request.types, request.resolvers, request.timeoutMs, settle);
     } catch (err) {

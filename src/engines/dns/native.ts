@@ -8,9 +8,11 @@ export type NativeResolvers = ReadonlyArray<{ address: string; port: number }>;
 export interface NativeDnsEngine {
   // Every (resolver, type) pair of one request; outcomes come back resolver-major, packed (see unpack.ts),
   // in one callback. An id for cancel(), or 0 when `done` was already called because nothing could start.
-  // The packed array's numbers are the engine's own buffer, rewritten by its next call: unpack first.
-  queryMany(name: string, types: readonly RecordType[], resolvers: NativeResolvers, timeoutMs: number, done: (packed: unknown[]) => void): number;
-  // The outcomes so far, packed, with the unsettled ones as cancelled; `done` is then never called.
+  // `done` gets the packed outcomes as its arguments (see unpack.ts); their numbers are the engine's own
+  // buffer, rewritten by its next call: unpack first.
+  queryMany(name: string, types: readonly RecordType[], resolvers: NativeResolvers, timeoutMs: number, done: (...packed: unknown[]) => void): number;
+  // The outcomes so far, packed (what `done` would get, in an array), with the unsettled ones as
+  // cancelled; `done` is then never called.
   cancel(id: number): unknown[] | undefined;
   counters(): EngineCounters;
   close(): void;

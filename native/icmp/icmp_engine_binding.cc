@@ -9,6 +9,7 @@
 
 #include "icmp/icmp_engine.h"
 #include "icmp/icmp_limits.h"
+#include "icmp/icmp_result_js.h"
 
 namespace nettools::icmp {
 
@@ -19,16 +20,6 @@ Napi::Error StatusError(Napi::Env env, Status s, const std::string& detail = std
   Napi::Error e = Napi::Error::New(env, detail.empty() ? StatusMessage(s) : detail);
   e.Set("code", Napi::String::New(env, StatusCode(s)));
   return e;
-}
-
-const char* ReplyStatusName(ReplyStatus s) {
-  switch (s) {
-    case ReplyStatus::kReply: return "reply";
-    case ReplyStatus::kTimeout: return "timeout";
-    case ReplyStatus::kUnreachable: return "unreachable";
-    case ReplyStatus::kTimeExceeded: return "time-exceeded";
-  }
-  return "timeout";
 }
 
 uint32_t UintField(Napi::Env env, const Napi::Object& o, const char* name) {
@@ -104,6 +95,7 @@ class IcmpEngineWrap : public Napi::ObjectWrap<IcmpEngineWrap> {
   Lifetime* life_;
   std::unordered_map<uint64_t, Napi::FunctionReference> callbacks_;
   Napi::AsyncContext context_;
+  ResultWriter writer_;
 };
 
 Napi::Function IcmpEngineWrap::Define(Napi::Env env) {
@@ -115,6 +107,7 @@ Napi::Function IcmpEngineWrap::Define(Napi::Env env) {
                          InstanceMethod("socketKinds", &IcmpEngineWrap::SocketKinds),
                          InstanceMethod("stats", &IcmpEngineWrap::Stats),
                          StaticValue("limits", LimitsObject(env), napi_enumerable),
+                         StaticValue("statusNames", ReplyStatusNames(env), napi_enumerable),
                      });
 }
 
@@ -122,7 +115,8 @@ IcmpEngineWrap::IcmpEngineWrap(const Napi::CallbackInfo& info)
     : Napi::ObjectWrap<IcmpEngineWrap>(info),
       env_(info.Env()),
       life_(nullptr),
-      context_(info.Env(), "nettools:IcmpEngine") {
+      context_(info.Env(), "nettools:IcmpEngine"),
+      writer_(info.Env()) {
   Napi::Env env = info.Env();
   KindPreference pref = KindPreference::kAuto;
   if (info.Length() > 0 && info[0].IsObject()) {
@@ -270,28 +264,10 @@ void IcmpEngineWrap::Deliver(uint64_t session, PingResult&& result) {
   ReleaseSession(session);
   Napi::Env env = env_;
   Napi::HandleScope scope(env);
-  Napi::Object out = Napi::Object::New(env);
-  Napi::Array replies = Napi::Array::New(env, result.echoes.size());
-  for (size_t i = 0; i < result.echoes.size(); ++i) {
-    const EchoOutcome& e = result.echoes[i];
-    Napi::Object r = Napi::Object::New(env);
-    r.Set("seq", static_cast<double>(i));
-    r.Set("status", ReplyStatusName(e.status));
-    if (e.status == ReplyStatus::kReply) {
-      r.Set("rttMs", e.rtt_ms);
-      if (e.ttl >= 0) r.Set("ttl", e.ttl);
-      r.Set("bytes", static_cast<double>(e.bytes));
-    }
-    if (!e.from.empty()) r.Set("from", e.from);
-    if (e.reason != nullptr) r.Set("reason", e.reason);
-    replies.Set(static_cast<uint32_t>(i), r);
-  }
-  out.Set("replies", replies);
-  out.Set("duplicates", static_cast<double>(result.duplicates));
-  out.Set("durationMs", result.duration_ms);
+  auto [numbers, texts] = writer_.Packed(env, result);
   try {
     // MakeCallback runs the microtask queue afterwards, so promises settled in the callback resolve now.
-    cb.MakeCallback(Value(), {out}, context_);
+    cb.MakeCallback(Value(), {numbers, texts}, context_);
   } catch (const Napi::Error& e) {
     napi_fatal_exception(env, e.Value());
   }

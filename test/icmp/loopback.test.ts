@@ -55,6 +55,11 @@ test('every echo to ::1 is answered with a positive RTT below the timeout', asyn
   assertStatsAddUp(r);
 });
 
+test('a ping of more echoes than the engine packs in its own result array (64) reports every one in order', async () => {
+  const r = await pinger.ping({ address: '127.0.0.1', family: 4, count: 100, intervalMs: 1, timeoutMs: 1000, size: 8 });
+  assertAllReplied(r, 100, 1000);
+});
+
 test('the session lasts about count-1 intervals when replies are fast', async () => {
   const r = await pinger.ping({ address: '127.0.0.1', family: 4, count: 3, intervalMs: 100, timeoutMs: 1000, size: 8 });
   assert.ok(r.durationMs >= 200, `durationMs ${r.durationMs}`);

@@ -1,5 +1,4 @@
 import { addon } from '../../native/addon';
-import type { RawResult } from './stats';
 import type { FamilyStats, KindPreference, PingOptions, SocketKind } from './types';
 
 // The shapes the C++ binding (native/icmp/icmp_engine_binding.cc) hands over.
@@ -16,7 +15,9 @@ export interface NativeStats {
 }
 
 export interface NativeIcmpEngine {
-  ping(options: PingOptions, done: (result: RawResult) => void): number;
+  // `done` gets the result packed (see unpack.ts); its numbers are the engine's own array, rewritten by
+  // its next result: unpack first.
+  ping(options: PingOptions, done: (numbers: Float64Array, texts: string) => void): number;
   cancel(session: number): void;
   close(): void;
   socketKinds(): { v4: NativeFamily; v6: NativeFamily };
@@ -38,6 +39,7 @@ export interface PingLimits {
 export interface NativeIcmpEngineClass {
   new (options: { kind: KindPreference }): NativeIcmpEngine;
   readonly limits: PingLimits;
+  readonly statusNames: readonly string[]; // index: the status number in a packed result
 }
 
 export function nativeEngineClass(): NativeIcmpEngineClass {

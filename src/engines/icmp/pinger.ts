@@ -2,6 +2,7 @@ import { IcmpError, fromNative } from './errors';
 import { LinkedList } from '../../util/linked-list';
 import { nativeEngineClass, type NativeIcmpEngine, type NativeStats } from './native';
 import { summarize } from './stats';
+import { unpackResult } from './unpack';
 import type { EchoOutcome, EchoResult, Pinger, PingerOptions, PingOptions, SocketKinds } from './types';
 import { checkPingOptions } from './validate';
 
@@ -21,7 +22,10 @@ class NativePinger implements Pinger {
   // Rejecters of pings in flight, so close() can settle them: the engine drops them silently.
   private readonly pending = new LinkedList<(err: IcmpError) => void>();
 
-  constructor(engine: NativeIcmpEngine) {
+  constructor(
+    engine: NativeIcmpEngine,
+    private readonly statusNames: readonly string[],
+  ) {
     this.engine = engine;
     const k = engine.socketKinds();
     const reasons: SocketKinds['reasons'] = {};
@@ -39,9 +43,9 @@ class NativePinger implements Pinger {
     const inFlight = this.pending.push((error) => done({ ok: false, error }));
     let session: number;
     try {
-      session = engine.ping({ ...options }, (raw) => {
+      session = engine.ping({ ...options }, (numbers, texts) => {
         this.pending.remove(inFlight);
-        done({ ok: true, echo: summarize(raw) });
+        done({ ok: true, echo: summarize(unpackResult(numbers, texts, this.statusNames)) });
       });
     } catch (err) {
       this.pending.remove(inFlight);
@@ -92,7 +96,7 @@ class NativePinger implements Pinger {
 export function openPinger(options: PingerOptions = {}): Pinger {
   const Engine = nativeEngineClass();
   try {
-    return new NativePinger(new Engine({ kind: options.kind ?? 'auto' }));
+    return new NativePinger(new Engine({ kind: options.kind ?? 'auto' }), Engine.statusNames);
   } catch (err) {
     throw fromNative(err);
   }

@@ -1,0 +1,37 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { unpackResult } from '../../src/engines/icmp/unpack';
+
+const NAMES = ['reply', 'timeout', 'unreachable', 'time-exceeded'];
+
+test('a packed result reads back as echoes in order, absent numbers and texts left out', () => {
+  // 2 echoes, 1 duplicate, 12.5 ms; a reply without a TTL, then an unreachable with its sender and reason.
+  const numbers = Float64Array.from([2, 1, 12.5, 0, 0.25, -1, 64, -1, -1, 2, -1, -1, -1, 10, 16]);
+  const r = unpackResult(numbers, '198.18.0.2host-unreachable', NAMES);
+  assert.equal(r, {
+    replies: [
+      { seq: 0, status: 'reply', rttMs: 0.25, bytes: 64 },
+      { seq: 1, status: 'unreachable', from: '198.18.0.2', reason: 'host-unreachable' },
+    ],
+    duplicates: 1,
+    durationMs: 12.5,
+  });
+});
+
+test('only the echoes the count names are read from a longer (reused) array', () => {
+  const numbers = Float64Array.from([1, 0, 1, 1, -1, -1, -1, -1, -1, 0, 5, 5, 5, 5, 5]);
+  assert.equal(unpackResult(numbers, '', NAMES).replies, [{ seq: 0, status: 'timeout' }]);
+});
+
+test('a packed result that does not hold what it announces is refused, not read past its end', () => {
+  assert.throws(() => unpackResult(Float64Array.from([2, 0, 1, 1, -1, -1, -1, -1, -1]), '', NAMES), /do not fit/);
+  assert.throws(() => unpackResult(Float64Array.from([1, 0, 1, 2, -1, -1, -1, 20, -1]), 'short', NAMES), /cut short/);
+  assert.throws(() => unpackResult(Float64Array.from([1, 0, 1, 7, -1, -1, -1, -1, -1]), '', NAMES), /unknown status/);
+});
+
+test('the engine names its statuses in the order the packed numbers use', async () => {
+  const { nativeEngineClass } = await import('../../src/engines/icmp/native');
+  assert.equal(nativeEngineClass().statusNames, NAMES);
+});
+
+test.run();

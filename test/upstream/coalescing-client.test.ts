@@ -39,6 +39,20 @@ test('when every request waiting for a shared query goes away, the query is canc
   assert.is(client.counters().cancelled - before, 1);
 });
 
+test('a request that joins a query and goes away leaves it running for the request that launched it', async ({ client, resolver }) => {
+  const before = client.counters().cancelled;
+  const request = { domain: 'launcher.example.test', types: ['MX' as const], resolvers: [resolver], timeoutMs: 5000 };
+  const launcher = client.query(request);
+  const joining = new CancelSource();
+  const joined = client.query(request, joining);
+  joining.abort();
+  assert.equal((await joined)[0]?.queries.MX, { error: 'cancelled' });
+  assert.is(client.counters().inFlight, 1);
+  const [answer] = await launcher;
+  assert.ok(answer !== undefined && 'rcode' in (answer.queries.MX ?? {}), JSON.stringify(answer?.queries));
+  assert.is(client.counters().cancelled - before, 0);
+});
+
 test("a request's answers keep its types' order whichever arrives first", async ({ client, resolver }) => {
   const mxFirst = client.query({ domain: 'order.example.test', types: ['MX'], resolvers: [resolver], timeoutMs: 5000 });
   const [both] = await client.query({ domain: 'order.example.test', types: ['MX', 'A'], resolvers: [resolver], timeoutMs: 5000 });

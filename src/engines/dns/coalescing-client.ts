@@ -10,7 +10,9 @@ import type { CancelToken } from '../../util/cancel';
 // is cancelled only when nobody waits for any question it carries. A request that joins a query which
 // may run past its own timeout is answered by its own deadline all the same. This is on the path of
 // every DNS request, so: one string key per request (the name), resolvers by identity, types by index;
-// answers reach waiters by plain callbacks, one delivery per upstream call, no promise per question.
+// answers reach waiters by plain callbacks, one delivery per upstream call, no promise per question. The
+// request that launches an upstream call (nearly every one: names are rarely asked twice at once) is its
+// owner and gets the engine's results as they are; only requests that join it wait question by question.
 
 const CANCELLED: QueryEntry = { error: 'cancelled' };
 // What a joining request reads for a question still unanswered at its own deadline: the entry the
@@ -21,9 +23,11 @@ const TYPE_INDEX: Record<RecordType, number> = { A: 0, AAAA: 1, MX: 2, TXT: 3 };
 type Waiter = (entry: QueryEntry) => void;
 
 interface Flight {
-  waiters: Waiter[];
+  waiters: Waiter[] | null; // made when the first request joins: most flights are never joined
   batch: Batch;
 }
+
+type Owner = (results: ResolverQueries[]) => void;
 
 // One upstream call: some resolvers, the types nobody else was asking them already; flights
 // resolver-major, as the engine answers.
@@ -33,6 +37,7 @@ interface Batch {
   flights: Flight[];
   endsMs: number; // performance.now() by which the engine has settled every question it carries
   reserved: number[]; // per resolver: how many of its questions were reserved before launch
+  owner: Owner | null; // the launching request while it waits
 }
 
 // Questions in flight for one name: per resolver, a flight per type index.
@@ -74,15 +79,25 @@ function deliver(flights: Flights, batch: Batch, request: ResolverQuery, results
       const flight = batch.flights[i * types.length + j] as Flight;
       if (slots !== undefined && slots[TYPE_INDEX[type]] === flight) slots[TYPE_INDEX[type]] = undefined;
       const waiters = flight.waiters;
-      flight.waiters = [];
       const entry = queries?.[type] ?? CANCELLED;
       sends += sendsOf(entry);
-      for (const waiter of waiters) waiter(entry);
+      if (waiters !== null) {
+        flight.waiters = null;
+        for (const waiter of waiters) waiter(entry);
+      }
     }
     sent?.(resolvers[i] as ResolverConfig, sends, batch.reserved[i] as number);
     if (slots !== undefined && slots.every((f) => f === undefined)) byName?.delete(resolvers[i] as ResolverConfig);
   }
   if (byName !== undefined && byName.size === 0 && flights.get(batch.name) === byName) flights.delete(batch.name);
+  const owner = batch.owner;
+  batch.owner = null;
+  owner?.(results);
+}
+
+// Nobody waits for any question the call carries: it can be cancelled.
+function unwanted(batch: Batch): boolean {
+  return batch.owner === null && batch.flights.every((f) => f.waiters === null || f.waiters.length === 0);
 }
 
 // How many of `types` the request reserved for `resolver`.
@@ -95,16 +110,17 @@ function reservedOf(reserved: Reserved | undefined, resolver: ResolverConfig, ty
 }
 
 // Sends `types` to each of `resolvers` as one upstream call (one native call), a flight per question.
-function launch(inner: ResolverClient, flights: Flights, name: string, request: ResolverQuery, nowMs: number, reserved: Reserved | undefined, sent: () => SentHook | null): void {
+// `owner`, if any, asked exactly `request` and gets the call's results, in its order.
+function launch(inner: ResolverClient, flights: Flights, name: string, request: ResolverQuery, nowMs: number, reserved: Reserved | undefined, sent: () => SentHook | null, owner: Owner | null): Batch {
   const { resolvers, types } = request;
-  const batch: Batch = { name, cancel: () => undefined, flights: [], endsMs: nowMs + request.timeoutMs, reserved: [] };
+  const batch: Batch = { name, cancel: () => undefined, flights: [], endsMs: nowMs + request.timeoutMs, reserved: [], owner };
   let byName = flights.get(name);
   if (byName === undefined) flights.set(name, (byName = new Map()));
   for (const resolver of resolvers) {
     let slots = byName.get(resolver);
     if (slots === undefined) byName.set(resolver, (slots = [undefined, undefined, undefined, undefined]));
     for (const type of types) {
-      const flight: Flight = { waiters: [], batch };
+      const flight: Flight = { waiters: null, batch };
       batch.flights.push(flight);
       slots[TYPE_INDEX[type]] = flight;
     }
@@ -117,6 +133,26 @@ function launch(inner: ResolverClient, flights: Flights, name: string, request: 
     else deliver(flights, batch, request, results, sent());
   });
   starting = false;
+  return batch;
+}
+
+// The launching request's wait: the call's results, or every question cancelled if it goes away first
+// (the call itself then runs on while anyone joined it).
+function own(inner: ResolverClient, flights: Flights, name: string, request: ResolverQuery, nowMs: number, reserved: Reserved | undefined, sent: () => SentHook | null, cancel: CancelToken | undefined): Promise<ResolverQueries[]> {
+  return new Promise((resolve) => {
+    let stopListening: (() => void) | undefined;
+    const batch = launch(inner, flights, name, request, nowMs, reserved, sent, (results) => {
+      stopListening?.();
+      resolve(results);
+    });
+    if (cancel === undefined) return;
+    stopListening = cancel.onAbort(() => {
+      if (batch.owner === null) return;
+      batch.owner = null;
+      if (unwanted(batch)) batch.cancel();
+      resolve(cancelledAll(request, CANCELLED));
+    });
+  });
 }
 
 // One request's wait for its questions' answers, until all are in, the request goes away, or (with
@@ -144,9 +180,9 @@ function gather(byName: NameFlights, request: ResolverQuery, cancel: CancelToken
     // Stops waiting; what is unanswered reads as `entry`.
     const stop = (entry: QueryEntry) => {
       if (done) return;
-      for (const [flight, waiter] of joined) flight.waiters = flight.waiters.filter((w) => w !== waiter);
+      for (const [flight, waiter] of joined) if (flight.waiters !== null) flight.waiters = flight.waiters.filter((w) => w !== waiter);
       // The last one waiting for anything an upstream call carries: nobody needs it any more.
-      for (const [flight] of joined) if (flight.batch.flights.every((f) => f.waiters.length === 0)) flight.batch.cancel();
+      for (const [flight] of joined) if (unwanted(flight.batch)) flight.batch.cancel();
       for (const r of results) for (const t of types) r.queries[t] ??= entry;
       finish();
     };
@@ -160,7 +196,7 @@ function gather(byName: NameFlights, request: ResolverQuery, cancel: CancelToken
           queries[type] = entry;
           if (--pending === 0 && !done) finish();
         };
-        flight.waiters.push(waiter);
+        (flight.waiters ??= []).push(waiter);
         joined.push([flight, waiter]);
       }
     });
@@ -191,8 +227,8 @@ function missing(byName: NameFlights | undefined, resolver: ResolverConfig, type
   return slots === undefined ? [...types] : types.filter((t) => slots[TYPE_INDEX[t]] === undefined);
 }
 
-function cancelledAll(request: ResolverQuery): ResolverQueries[] {
-  return request.resolvers.map((resolver) => ({ resolver, queries: Object.fromEntries(request.types.map((t) => [t, { ...CANCELLED }])) }));
+function cancelledAll(request: ResolverQuery, entry?: QueryEntry): ResolverQueries[] {
+  return request.resolvers.map((resolver) => ({ resolver, queries: Object.fromEntries(request.types.map((t) => [t, entry ?? { ...CANCELLED }])) }));
 }
 
 export function coalesce(inner: ResolverClient): CoalescingClient {
@@ -219,11 +255,8 @@ export function coalesce(inner: ResolverClient): CoalescingClient {
       const now = performance.now();
       // Nothing in flight for this name (a fresh name, the common case): the whole request is one
       // upstream call, as without coalescing, and it can outlast nothing of its own.
-      if (byName === undefined) {
-        launch(inner, flights, name, request, now, reserved, sent);
-        return gather(flights.get(name) as NameFlights, request, cancel, null);
-      }
-      for (const g of lackingGroups(byName, request)) launch(inner, flights, name, { ...request, types: g.types, resolvers: g.resolvers }, now, reserved, sent);
+      if (byName === undefined) return own(inner, flights, name, request, now, reserved, sent, cancel);
+      for (const g of lackingGroups(byName, request)) launch(inner, flights, name, { ...request, types: g.types, resolvers: g.resolvers }, now, reserved, sent, null);
       return gather(flights.get(name) as NameFlights, request, cancel, now + request.timeoutMs);
     },
     onSent(hook) {

@@ -59,17 +59,26 @@ function statesData(entry: QueryEntry | undefined): entry is QueryEntry & { answ
   return isAnswered(entry) && (entry.rcode === 'NOERROR' || entry.rcode === 'NXDOMAIN');
 }
 
+// Every resolver's set of records for a type must be the same set: order, repeats and letter case aside.
+// Compared as sets of keys, not as sorted joined lists: this runs for every type of every dns request.
 export function isConsistent(results: ResolverQueries[], types: RecordType[]): boolean {
   for (const type of types) {
-    let reference: string | undefined;
+    let reference: Set<string> | undefined;
     for (const { queries } of results) {
       const entry = queries[type];
       if (!statesData(entry)) continue;
-      const set = [...new Set(entry.answers.map((a) => keyOf(type, a)))].sort().join('\n');
-      if (reference === undefined) reference = set;
-      else if (set !== reference) return false;
+      const keys = new Set<string>();
+      for (const a of entry.answers) keys.add(keyOf(type, a));
+      if (reference === undefined) reference = keys;
+      else if (!sameSet(reference, keys)) return false;
     }
   }
+  return true;
+}
+
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const k of a) if (!b.has(k)) return false;
   return true;
 }
 

@@ -23,30 +23,36 @@ export function counterReadAtScrape(
   });
 }
 
-// A counter whose hot path is a map lookup and an addition. prom-client's own inc() validates and hashes
-// the label object on every call; here the totals are handed over at scrape time (collect), in the same
-// exposition. Label values must come from bounded sets, as for any Prometheus label.
+// A counter whose hot path is two map lookups and an addition. prom-client's own inc() validates and
+// hashes the label object on every call; here the totals are handed over at scrape time (collect), in the
+// same exposition. Keyed by each label value in turn, never by the values joined: a joined key is a new
+// string each call, hashed anew, and dns requests count eight queries each. Label values must come from
+// bounded sets, as for any Prometheus label.
 export class PlainCounter {
   readonly #labelNames: readonly string[];
-  // Keyed by the label values joined; kept in first-seen order, as prom-client orders its series.
-  readonly #cells = new Map<string, Cell>();
+  readonly #cells = new Map<string, Map<string, Cell>>();
+  // Every cell in first-seen order, as prom-client orders its series.
+  readonly #ordered: Cell[] = [];
 
   constructor(registry: Registry, name: string, help: string, labelNames: readonly [string] | readonly [string, string]) {
     this.#labelNames = labelNames;
-    const cells = this.#cells;
-    counterReadAtScrape(registry, name, help, labelNames, () => Array.from(cells.values(), (cell) => [cell.labels, cell.count]));
+    const ordered = this.#ordered;
+    counterReadAtScrape(registry, name, help, labelNames, () => ordered.map((cell) => [cell.labels, cell.count]));
   }
 
   // For a counter with one label, `second` is left out.
   inc(first: string, second = '', by = 1): void {
-    const key = second === '' ? first : `${first}\u0000${second}`;
-    const cell = this.#cells.get(key);
+    let bySecond = this.#cells.get(first);
+    if (bySecond === undefined) this.#cells.set(first, (bySecond = new Map()));
+    const cell = bySecond.get(second);
     if (cell !== undefined) {
       cell.count += by;
       return;
     }
     const [a, b] = this.#labelNames as [string, string | undefined];
     const labels: Record<string, string> = b === undefined ? { [a]: first } : { [a]: first, [b]: second };
-    this.#cells.set(key, { labels, count: by });
+    const made = { labels, count: by };
+    bySecond.set(second, made);
+    this.#ordered.push(made);
   }
 }

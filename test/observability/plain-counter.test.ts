@@ -35,4 +35,14 @@ test('a one-label counter counts each value apart and keeps counting across scra
   assert.match(text, 'o_total{outcome="upstream-timeout"} 1');
 });
 
+test('a two-label counter counts each pair of values apart, whatever characters they hold', async () => {
+  const registry = new Registry();
+  const counter = new PlainCounter(registry, 'p_total', 'Help.', ['first', 'second']);
+  counter.inc('a\u0000b', 'c');
+  counter.inc('a', 'b\u0000c', 2);
+  const text = await registry.metrics();
+  assert.match(text, 'p_total{first="a\u0000b",second="c"} 1');
+  assert.match(text, 'p_total{first="a",second="b\u0000c"} 2');
+});
+
 test.run();

@@ -36,8 +36,8 @@ Status StatusFromUv(int err) {
   return Status::kNetworkError;
 }
 
-EngineCore::EngineCore(uv_loop_t* loop, Done done, std::shared_ptr<void> teardown)
-    : loop_(loop), done_(std::move(done)), teardown_(std::move(teardown)) {}
+EngineCore::EngineCore(uv_loop_t* loop, Done done, std::shared_ptr<void> teardown, uint32_t window)
+    : loop_(loop), done_(std::move(done)), teardown_(std::move(teardown)), window_(window) {}
 
 EngineCore::~EngineCore() { Shutdown(); }
 

@@ -72,7 +72,8 @@ class EngineCore : public std::enable_shared_from_this<EngineCore> {
   // `teardown` is held by the engine until Shutdown and by each of its libuv handles until that handle's
   // close callback has run, so its owner learns from its release that nothing of the engine is left in
   // the loop (the binding lets environment teardown wait for that).
-  EngineCore(uv_loop_t* loop, Done done, std::shared_ptr<void> teardown = nullptr);
+  // `window`: queries on the wire to one resolver at once (see ResolverWindow).
+  EngineCore(uv_loop_t* loop, Done done, std::shared_ptr<void> teardown = nullptr, uint32_t window = ResolverWindow::kMaxInFlight);
   ~EngineCore();
   EngineCore(const EngineCore&) = delete;
   EngineCore& operator=(const EngineCore&) = delete;

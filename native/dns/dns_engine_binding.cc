@@ -97,8 +97,16 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     if (napi_get_uv_event_loop(env, &loop) != napi_ok || loop == nullptr) {
       throw StatusError(env, Status::kNetworkError, "no event loop for the DNS engine");
     }
+    // new DnsEngine(windowPerResolver?): this engine's share of the per-resolver window.
+    uint32_t window = ResolverWindow::kMaxInFlight;
+    if (info.Length() > 0 && !info[0].IsUndefined()) {
+      if (!info[0].IsNumber()) throw StatusError(env, Status::kInvalidArgument, "windowPerResolver must be a number");
+      const double w = info[0].As<Napi::Number>().DoubleValue();
+      if (!(w >= 1 && w <= ResolverWindow::kMaxInFlight)) throw StatusError(env, Status::kInvalidArgument, "windowPerResolver must be 1 to 256");
+      window = static_cast<uint32_t>(w);
+    }
     auto hook = std::make_shared<TeardownHook>();
-    core_ = std::make_shared<EngineCore>(loop, [this](uint32_t id, QueryOutcome& o) { OnDone(id, o); }, hook);
+    core_ = std::make_shared<EngineCore>(loop, [this](uint32_t id, QueryOutcome& o) { OnDone(id, o); }, hook, window);
     hook->core = core_;
     if (napi_add_async_cleanup_hook(env, TeardownHook::Run, hook.get(), &hook->handle) != napi_ok) {
       hook->handle = nullptr;

@@ -28,7 +28,7 @@ uint64_t ServerKey(const sockaddr_storage& server) {
 
 bool ResolverWindow::Enter(uint64_t server, uint32_t query) {
   Lane& lane = lanes_[server];
-  if (lane.in_flight < kMaxInFlight && lane.waiting.empty()) {
+  if (lane.in_flight < limit_ && lane.waiting.empty()) {
     lane.in_flight++;
     return true;
   }
@@ -42,14 +42,14 @@ void ResolverWindow::Leave(uint64_t server) {
   Lane& lane = it->second;
   lane.in_flight--;
   if (lane.in_flight == 0 && lane.waiting.empty()) lanes_.erase(it);
-  else if (lane.in_flight == kMaxInFlight - 1 && !lane.waiting.empty()) admissible_ = true;
+  else if (lane.in_flight == limit_ - 1 && !lane.waiting.empty()) admissible_ = true;
 }
 
 std::vector<std::pair<uint64_t, uint32_t>> ResolverWindow::Admit() {
   std::vector<std::pair<uint64_t, uint32_t>> out;
   if (!admissible_) return out;
   for (auto& [server, lane] : lanes_) {
-    while (lane.in_flight < kMaxInFlight && !lane.waiting.empty()) {
+    while (lane.in_flight < limit_ && !lane.waiting.empty()) {
       out.emplace_back(server, lane.waiting.front());
       lane.waiting.pop_front();
       lane.in_flight++;

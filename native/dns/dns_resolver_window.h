@@ -24,6 +24,11 @@ class ResolverWindow {
   // needs in flight at the per-resolver query budget (500 a second at 30 ms is 15).
   static constexpr uint32_t kMaxInFlight = 256;
 
+  // `limit`: this engine's share of kMaxInFlight (1 to kMaxInFlight) when several engines, one per worker
+  // thread, send to the same resolvers: the resolver's socket buffer holds what all of them put on the wire.
+  explicit ResolverWindow(uint32_t limit = kMaxInFlight) : limit_(limit < 1 ? 1 : limit > kMaxInFlight ? kMaxInFlight : limit) {}
+  uint32_t limit() const { return limit_; }
+
   // True: `query` may be sent now and holds a slot. False: it waits in line.
   bool Enter(uint64_t server, uint32_t query);
   // A query that held a slot is done with it.
@@ -39,6 +44,7 @@ class ResolverWindow {
     uint32_t in_flight = 0;
     std::deque<uint32_t> waiting;  // may hold queries that settled while waiting: skipped when admitted
   };
+  uint32_t limit_;
   std::unordered_map<uint64_t, Lane> lanes_;
   bool admissible_ = false;  // some lane may have a free slot and someone waiting: Admit() looks
 };

@@ -1,6 +1,6 @@
 import type { Registry } from 'prom-client';
 import type { Config } from '../config/types';
-import { openResolverClient } from '../engines/dns';
+import { openResolverClient, windowShare } from '../engines/dns';
 import { coalesce } from '../engines/dns/coalescing-client';
 import { ResolverBudget } from '../engines/dns/resolver-budget';
 import type { LimiterStore } from '../ratelimit/limiter-store';
@@ -45,7 +45,8 @@ export interface SharedStores {
 function openUpstream(config: Config, registry: Registry | null, store: LimiterStore | undefined): ToolDeps['dns'] {
   try {
     const budget = new ResolverBudget(store ?? new MemoryLimiterStore({ max: Math.max(16, config.resolvers.length * 2) }), config.resolverQps);
-    return { upstream: new Upstream(coalesce(openResolverClient()), budget, registry, config.resolvers) };
+    // Every worker thread has an engine of its own: they share each resolver's window between them.
+    return { upstream: new Upstream(coalesce(openResolverClient(windowShare(config.workers))), budget, registry, config.resolvers) };
   } catch (err) {
     return { unavailable: `the DNS engine could not start: ${(err as Error).message}` };
   }

@@ -1,10 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openResolverClient, sendsOf } from '../../src/engines/dns';
+import { openResolverClient, RESOLVER_WINDOW, sendsOf, windowShare } from '../../src/engines/dns';
 import { answerA, startScriptedDns } from '../support/scripted-dns';
 
 // native/dns/dns_resolver_window.h, ResolverWindow::kMaxInFlight.
-const WINDOW = 256;
+const WINDOW = RESOLVER_WINDOW;
 
 test('a burst of more queries than the window reaches the resolver a window at a time, and every one is answered', async () => {
   let outstanding = 0;
@@ -77,6 +77,39 @@ test('a cancelled query frees its slot for the next in line', async () => {
     client.close();
     await dns.stop();
   }
+});
+
+test('an engine given a share of the window puts at most its share on the wire to one resolver', async () => {
+  const share = windowShare(16); // 16 worker threads: 16 each
+  let outstanding = 0;
+  let most = 0;
+  const dns = await startScriptedDns((q, d) => {
+    outstanding++;
+    most = Math.max(most, outstanding);
+    setTimeout(() => {
+      outstanding--;
+      void d.send(answerA(q, '192.0.2.9'), q);
+    }, 100);
+  });
+  const resolver = { id: 'shared', address: dns.address, port: dns.port, family: 4 as const };
+  const client = openResolverClient(share);
+  try {
+    const asked = Array.from({ length: share * 3 }, (_, i) => client.query({ domain: `s${i}.example.test`, types: ['A'], resolvers: [resolver], timeoutMs: 3000 }));
+    for (const [r] of await Promise.all(asked)) assert.ok(r && 'answers' in (r.queries.A ?? {}), JSON.stringify(r?.queries));
+    assert.is(share, 16);
+    assert.is(most, share);
+  } finally {
+    client.close();
+    await dns.stop();
+  }
+});
+
+test('the window is shared out evenly between worker threads, at least one each', () => {
+  assert.equal([1, 2, 3, 32, 300].map(windowShare), [RESOLVER_WINDOW, 128, 85, 8, 1]);
+});
+
+test('an engine refuses a window share outside 1 to the whole window', () => {
+  for (const bad of [0, RESOLVER_WINDOW + 1, Number.NaN]) assert.throws(() => openResolverClient(bad), /windowPerResolver/);
 });
 
 test.run();

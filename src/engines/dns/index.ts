@@ -1,4 +1,5 @@
 import { errorCode, nativeEngineClass } from './native';
+export { RESOLVER_WINDOW, windowShare } from './native';
 import { unpackOutcomes } from './unpack';
 import type { EngineCounters, QueryEntry, RecordType, ResolverQueries, ResolverQuery } from './types';
 import { LinkedList, type ListNode } from '../../util/linked-list';
@@ -28,9 +29,10 @@ function shape(request: ResolverQuery, packed: readonly unknown[], fallback: Que
   });
 }
 
-export function openResolverClient(): ResolverClient {
+// `windowPerResolver`: see windowShare in native.ts.
+export function openResolverClient(windowPerResolver?: number): ResolverClient {
   const Engine = nativeEngineClass();
-  const engine = new Engine();
+  const engine = new Engine(windowPerResolver);
   // A canceller per request in flight, so close() can settle every promise it strands (a list, not a
   // Set: see linked-list.ts for what a table that swings with the load keeps alive).
   const pending = new LinkedList<() => void>();

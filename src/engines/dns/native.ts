@@ -18,7 +18,17 @@ export interface NativeDnsEngine {
   close(): void;
 }
 
-type NativeDnsEngineClass = new () => NativeDnsEngine;
+// `windowPerResolver`: queries this engine may have on the wire to one resolver at once, 1 to
+// RESOLVER_WINDOW (native/dns/dns_resolver_window.h); the whole window when left out.
+type NativeDnsEngineClass = new (windowPerResolver?: number) => NativeDnsEngine;
+
+export const RESOLVER_WINDOW = 256;
+
+// Each of `engines` engines sending to the same resolvers (one per worker thread) gets an equal share of
+// the window, so together they put no more on a resolver's socket buffer than one engine would.
+export function windowShare(engines: number): number {
+  return Math.max(1, Math.floor(RESOLVER_WINDOW / Math.max(1, engines)));
+}
 
 export function nativeEngineClass(): NativeDnsEngineClass {
   const ctor = addon().DnsEngine;

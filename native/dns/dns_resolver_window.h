@@ -27,7 +27,6 @@ class ResolverWindow {
   // `limit`: this engine's share of kMaxInFlight (1 to kMaxInFlight) when several engines, one per worker
   // thread, send to the same resolvers: the resolver's socket buffer holds what all of them put on the wire.
   explicit ResolverWindow(uint32_t limit = kMaxInFlight) : limit_(limit < 1 ? 1 : limit > kMaxInFlight ? kMaxInFlight : limit) {}
-  uint32_t limit() const { return limit_; }
 
   // True: `query` may be sent now and holds a slot. False: it waits in line.
   bool Enter(uint64_t server, uint32_t query);

@@ -133,13 +133,11 @@ int SendEcho(int fd, Family family, const sockaddr_storage& dst, const uint8_t* 
     std::memcpy(CMSG_DATA(c), &ttl, sizeof(int));
   }
   // An ICMP error for another ping on this shared socket leaves a pending socket error (sk_err) that
-  // the kernel hands to the next send instead of sending: read it off first (SO_ERROR clears it; the
-  // details stay on the error queue), and retry in case one lands in between. A real failure repeats.
+  // the kernel hands to the next datagram send instead of sending, clearing it as it does (raw sends
+  // never report it). So a failed send is tried again: a stale error is gone by then, a real failure
+  // repeats. Reading SO_ERROR before every send did the same at the price of a syscall per echo.
   int err = 0;
   for (int attempt = 0; attempt < 3; ++attempt) {
-    int pending = 0;
-    socklen_t plen = sizeof(pending);
-    (void)getsockopt(fd, SOL_SOCKET, SO_ERROR, &pending, &plen);
     if (sendmsg(fd, &msg, 0) >= 0) return 0;
     err = errno;
   }

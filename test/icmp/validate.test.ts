@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { IcmpError, checkPingOptions, openPinger, pingLimits } from '../../src/engines/icmp';
 import { fromNative } from '../../src/engines/icmp/errors';
-import { nativeEngineClass } from '../../src/engines/icmp/native';
+import { nativeEngineClass, nativePing } from '../../src/engines/icmp/native';
 import { addon } from '../../src/native/addon';
 
 const base = { address: '127.0.0.1', family: 4 as const, count: 4, intervalMs: 200, timeoutMs: 1000, size: 56 };
@@ -53,10 +53,33 @@ test('the engine itself refuses options past the same limits with invalid-option
       { ...base, ttl: 2 ** 32 - 1 },
     ]) {
       try {
-        engine.ping(bad, () => assert.unreachable('a refused ping called back'));
+        nativePing(engine, bad, () => assert.unreachable('a refused ping called back'));
         assert.unreachable(`the engine accepted ${JSON.stringify(bad)}`);
       } catch (err) {
         assert.is((err as { code?: string }).code, 'invalid-options', JSON.stringify(bad));
+      }
+    }
+    assert.is(engine.stats().sessions, 0);
+  } finally {
+    engine.close();
+  }
+});
+
+test('the engine refuses a non-numeric option, a non-string address and a missing callback with invalid-options', () => {
+  const engine = new (nativeEngineClass())({ kind: 'auto' });
+  const done = (): void => assert.unreachable('a refused ping called back');
+  try {
+    for (const [what, call] of [
+      ['count as text', () => engine.ping('127.0.0.1', 4, '1' as never, 200, 1000, 56, -1, done)],
+      ['address as a number', () => engine.ping(2130706433 as never, 4, 1, 200, 1000, 56, -1, done)],
+      ['ttl as a fraction', () => engine.ping('127.0.0.1', 4, 1, 200, 1000, 56, 1.5, done)],
+      ['no callback', () => (engine.ping as (...a: unknown[]) => number)('127.0.0.1', 4, 1, 200, 1000, 56, -1)],
+    ] as const) {
+      try {
+        call();
+        assert.unreachable(`the engine accepted ${what}`);
+      } catch (err) {
+        assert.is((err as { code?: string }).code, 'invalid-options', what);
       }
     }
     assert.is(engine.stats().sessions, 0);

@@ -15,9 +15,18 @@ export interface NativeStats {
 }
 
 export interface NativeIcmpEngine {
-  // `done` gets the result packed (see unpack.ts); its numbers are the engine's own array, rewritten by
-  // its next result: unpack first.
-  ping(options: PingOptions, done: (numbers: Float64Array, texts: string) => void): number;
+  // Positional (see nativePing); `done` gets the result packed (see unpack.ts); its numbers are the
+  // engine's own array, rewritten by its next result: unpack first.
+  ping(
+    address: string,
+    family: number,
+    count: number,
+    intervalMs: number,
+    timeoutMs: number,
+    size: number,
+    ttl: number,
+    done: (numbers: Float64Array, texts: string) => void,
+  ): number;
   cancel(session: number): void;
   close(): void;
   socketKinds(): { v4: NativeFamily; v6: NativeFamily };
@@ -46,4 +55,13 @@ export function nativeEngineClass(): NativeIcmpEngineClass {
   const ctor = addon().IcmpEngine;
   if (typeof ctor !== 'function') throw new Error('the native addon has no IcmpEngine export');
   return ctor as NativeIcmpEngineClass;
+}
+
+// Starts one ping on the engine: the options go positionally, ttl -1 for the socket's default.
+export function nativePing(
+  engine: NativeIcmpEngine,
+  o: PingOptions,
+  done: (numbers: Float64Array, texts: string) => void,
+): number {
+  return engine.ping(o.address, o.family, o.count, o.intervalMs, o.timeoutMs, o.size, o.ttl ?? -1, done);
 }

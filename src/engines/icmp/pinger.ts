@@ -1,6 +1,6 @@
 import { IcmpError, fromNative } from './errors';
 import { LinkedList } from '../../util/linked-list';
-import { nativeEngineClass, type NativeIcmpEngine, type NativeStats } from './native';
+import { nativeEngineClass, nativePing, type NativeIcmpEngine, type NativeStats } from './native';
 import { summarize } from './stats';
 import { unpackResult } from './unpack';
 import type { EchoOutcome, EchoResult, Pinger, PingerOptions, PingOptions, SocketKinds } from './types';
@@ -43,7 +43,7 @@ class NativePinger implements Pinger {
     const inFlight = this.pending.push((error) => done({ ok: false, error }));
     let session: number;
     try {
-      session = engine.ping({ ...options }, (numbers, texts) => {
+      session = nativePing(engine, options, (numbers, texts) => {
         this.pending.remove(inFlight);
         done({ ok: true, echo: summarize(unpackResult(numbers, texts, this.statusNames)) });
       });

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKey, type NewKey } from '../../src/keys/api-key';
@@ -19,8 +19,16 @@ function record(made: NewKey, change: Partial<KeyRecord> = {}): KeyRecord {
   return { id: made.id, sha256: made.sha256, plan: 'pro', label: '', created: '2026-01-01T00:00:00.000Z', expires: null, revoked: null, ...change };
 }
 
+const dirs: string[] = [];
+
+test.after(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
 function ringOf(records: KeyRecord[]): { ring: KeyRing; path: string } {
-  const path = join(mkdtempSync(join(tmpdir(), 'nettools-ring-')), 'keys');
+  const dir = mkdtempSync(join(tmpdir(), 'nettools-ring-'));
+  dirs.push(dir);
+  const path = join(dir, 'keys');
   writeKeyFile(path, records);
   const opened = KeyRing.open(path, plans);
   if (!opened.ok) throw new Error(opened.message);

@@ -11,23 +11,29 @@ import { measureInChild } from './in-child';
 import { medianRun } from './median-run';
 import { measureNativeIcmp } from './native';
 
+// A failed run counts 0 queries/s: its round's ratio then says so rather than vanishing.
+function qpsOf(runs: ReadonlyArray<DnsEngineRow['result']>): number[] {
+  return runs.map((r) => (r.ok ? r.queriesPerSecond : 0));
+}
+
 // Each engine beside its ceiling and its peer, against the same loopback target, each in a process of
 // its own: dnsperf and ping are programs, and the JavaScript engines run in fresh Node processes.
 export async function measureEngines(opts: BenchOptions, knot: KnotSet, workDir: string): Promise<BenchResults['engines']> {
   const target = knot.servers[0] as KnotSet['servers'][number];
   const dnsOpts = { address: target.address, port: target.port, name: BENCH_ZONE, durationS: opts.engineDurationS, inFlight: opts.dnsInFlight };
+  const roundOpts = { ...dnsOpts, durationS: opts.engineRoundS };
   // The engine and its ceiling take turns, so a slow moment of the shared VM does not fall on one of them.
   const native: Array<DnsEngineRow['result']> = [];
   const ceiling: Array<DnsEngineRow['result']> = [];
   for (let round = 0; round < opts.engineRounds; round++) {
     for (const which of roundOrder(round)) {
-      if (which === 'first') native.push(await measureInChild('native', dnsOpts));
-      else ceiling.push(await runDnsperf({ ...dnsOpts, workDir }));
+      if (which === 'first') native.push(await measureInChild('native', roundOpts));
+      else ceiling.push(await runDnsperf({ ...roundOpts, workDir }));
     }
   }
   const dns: DnsEngineRow[] = [];
-  dns.push({ name: 'native', runs: native.length, result: medianRun(native) });
-  dns.push({ name: 'dnsperf', runs: ceiling.length, result: medianRun(ceiling) });
+  dns.push({ name: 'native', runs: native.length, roundQps: qpsOf(native), result: medianRun(native) });
+  dns.push({ name: 'dnsperf', runs: ceiling.length, roundQps: qpsOf(ceiling), result: medianRun(ceiling) });
   dns.push({ name: 'node-resolver', result: await measureInChild('node-resolver', dnsOpts) });
   for (const row of dns) say(`dns engine ${row.name}: ${row.result.ok ? `${formatCount(row.result.queriesPerSecond)} q/s` : row.result.unavailable}`);
 

@@ -6,8 +6,10 @@ export interface BenchOptions {
   durationS: number;
   warmupS: number;
   engineDurationS: number;
-  // The native DNS engine and dnsperf take turns this many times; each is judged by its median run.
+  // The native DNS engine and dnsperf take turns this many times, engineRoundS each; the target reads the
+  // median of the rounds' ratios.
   engineRounds: number;
+  engineRoundS: number;
   dnsInFlight: number;
   icmpInFlight: number;
   rttSamples: number;
@@ -27,6 +29,6 @@ export function parseOptions(argv: readonly string[]): BenchOptions | string {
     else return `unknown argument "${arg}" (only --quick is known)`;
   }
   return quick
-    ? { mode: 'quick', connections: [1, 64], durationS: 3, warmupS: 1, engineDurationS: 3, engineRounds: 1, dnsInFlight: 100, icmpInFlight: 32, rttSamples: 20, floodCount: 5000, resolvers: 2, pairRounds: 3, pairRunS: 2, deadlineS: 600 }
-    : { mode: 'full', connections: [1, 16, 64, 256], durationS: 10, warmupS: 3, engineDurationS: 5, engineRounds: 3, dnsInFlight: 100, icmpInFlight: 32, rttSamples: 100, floodCount: 20000, resolvers: 2, pairRounds: 15, pairRunS: 2, deadlineS: 1800 };
+    ? { mode: 'quick', connections: [1, 64], durationS: 3, warmupS: 1, engineDurationS: 3, engineRounds: 1, engineRoundS: 3, dnsInFlight: 100, icmpInFlight: 32, rttSamples: 20, floodCount: 5000, resolvers: 2, pairRounds: 3, pairRunS: 2, deadlineS: 600 }
+    : { mode: 'full', connections: [1, 16, 64, 256], durationS: 10, warmupS: 3, engineDurationS: 5, engineRounds: 9, engineRoundS: 3, dnsInFlight: 100, icmpInFlight: 32, rttSamples: 100, floodCount: 20000, resolvers: 2, pairRounds: 15, pairRunS: 2, deadlineS: 1800 };
 }

@@ -60,6 +60,9 @@ export type Measured<T> = ({ ok: true } & T) | { ok: false; unavailable: string 
 export interface DnsEngineRow {
   name: 'native' | 'dnsperf' | 'node-resolver';
   runs?: number; // the result is the median of this many runs (one when absent)
+  // Queries/s of each run in round order, when the engine and dnsperf took turns: round i of one pairs
+  // with round i of the other, so a target can take the ratio within each round.
+  roundQps?: number[];
   result: Measured<{ queriesPerSecond: number; completed: number; failed: number; inFlight: number; durationS: number }>;
 }
 

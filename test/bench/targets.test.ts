@@ -172,6 +172,23 @@ test('the DNS engine target says when its figures are medians of alternating run
   assert.match(byId(r, 'dns-engine').detail, /90% of dnsperf's 300\.0k \(medians of 3 alternating runs each\)/);
 });
 
+test('the DNS engine target reads the median of its rounds\' ratios when it and dnsperf took turns', () => {
+  const r = fullResults();
+  // Medians of the runs: 120k vs 280k (43%); within each round 90%, 90% and 40%: the median round is 90%.
+  r.engines.dns[0] = { name: 'native', runs: 3, roundQps: [90_000, 180_000, 120_000], result: { ok: true, queriesPerSecond: 120_000, completed: 1, failed: 0, inFlight: 100, durationS: 3 } };
+  r.engines.dns[1] = { name: 'dnsperf', runs: 3, roundQps: [100_000, 200_000, 300_000], result: { ok: true, queriesPerSecond: 200_000, completed: 1, failed: 0, inFlight: 100, durationS: 3 } };
+  const t = byId(r, 'dns-engine');
+  assert.is(t.status, 'met');
+  assert.match(t.detail, /90% of dnsperf's 200\.0k \(median of 3 rounds' ratios/);
+});
+
+test('a DNS engine round whose run failed counts as a ratio of 0', () => {
+  const r = fullResults();
+  r.engines.dns[0] = { name: 'native', runs: 3, roundQps: [0, 0, 270_000], result: { ok: true, queriesPerSecond: 270_000, completed: 1, failed: 0, inFlight: 100, durationS: 3 } };
+  r.engines.dns[1] = { name: 'dnsperf', runs: 3, roundQps: [300_000, 300_000, 300_000], result: { ok: true, queriesPerSecond: 300_000, completed: 1, failed: 0, inFlight: 100, durationS: 3 } };
+  assert.is(byId(r, 'dns-engine').status, 'not met');
+});
+
 test('an engine that is not built leaves the DNS engine target not evaluated', () => {
   const r = fullResults();
   r.engines.dns[0] = { name: 'native', result: { ok: false, unavailable: 'unavailable: engine not built' } };

@@ -50,9 +50,9 @@ export const SCENARIOS: Scenario[] = [
   },
 ];
 
-// Comparisons of a nettools variant with plain nettools, each measured in alternating short runs after
-// the scenarios and read by one cost target: metrics, the API-key path, budgets in Redis (both scenarios
-// the issue names).
+// Comparisons of plain nettools with another server, each measured in alternating short runs after the
+// scenarios: a nettools variant for a cost target (metrics, the API-key path, budgets in Redis in both
+// scenarios the issue names), and the baseline and the byte-identical ceiling for the validation target.
 export interface Pair {
   scenario: ScenarioName;
   first: 'nettools';
@@ -64,4 +64,6 @@ export const PAIRS: Pair[] = [
   { scenario: 'validation', first: 'nettools', second: 'nettools-keyed' },
   { scenario: 'validation', first: 'nettools', second: 'nettools-redis' },
   { scenario: 'dns', first: 'nettools', second: 'nettools-redis' },
+  { scenario: 'validation', first: 'nettools', second: 'baseline' },
+  { scenario: 'validation', first: 'nettools', second: 'ceiling-identical' },
 ];

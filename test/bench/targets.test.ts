@@ -82,19 +82,39 @@ test('a CPU cost is not evaluated when a run has no CPU reading', () => {
 
 test('validation is not met below 2x the baseline, and the detail shows the ratio', () => {
   const r = fullResults();
-  r.scenarios[0]!.servers[0] = measured('nettools', [point(64, 55_000, 900)]);
+  const i = r.pairs.indexOf(pairOf(r, 'validation', 'baseline'));
+  r.pairs[i] = pair('validation', 'baseline', [[55_000, 10], [55_000, 10], [55_000, 10]], [[30_000, 33], [30_000, 33], [30_000, 33]]);
   const t = byId(r, 'validation');
   assert.is(t.status, 'not met');
-  assert.match(t.detail, /1\.83x \(needs 2x\)/);
+  assert.match(t.detail, /1\.83x the baseline's req\/s \(needs 2x; medians 55\.0k vs its 30\.0k req\/s/);
+});
+
+test('validation reads each ratio round by round: the median of the rounds, not the ratio of the medians', () => {
+  const r = fullResults();
+  const i = r.pairs.indexOf(pairOf(r, 'validation', 'baseline'));
+  // Medians 60k vs 40k (1.5x); within each round 2.5x, 2.5x and 1x: the median round is 2.5x.
+  r.pairs[i] = pair('validation', 'baseline', [[50_000, 10], [100_000, 10], [60_000, 10]], [[20_000, 33], [40_000, 33], [60_000, 33]]);
+  const t = byId(r, 'validation');
+  assert.is(t.status, 'met');
+  assert.match(t.detail, /3 rounds of 2 s runs each, the two taking turns at going first, ratio = median of the rounds' ratios: 2\.50x/);
 });
 
 test('validation is not met under 80% of the byte-identical ceiling, and shows the plain one for reference', () => {
   const r = fullResults();
-  r.scenarios[0]!.servers[4] = measured('ceiling-identical', [point(64, 160_000, 700)]);
+  const i = r.pairs.indexOf(pairOf(r, 'validation', 'ceiling-identical'));
+  r.pairs[i] = pair('validation', 'ceiling-identical', [[120_000, 8.3], [120_000, 8.3], [120_000, 8.3]], [[160_000, 7], [160_000, 7], [160_000, 7]]);
   const t = byId(r, 'validation');
   assert.is(t.status, 'not met');
-  assert.match(t.detail, /75% of the byte-identical ceiling's 160\.0k req\/s \(needs 80%\)/);
-  assert.match(t.detail, /80% of the plain ceiling/);
+  assert.match(t.detail, /75% of the byte-identical ceiling's \(needs 80%; medians 120\.0k vs its 160\.0k req\/s, server CPU 8\.3 vs 7\.0 µs per request\)/);
+  assert.match(t.detail, /80% of the plain ceiling in the scenario's run/);
+});
+
+test('validation is not evaluated without the alternating runs beside the byte-identical ceiling', () => {
+  const r = fullResults();
+  r.pairs = r.pairs.filter((p) => !(p.scenario === 'validation' && p.second === 'ceiling-identical'));
+  const t = byId(r, 'validation');
+  assert.is(t.status, 'not evaluated');
+  assert.match(t.detail, /no alternating runs of nettools and ceiling-identical \(validation\)/);
 });
 
 test('dns is judged on server CPU per request against the baseline: over 40% is not met', () => {
@@ -151,9 +171,9 @@ test('a run with unexpected statuses is not evaluated rather than counted as spe
 
 test('a target at 64 connections is not evaluated when 64 was not run', () => {
   const r = fullResults();
-  r.scenarios[0]!.servers[1] = measured('baseline', [point(1, 10_000, 200)]);
+  r.scenarios[0]!.servers[0] = measured('nettools', [point(1, 20_000, 100)]);
   assert.is(byId(r, 'validation').status, 'not evaluated');
-  assert.not.ok(pointAt(r, 'validation', 'baseline', 64).ok);
+  assert.not.ok(pointAt(r, 'validation', 'nettools', 64).ok);
 });
 
 test('the DNS engine must reach 85% of dnsperf and beat dns.Resolver', () => {

@@ -52,7 +52,8 @@ export const SCENARIOS: Scenario[] = [
 
 // Comparisons of plain nettools with another server, each measured in alternating short runs after the
 // scenarios: a nettools variant for a cost target (metrics, the API-key path, budgets in Redis in both
-// scenarios the issue names), and the baseline and the byte-identical ceiling for the validation target.
+// scenarios the issue names), the baseline and the byte-identical ceiling for the validation target, and the baseline for the dns CPU
+// target.
 export interface Pair {
   scenario: ScenarioName;
   first: 'nettools';
@@ -66,4 +67,5 @@ export const PAIRS: Pair[] = [
   { scenario: 'dns', first: 'nettools', second: 'nettools-redis' },
   { scenario: 'validation', first: 'nettools', second: 'baseline' },
   { scenario: 'validation', first: 'nettools', second: 'ceiling-identical' },
+  { scenario: 'dns', first: 'nettools', second: 'baseline' },
 ];

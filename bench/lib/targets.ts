@@ -92,7 +92,9 @@ function roundsHow(pair: PairRuns): string {
 }
 
 // dns req/s on this machine measures the Knot resolvers as much as nettools: what nettools spends per
-// request is the question.
+// request is the question. Read round by round from alternating runs, as the other ratios of two servers
+// are: the baseline's CPU per request moved from 239 to 299 µs between points of one run. The scenario's
+// own points are shown beside it.
 function dnsCpuTarget(results: Inputs): TargetResult {
   const id = 'dns-cpu';
   const description = `dns at ${REFERENCE_CONNECTIONS} connections: server CPU per request <= 40% of the baseline's`;
@@ -100,14 +102,16 @@ function dnsCpuTarget(results: Inputs): TargetResult {
   if (!ours.ok) return notEvaluated(id, description, ours.why);
   const base = pointAt(results, 'dns', 'baseline', REFERENCE_CONNECTIONS);
   if (!base.ok) return notEvaluated(id, description, base.why);
-  if (ours.point.cpu === null || base.point.cpu === null) return notEvaluated(id, description, 'no CPU reading for one of the servers');
-  const share = cpuPerRequestUs(ours.point.cpu) / cpuPerRequestUs(base.point.cpu);
-  return {
-    id,
-    description,
-    status: share <= 0.4 ? 'met' : 'not met',
-    detail: `${cpuPerRequestUs(ours.point.cpu).toFixed(1)} vs ${cpuPerRequestUs(base.point.cpu).toFixed(1)} µs per request = ${(share * 100).toFixed(0)}%${loadNote(ours.point)}`,
-  };
+  const found = findPair(results.pairs, 'dns', 'nettools', 'baseline');
+  if (!found.ok) return notEvaluated(id, description, found.why);
+  const share = pairedRatio(found.pair.firstRuns, found.pair.secondRuns, 'cpuUsPerRequest');
+  const [a, b] = [medians(found.pair.firstRuns), medians(found.pair.secondRuns)];
+  if (share === null || a.cpuUsPerRequest === null || b.cpuUsPerRequest === null) return notEvaluated(id, description, 'some alternating runs of nettools and the baseline have no CPU reading');
+  let detail = `${roundsHow(found.pair)}: ${(share * 100).toFixed(0)}%; medians ${fmtCpu(a.cpuUsPerRequest)} vs ${fmtCpu(b.cpuUsPerRequest)} µs per request, ${formatCount(a.requestsPerSecond)} vs ${formatCount(b.requestsPerSecond)} req/s`;
+  if (ours.point.cpu !== null && base.point.cpu !== null) {
+    detail += `; in the scenario's run ${cpuPerRequestUs(ours.point.cpu).toFixed(1)} vs ${cpuPerRequestUs(base.point.cpu).toFixed(1)} µs`;
+  }
+  return { id, description, status: share <= 0.4 ? 'met' : 'not met', detail: detail + loadNote(ours.point) };
 }
 
 export const HEAVY_CONNECTIONS = 256;

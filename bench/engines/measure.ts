@@ -11,7 +11,7 @@ import { measureInChild } from './in-child';
 import { medianRun } from './median-run';
 import { measureNativeIcmp } from './native';
 
-// A failed run counts 0 queries/s: its round's ratio then says so rather than vanishing.
+// A failed run counts 0 queries/s, so the rounds keep their order (medianRun reports the failure itself).
 function qpsOf(runs: ReadonlyArray<DnsEngineRow['result']>): number[] {
   return runs.map((r) => (r.ok ? r.queriesPerSecond : 0));
 }

@@ -46,11 +46,20 @@ export interface Medians {
 // ratio, while the medians of each server's runs can come from different moments. null when a run lacks
 // the reading or the rounds do not pair up.
 export function pairedRatio(numerator: readonly PairRun[], denominator: readonly PairRun[], measure: keyof PairRun): number | null {
-  if (numerator.length !== denominator.length || numerator.length === 0) return null;
+  return medianOfRatios(
+    numerator.map((r) => r[measure]),
+    denominator.map((r) => r[measure]),
+  );
+}
+
+// The median of numerators[i] ÷ denominators[i]; null when the lists do not pair up, are empty, or a round
+// lacks a reading or has a zero denominator.
+export function medianOfRatios(numerators: ReadonlyArray<number | null>, denominators: ReadonlyArray<number | null>): number | null {
+  if (numerators.length !== denominators.length || numerators.length === 0) return null;
   const ratios: number[] = [];
-  for (let i = 0; i < numerator.length; i++) {
-    const n = (numerator[i] as PairRun)[measure];
-    const d = (denominator[i] as PairRun)[measure];
+  for (let i = 0; i < numerators.length; i++) {
+    const n = numerators[i] as number | null;
+    const d = denominators[i] as number | null;
     if (n === null || d === null || d === 0) return null;
     ratios.push(n / d);
   }

@@ -52,8 +52,8 @@ export const SCENARIOS: Scenario[] = [
 
 // Comparisons of plain nettools with another server, each measured in alternating short runs after the
 // scenarios: a nettools variant for a cost target (metrics, the API-key path, budgets in Redis in both
-// scenarios the issue names), the baseline and the byte-identical ceiling for the validation target, and the baseline for the dns CPU
-// target.
+// scenarios the issue names), the baseline and the byte-identical ceiling for the validation target, and
+// the baseline for the dns CPU target.
 export interface Pair {
   scenario: ScenarioName;
   first: 'nettools';

@@ -1,6 +1,7 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import type { FieldError } from '../problems/codes';
 import { parseDomain, parseHost } from './names';
+import { assertUniqueItemsTyped } from './unique-items';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
 export type Validate<T> = (body: Record<string, unknown>) => Parsed<T>;
@@ -16,6 +17,7 @@ export function createSchemaCompiler(): <T>(schema: object, normalize: (value: T
   ajv.addFormat('host', { type: 'string', validate: (s: string) => parseHost(s) !== null });
   ajv.addFormat('domain', { type: 'string', validate: (s: string) => parseDomain(s) !== null });
   return <T>(schema: object, normalize: (value: T) => T): Validate<T> => {
+    assertUniqueItemsTyped(schema);
     const validate = ajv.compile(schema);
     return (body) => (validate(body) ? { ok: true, value: normalize(body as unknown as T) } : failure(validate));
   };

@@ -20,7 +20,7 @@ export function dnsRequestSchema(resolverIds: readonly string[]) {
       },
       types: {
         type: 'array',
-        items: { enum: [...RECORD_TYPES] },
+        items: { type: 'string', enum: [...RECORD_TYPES] },
         minItems: 1,
         maxItems: 4,
         uniqueItems: true,
@@ -29,7 +29,7 @@ export function dnsRequestSchema(resolverIds: readonly string[]) {
       },
       resolvers: {
         type: 'array',
-        items: { enum: [...resolverIds] },
+        items: { type: 'string', enum: [...resolverIds] },
         minItems: 1,
         uniqueItems: true,
         description: 'Ids of configured resolvers to ask; all of them when absent.',

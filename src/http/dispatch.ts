@@ -1,12 +1,11 @@
-import type { Logger } from '../log';
 import type { Exchange } from './exchange';
 import { refuse } from './refusal';
 import type { Method, Route } from './route';
 import type { HttpRequest } from './uws';
 
 // Finds the route and method for a request and runs its handler; unknown paths are 404, known paths
-// with another method 405 with Allow. A handler that throws is a bug: 500, and the server goes on.
-export function dispatch(routes: ReadonlyMap<string, Route>, ex: Exchange, req: HttpRequest, log: Logger): void {
+// with another method 405 with Allow. A handler that throws is a bug: the exchange's fault handler answers 500, and the server goes on.
+export function dispatch(routes: ReadonlyMap<string, Route>, ex: Exchange, req: HttpRequest): void {
   const route = routes.get(ex.path);
   if (!route) return refuse(ex, { code: 'not-found', path: ex.path });
   ex.route = ex.path;
@@ -19,7 +18,6 @@ export function dispatch(routes: ReadonlyMap<string, Route>, ex: Exchange, req: 
   try {
     handler(ex, req);
   } catch (err) {
-    log.log('error', 'handler threw', { path: ex.path, error: (err as Error).stack ?? String(err) });
-    refuse(ex, { code: 'internal-error', detail: 'unexpected error; this is a bug' });
+    ex.fail(err);
   }
 }

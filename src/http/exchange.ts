@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { CancelSource, NOT_LISTENING, type CancelToken } from '../util/cancel';
+import { problemJson } from './problem-json';
 import type { HttpResponse } from './uws';
 import { writeAtTurnEnd, type TurnEndWrite } from './write-batch';
 
@@ -18,6 +19,9 @@ function lineStart(name: string): string {
   if (start === undefined) LINE_STARTS.set(name, (start = `\r\n${name}: `));
   return start;
 }
+
+// What a request gets when even the fault handler failed: a fixed problem body.
+const LAST_RESORT_PROBLEM = problemJson('internal-error', 'unexpected error; this is a bug');
 
 // The exchange whose response is being written inside res.cork: one function for every cork, not a
 // closure per response.
@@ -59,21 +63,42 @@ export class Exchange implements CancelToken, TurnEndWrite {
     peer: string, // the socket peer as text people write (see peer.ts)
     readonly startedAt: number, // performance.now() when the request arrived
     private readonly onSettled: (ex: Exchange) => void,
+    // A throw on this request's path: a bug. The owner logs it and answers 500 if nothing was sent.
+    private readonly onFault: (ex: Exchange, err: unknown) => void,
   ) {
     this.client = peer;
     res.onAborted(() => {
-      if (this.aborted) return;
-      // A response already sent but still waiting for the end of the turn is dropped then, unwritten.
-      if (this.finished) {
-        this.aborted = true;
-        return;
+      try {
+        this.aborted_();
+      } catch (err) {
+        this.fail(err);
       }
-      this.aborted = true;
-      this.finished = true;
-      this.abortSource?.abort();
-      this.abortSource = null;
-      this.settle();
     });
+  }
+
+  private aborted_(): void {
+    if (this.aborted) return;
+    // A response already sent but still waiting for the end of the turn is dropped then, unwritten.
+    if (this.finished) {
+      this.aborted = true;
+      return;
+    }
+    this.aborted = true;
+    this.finished = true;
+    this.abortSource?.abort();
+    this.abortSource = null;
+    this.settle();
+  }
+
+  // Every callback uWS makes into this request's code goes through a guard that ends here: a throw must
+  // never unwind into uWS, where nothing catches it and the process ends (one request did that once).
+  fail(err: unknown): void {
+    try {
+      this.onFault(this, err);
+    } catch {
+      // The fault handler failed too: answer without it.
+      this.send(500, 'application/problem+json', LAST_RESORT_PROBLEM);
+    }
   }
 
   get open(): boolean {
@@ -96,7 +121,13 @@ export class Exchange implements CancelToken, TurnEndWrite {
 
   // Registers the body reader; uWS needs it attached before the handler returns.
   onData(handler: (chunk: ArrayBuffer, isLast: boolean) => void): void {
-    this.res.onData(handler);
+    this.res.onData((chunk, isLast) => {
+      try {
+        handler(chunk, isLast);
+      } catch (err) {
+        this.fail(err);
+      }
+    });
   }
 
   // Values are constants, numbers, the configured origin (printable ASCII, checked at start) and request
@@ -116,13 +147,22 @@ export class Exchange implements CancelToken, TurnEndWrite {
     writeAtTurnEnd(this);
   }
 
+  // From the end of the loop turn (write-batch.ts): the response is decided, so a throw here is only logged.
   writeNow(): void {
-    if (!this.aborted) {
-      writing = this;
-      this.res.cork(writeCorked);
+    try {
+      if (!this.aborted) {
+        writing = this;
+        this.res.cork(writeCorked);
+      }
+    } catch (err) {
+      this.fail(err);
     }
     this.pendingBody = null;
-    this.settle();
+    try {
+      this.settle();
+    } catch (err) {
+      this.fail(err);
+    }
   }
 
   // Only from writeCorked, inside res.cork.

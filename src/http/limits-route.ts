@@ -2,6 +2,7 @@ import { then } from '../util/maybe';
 import { unreachable } from './pipeline/admit';
 import { identifyCaller } from './pipeline/caller';
 import type { PipelineContext } from './pipeline/context';
+import { guardLater } from './guard';
 import { refuse } from './refusal';
 import type { Route } from './route';
 
@@ -13,7 +14,7 @@ export function limitsRoute(ctx: PipelineContext): Route {
     methods: {
       GET: (ex, req) => {
         const { clientKey, who } = identifyCaller(ctx, ex, req);
-        if ('code' in who) return void then(ctx.admission.refuseKey(ex, clientKey, who), (refusal) => refuse(ex, refusal));
+        if ('code' in who) return guardLater(ex, then(ctx.admission.refuseKey(ex, clientKey, who), (refusal) => refuse(ex, refusal)));
         const answered = then(ctx.admission.peek(ex, who), ({ decision, inFlightLimit }) =>
           ex.json(200, {
             plan: who.plan,
@@ -24,7 +25,7 @@ export function limitsRoute(ctx: PipelineContext): Route {
             inFlightLimit,
           }),
         );
-        if (answered instanceof Promise) answered.catch((err: unknown) => refuse(ex, unreachable(err)));
+        if (answered instanceof Promise) guardLater(ex, answered.catch((err: unknown) => refuse(ex, unreachable(err))));
       },
     },
   };

@@ -8,6 +8,7 @@ import { admitCaller } from './pipeline/caller';
 import type { PipelineContext } from './pipeline/context';
 import { respond } from './pipeline/respond';
 import { runTool } from './pipeline/run-tool';
+import { guardLater } from './guard';
 import { refuse, type StageRefusal } from './refusal';
 import type { Route } from './route';
 
@@ -21,7 +22,7 @@ export function probeRoute(ctx: PipelineContext, tools: readonly OpenTool[]): Ro
     methods: {
       GET: (ex, req) => {
         const query = req.getQuery() ?? '';
-        void then(admitCaller(ctx, ex, req), (refusal: AdmitRefusal | null) => (refusal === null ? runProbe(ctx, tools, ex, query) : refuse(ex, refusal)));
+        guardLater(ex, then(admitCaller(ctx, ex, req), (refusal: AdmitRefusal | null) => (refusal === null ? runProbe(ctx, tools, ex, query) : refuse(ex, refusal))));
       },
     },
   };

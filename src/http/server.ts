@@ -12,6 +12,7 @@ import { Exchange } from './exchange';
 import { peerText } from './peer';
 import { Admission } from './pipeline/admit';
 import type { PipelineContext } from './pipeline/context';
+import { refuse } from './refusal';
 import { requestId } from './request-id';
 import { buildRoutes } from './routes';
 import { loadNativeUws, type HttpRequest, type HttpResponse, type us_listen_socket } from './uws';
@@ -59,14 +60,19 @@ export function createServer(deps: ServerDeps): NettoolsServer {
     life.finished();
     if (log.enabled('info')) logRequest(log, ex, durationMs);
   };
+  const fault = (ex: Exchange, err: unknown) => requestFault(log, ex, err);
   const handle = (res: HttpResponse, req: HttpRequest) => {
     life.started();
     metrics.requestStarted();
-    const ex = new Exchange(res, req.getCaseSensitiveMethod(), req.getUrl(), peerText(res.getRemoteAddress()), performance.now(), settled);
-    ex.requestId = requestId(req.getHeader('x-request-id'));
-    ex.header('X-Request-Id', ex.requestId);
-    if (life.draining) ex.closeConnection = true;
-    dispatch(routes, ex, req, log);
+    const ex = new Exchange(res, req.getCaseSensitiveMethod(), req.getUrl(), peerText(res.getRemoteAddress()), performance.now(), settled, fault);
+    try {
+      ex.requestId = requestId(req.getHeader('x-request-id'));
+      ex.header('X-Request-Id', ex.requestId);
+      if (life.draining) ex.closeConnection = true;
+      dispatch(routes, ex, req);
+    } catch (err) {
+      ex.fail(err);
+    }
   };
   app.any('/*', handle);
   return {
@@ -74,6 +80,13 @@ export function createServer(deps: ServerDeps): NettoolsServer {
     shutdown: (graceMs) => life.shutdown(uws, graceMs),
     inFlight: () => life.inFlight,
   };
+}
+
+// A throw or rejection on a request's path is a bug in this server, never the client's doing: it is
+// logged with the request's id, and the request gets a 500 internal-error if nothing was sent yet.
+function requestFault(log: Logger, ex: Exchange, err: unknown): void {
+  log.log('error', 'request failed', { requestId: ex.requestId, path: ex.path, error: (err as Error | undefined)?.stack ?? String(err) });
+  if (ex.open) refuse(ex, { code: 'internal-error', detail: 'unexpected error; this is a bug' });
 }
 
 function logRequest(log: Logger, ex: Exchange, durationMs: number): void {

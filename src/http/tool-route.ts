@@ -9,6 +9,7 @@ import { checkBodyHeaders, readBody, type BodyOutcome } from './pipeline/read-bo
 import { respond } from './pipeline/respond';
 import { runTool } from './pipeline/run-tool';
 import { validateRequest } from './pipeline/validate';
+import { guardLater } from './guard';
 import { refuse, type StageRefusal } from './refusal';
 import type { Route } from './route';
 import type { HttpRequest } from './uws';
@@ -51,13 +52,7 @@ function admitWhileReading(ctx: PipelineContext, open: OpenTool, ex: Exchange, p
   // A body in uWS's own buffer is gone once its callback returns, and this one is used later: copy it.
   const keep = (b: BodyOutcome): BodyOutcome => (b.kind === 'body' ? { kind: 'body', bytes: b.bytes.slice() } : b);
   if (early === null) readBody(ex, ctx.config.bodyTimeoutMs, ctx.deadlines, (b) => ((body = keep(b)), proceed()));
-  pending.then(
-    (v) => ((verdict = v), proceed()),
-    (err: Error) => {
-      ctx.log.log('error', 'admission failed', { error: err.stack ?? String(err) });
-      refuse(ex, { code: 'internal-error', detail: 'the rate-limit store failed; this is a bug' });
-    },
-  );
+  guardLater(ex, pending.then((v) => ((verdict = v), proceed())));
 }
 
 // Synchronous up to the tool: a refused body is answered from inside uWS's data callback, with no promise in between.
@@ -68,5 +63,5 @@ function afterBody(ctx: PipelineContext, open: OpenTool, ex: Exchange, body: Bod
   if (json.kind === 'refused') return refuse(ex, json.refusal);
   const valid = validateRequest(open.validate, json.value);
   if (!valid.ok) return refuse(ex, valid.refusal);
-  void runTool(ex, open.slot, valid.request, ctx.log).then((outcome) => respond(ex, outcome));
+  guardLater(ex, runTool(ex, open.slot, valid.request, ctx.log).then((outcome) => respond(ex, outcome)));
 }

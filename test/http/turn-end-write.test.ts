@@ -29,6 +29,10 @@ function fakeResponse() {
   return { res: res as unknown as HttpResponse, wire, abort: () => aborted() };
 }
 
+const noFault = (_ex: Exchange, err: unknown) => {
+  throw err;
+};
+
 const turnEnd = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const test = suite('responses written at the end of the loop turn');
@@ -36,7 +40,7 @@ const test = suite('responses written at the end of the loop turn');
 test('a response sent during a turn reaches the socket when the turn ends, not before', async () => {
   const { res, wire } = fakeResponse();
   const settled: Exchange[] = [];
-  const ex = new Exchange(res, 'POST', '/api/tools/ping', '127.0.0.1', 0, (e) => settled.push(e));
+  const ex = new Exchange(res, 'POST', '/api/tools/ping', '127.0.0.1', 0, (e) => settled.push(e), noFault);
   ex.send(400, 'application/problem+json', '{"code":"validation-failed"}');
   assert.equal(wire, []);
   assert.is(settled.length, 0);
@@ -48,7 +52,7 @@ test('a response sent during a turn reaches the socket when the turn ends, not b
 test('a client gone before the turn ends gets nothing written and is settled once, as aborted', async () => {
   const { res, wire, abort } = fakeResponse();
   const settled: Exchange[] = [];
-  const ex = new Exchange(res, 'POST', '/api/tools/ping', '127.0.0.1', 0, (e) => settled.push(e));
+  const ex = new Exchange(res, 'POST', '/api/tools/ping', '127.0.0.1', 0, (e) => settled.push(e), noFault);
   ex.send(200, 'application/json', '{}');
   abort();
   await turnEnd();
@@ -59,7 +63,7 @@ test('a client gone before the turn ends gets nothing written and is settled onc
 
 test('a second send is ignored: one response per exchange', async () => {
   const { res, wire } = fakeResponse();
-  const ex = new Exchange(res, 'GET', '/health', '127.0.0.1', 0, () => {});
+  const ex = new Exchange(res, 'GET', '/health', '127.0.0.1', 0, () => {}, noFault);
   ex.send(200, 'application/json', 'first');
   ex.send(500, 'application/json', 'second');
   await turnEnd();

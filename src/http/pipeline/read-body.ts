@@ -27,7 +27,12 @@ export function readBody(ex: Exchange, deadlineMs: number, deadlines: Deadlines,
     if (settled) return;
     settled = true;
     deadlines.remove(deadline);
-    done(outcome);
+    // Reached from uWS's data and abort callbacks and from the deadline timer: nothing above catches.
+    try {
+      done(outcome);
+    } catch (err) {
+      ex.fail(err);
+    }
   };
   const deadline = deadlines.add(deadlineMs, () => settle({ kind: 'refused', refusal: { code: 'request-timeout', timeoutMs: deadlineMs } }), ex.startedAt);
   ex.onAbort(() => settle({ kind: 'aborted' }));

@@ -6,6 +6,7 @@ import { openSharedBudgets } from './shared-budgets';
 import type { Logger } from './log';
 import type { InFlightCaps } from './ratelimit/in-flight';
 import type { LimiterStore } from './ratelimit/limiter-store';
+import { uncaughtErrors } from './observability/last-resort';
 import { createHttpMetrics, disabledHttpMetrics, type HttpMetrics } from './observability/metrics';
 import { buildOpenApi } from './openapi/document';
 import { openTools, TOOLS, type OpenTools } from './tools/registry';
@@ -40,6 +41,7 @@ export function createApp(config: Config, log: Logger, options: AppOptions = {})
   const tools = options.tools ?? TOOLS;
   const keys = openKeys(config);
   const metrics = config.metrics ? createHttpMetrics() : disabledHttpMetrics();
+  metrics.counterFrom('nettools_uncaught_errors_total', 'Throws and rejections no request guard caught, logged by the last-resort handler; the thread served on.', uncaughtErrors);
   // With Redis, this instance's own stores (or the worker threads' shared ones) are what it falls back on.
   const shared = config.redisUrl === null ? null : openSharedBudgets(config, log, metrics, { ...(options.store ? { clients: options.store } : {}), ...(options.targetStore ? { targets: options.targetStore } : {}) });
   const store = shared?.clients ?? options.store;

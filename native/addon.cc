@@ -6,6 +6,7 @@
 
 #include "common/socket_probe.h"
 #include "turn_end.h"
+#include "worker_teardown.h"
 #include "dns/dns_engine_binding.h"
 #include "icmp/icmp_engine_binding.h"
 
@@ -34,6 +35,8 @@ class Addon : public Napi::Addon<Addon> {
                              InstanceMethod("version", &Addon::Version),
                              InstanceMethod("capabilities", &Addon::Capabilities),
                          });
+    // Worker threads call it at start (src/workers/worker-entry.ts).
+    exports.Set("closeStrayPollsAtTeardown", Napi::Function::New(env, CloseStrayPollsAtTeardown));
     // Each engine defines its own class; registering it is all this file does.
     exports.Set("IcmpEngine", icmp::DefineIcmpEngine(env));
     exports.Set("DnsEngine", dns::DefineDnsEngine(env));

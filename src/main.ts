@@ -6,6 +6,7 @@ import { UwsUnavailableError } from './http/uws';
 import type { KeyRing } from './keys/key-ring';
 import { createLogger, type Logger } from './log';
 import { addon } from './native/addon';
+import { installLastResort } from './observability/last-resort';
 import { superviseWorkers } from './workers/supervisor';
 
 // Installed before anyone can learn the port: a signal that arrives earlier would meet the default
@@ -52,11 +53,6 @@ async function serveOnWorkers(config: Config, argv: string[], log: Logger): Prom
       }
     });
   });
-  void workers.died.then((why) => {
-    log.log('error', 'stopping: a worker thread died', { why });
-    log.flush();
-    process.exit(1);
-  });
   logListening(log, config, workers.port, { ...workers.info, workers: config.workers });
 }
 
@@ -84,6 +80,7 @@ async function main(): Promise<void> {
   }
   const config = loadConfig(process.env, args);
   const log = createLogger(config.logLevel);
+  installLastResort(log);
   if (config.workers > 1) await serveOnWorkers(config, args, log);
   else await serveHere(config, log);
 }

@@ -1,5 +1,7 @@
 #include "icmp/icmp_engine.h"
 
+#include "common/own_handles.h"
+
 #include <arpa/inet.h>
 #include <net/if.h>
 #include <unistd.h>
@@ -178,6 +180,7 @@ void Engine::OpenSocket(Socket& s, KindPreference pref, uint16_t raw_id) {
     return;
   }
   s.poll.data = &s;
+  ClaimHandle(reinterpret_cast<uv_handle_t*>(&s.poll));
   ++open_handles_;
   uv_poll_start(&s.poll, UV_READABLE | UV_PRIORITIZED, &Engine::OnPoll);
   // An idle engine must not keep Node alive; a session's timer does while a ping is in flight.
@@ -351,6 +354,7 @@ void Engine::Close(std::function<void()> closed) {
   while (!sessions_.empty()) Drop(sessions_.begin()->second);
   for (Socket* s : {v4_.get(), v6_.get()}) {
     if (s->opened.fd < 0) continue;
+    ReleaseHandle(reinterpret_cast<uv_handle_t*>(&s->poll));
     uv_close(reinterpret_cast<uv_handle_t*>(&s->poll), [](uv_handle_t* h) {
       static_cast<Socket*>(h->data)->engine->HandleClosed();
     });

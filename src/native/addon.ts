@@ -12,6 +12,9 @@ export interface Capabilities {
 export interface NativeAddon {
   version(): string;
   capabilities(): Capabilities;
+  // For a worker thread: when it ends, however abruptly, the sockets uWS left open on its loop are
+  // closed, so that Node does not abort the whole process (native/worker_teardown.cc).
+  closeStrayPollsAtTeardown(): void;
   // Engines register further exports; their typed wrappers live beside the engine code.
   [engine: string]: unknown;
 }

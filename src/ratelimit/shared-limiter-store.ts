@@ -29,8 +29,9 @@ export class SharedLimiterStore implements LimiterStore<BucketAnswer> {
     memory: SharedLimiterMemory,
     // This thread's performance.timeOrigin: callers hand in readings of this thread's performance.now().
     private readonly origin: number = performance.timeOrigin,
+    owner = 1, // this thread's lock owner id (see SharedSlots)
   ) {
-    this.table = new SharedSlots(memory.slots);
+    this.table = new SharedSlots(memory.slots, owner);
     this.values = new Float64Array(memory.values);
   }
 

@@ -42,7 +42,12 @@ export class SharedSlots {
   private readonly locks: Int32Array;
   private readonly prints: Int32Array;
 
-  constructor(memory: SlotMemory) {
+  // `owner`: what this thread writes into a lock it holds (its worker index + 1), so that the locks of
+  // a thread that died holding one can be told apart and broken (breakLocks).
+  constructor(
+    memory: SlotMemory,
+    private readonly owner = 1,
+  ) {
     this.groups = memory.groups;
     this.locks = new Int32Array(memory.locks);
     this.prints = new Int32Array(memory.fingerprints);
@@ -59,7 +64,7 @@ export class SharedSlots {
   // Runs `inside` with the group's lock held. Critical sections are a few dozen instructions, so the
   // waiting thread spins.
   locked<T>(group: number, inside: () => T): T {
-    while (Atomics.compareExchange(this.locks, group, 0, 1) !== 0) {
+    while (Atomics.compareExchange(this.locks, group, 0, this.owner) !== 0) {
       // another thread holds it for a handful of loads and stores
     }
     try {
@@ -67,6 +72,15 @@ export class SharedSlots {
     } finally {
       Atomics.store(this.locks, group, 0);
     }
+  }
+
+  // Frees every lock `owner` holds: only for an owner that is gone (a worker thread that ended inside a
+  // critical section), or its groups would stay locked for every other thread forever.
+  static breakLocks(memory: SlotMemory, owner: number): number {
+    const locks = new Int32Array(memory.locks);
+    let broken = 0;
+    for (let g = 0; g < memory.groups; g++) if (Atomics.compareExchange(locks, g, owner, 0) === owner) broken++;
+    return broken;
   }
 
   // The slot holding `fp` in its group, or -1.

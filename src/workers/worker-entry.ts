@@ -3,6 +3,8 @@ import { createApp, type App } from '../app';
 import { ConfigError, loadConfig } from '../config/config';
 import { UwsUnavailableError } from '../http/uws';
 import { createLogger, type Logger } from '../log';
+import { addon } from '../native/addon';
+import { installLastResort } from '../observability/last-resort';
 import { SharedInFlight } from '../ratelimit/shared-in-flight';
 import { SharedLimiterStore } from '../ratelimit/shared-limiter-store';
 import type { FromWorker, ToWorker, WorkerStart } from './messages';
@@ -54,12 +56,16 @@ function serve(app: App, log: Logger): void {
 async function main(): Promise<void> {
   const config = { ...loadConfig(process.env, start.argv), port: start.port };
   const log = createLogger(config.logLevel, undefined, { worker: start.index });
+  installLastResort(log);
+  // First, before uWS opens a socket on this thread: a thread that ends without a shutdown must not take the process with it.
+  addon().closeStrayPollsAtTeardown();
   const { memory } = start;
   const app = createApp(config, log, {
-    store: new SharedLimiterStore(memory.clients),
-    targetStore: new SharedLimiterStore(memory.targets),
-    resolverStore: new SharedLimiterStore(memory.resolvers),
-    inFlight: new SharedInFlight(memory.inFlight, config.maxInFlightPerClient, config.maxInFlight),
+    // Each lock this thread takes carries its id, so the supervisor can free them if it dies holding one.
+    store: new SharedLimiterStore(memory.clients, performance.timeOrigin, start.index + 1),
+    targetStore: new SharedLimiterStore(memory.targets, performance.timeOrigin, start.index + 1),
+    resolverStore: new SharedLimiterStore(memory.resolvers, performance.timeOrigin, start.index + 1),
+    inFlight: new SharedInFlight(memory.inFlight, config.maxInFlightPerClient, config.maxInFlight, 1, start.index),
     metricsText: metricsAcrossWorkers(),
   });
   serve(app, log);

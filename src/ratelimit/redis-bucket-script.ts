@@ -12,15 +12,30 @@
 // so the script does only what must be atomic: it reads every bucket with one MGET, refills, takes, writes
 // each changed bucket with one SET ... PX, and answers two integers per item: how many of its takes were
 // granted, and the level before them. The caller derives remaining, reset and retry from those exactly as
-// token-bucket.ts does. (A key of another type reads as a full bucket and is overwritten.) Integers stay far
-// inside 2^53 (2 * capacity * windowMs <= 1.8e14), and are written with %.0f, never in exponent form.
+// token-bucket.ts does. Integers stay far inside 2^53 (2 * capacity * windowMs <= 1.8e14), and are written
+// with %.0f, never in exponent form.
+//
+// Whatever else a key holds (written by hand, an older version, another program) must neither fail the
+// batch, which answers other clients too, nor stay: a value this script could not have written (not the
+// format, longer than any bucket, a level outside -full..full, a stamp more than FUTURE_SKEW_MS ahead of
+// the clock) reads as a full bucket and is unlinked at once, so the bucket is rewritten whole by its take.
+// A key of another type reads as nothing in MGET, so a fresh bucket is written with NX; only if that
+// finds the key taken is it unlinked first (UNLINK frees a big hash off Redis's main thread, where a plain
+// SET would free it inside the script, past the caller's timeout); a look alone leaves it to the next
+// take. A stamp however old needs no check: a refill of two windows fills any bucket. A valid bucket
+// costs a length check and three comparisons.
 export const ARGS_PER_ITEM = 6;
 export const ANSWERS_PER_ITEM = 2;
+// A stamp this far ahead of the clock is still believed (a Redis whose clock stepped back, or a failover
+// to one a little behind): the bucket refills nothing until then. Beyond it, it is garbage: a full bucket.
+export const FUTURE_SKEW_MS = 60_000;
+// "<level> <updated>" is about 30 characters at most; anything longer is not a bucket, and is not scanned.
+const MAX_VALUE_LENGTH = 40;
 
 export const BUCKET_BATCH_SCRIPT = `
 local argv, keys = ARGV, KEYS
 local stored = redis.call('MGET', unpack(keys))
-local levels, updates, expiries, order = {}, {}, {}, {}
+local levels, updates, expiries, order, fresh = {}, {}, {}, {}, {}
 local out = {}
 local serverNow
 for i = 1, #keys do
@@ -43,11 +58,21 @@ for i = 1, #keys do
   end
   local full = capacity * window
   local level, updated = levels[key], updates[key]
-  if level == nil and stored[i] then
-    local l, u = string.match(stored[i], '^(-?%d+) (%d+)$')
-    if l then level, updated = tonumber(l), tonumber(u) end
+  if level == nil then
+    local value = stored[i]
+    if value then
+      local l, u
+      if #value <= ${MAX_VALUE_LENGTH} then l, u = string.match(value, '^(-?%d+) (%d+)$') end
+      if l then l, u = tonumber(l), tonumber(u) end
+      if l and l >= -full and l <= full and u <= now + ${FUTURE_SKEW_MS} then
+        level, updated = l, u
+      else
+        redis.call('UNLINK', key)
+      end
+    end
   end
   if level == nil then
+    fresh[key] = true
     level, updated = full, now
   else
     local elapsed = math.min(math.max(0, now - updated), 2 * window)
@@ -75,7 +100,13 @@ for i = 1, #keys do
   out[(i - 1) * ${ANSWERS_PER_ITEM} + 2] = before
 end
 for _, key in ipairs(order) do
-  redis.call('SET', key, string.format('%.0f %.0f', levels[key], updates[key]), 'PX', expiries[key])
+  local value = string.format('%.0f %.0f', levels[key], updates[key])
+  if not fresh[key] then
+    redis.call('SET', key, value, 'PX', expiries[key])
+  elseif not redis.call('SET', key, value, 'PX', expiries[key], 'NX') then
+    redis.call('UNLINK', key)
+    redis.call('SET', key, value, 'PX', expiries[key])
+  end
 end
 return out
 `;

@@ -1,50 +1,23 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import tls from 'node:tls';
-import { spawnServer, type ChildServer } from '../support/child-server';
-import { startNginx, type Nginx } from '../support/nginx';
+import type { ChildServer } from '../support/child-server';
+import { startFrontDoor, type FrontDoor } from '../support/nginx';
+import { exchangeTls } from '../support/raw-http';
 
 // The supported public deployment: deploy/nginx/nettools.conf in front of nettools, tried with the
 // requests the bare uWS build gets wrong. Raw bytes over TLS, from chosen loopback addresses.
-// API keys are on (an empty keys file) so that an Authorization header has an effect to see.
-const test = suite<{ server: ChildServer; nginx: Nginx; dir: string }>('nginx in front');
+const test = suite<FrontDoor>('nginx in front');
 
 test.before(async (ctx) => {
-  ctx.dir = mkdtempSync(join(tmpdir(), 'nt-front-'));
-  writeFileSync(join(ctx.dir, 'keys'), '', { mode: 0o600 });
-  ctx.server = await spawnServer({ NETTOOLS_TRUST_PROXY: '127.0.0.1/32', NETTOOLS_RATE_LIMIT: '3/60s', NETTOOLS_API_KEYS_FILE: join(ctx.dir, 'keys') });
-  ctx.nginx = await startNginx(ctx.server.port);
+  Object.assign(ctx, await startFrontDoor({ NETTOOLS_RATE_LIMIT: '3/60s' }));
 });
 
 test.after(async (ctx) => {
-  await ctx.nginx?.stop();
-  if (ctx.server) {
-    ctx.server.child.kill('SIGTERM');
-    await ctx.server.exited;
-  }
-  if (ctx.dir) rmSync(ctx.dir, { recursive: true, force: true });
+  await ctx.stop?.();
 });
 
-// Sends `raw` and collects everything until the server closes the connection (every request here asks
-// it to), or `waitMs` passes.
-function exchange(port: number, raw: string | Buffer, localAddress = '127.0.0.1', waitMs = 20_000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const tcp = net.connect({ host: '127.0.0.1', port, localAddress });
-    const socket = tls.connect({ socket: tcp, servername: 'localhost', rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] }, () => socket.write(raw));
-    let data = '';
-    const timer = setTimeout(() => socket.destroy(), waitMs);
-    socket.on('data', (c: Buffer) => (data += c.toString('latin1')));
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(data);
-    });
-    socket.on('error', reject);
-  });
-}
+// Every request here asks the server to close the connection, so this returns once it has answered.
+const exchange = (port: number, raw: string | Buffer, localAddress?: string) => exchangeTls(port, raw, { localAddress });
 
 const statuses = (answer: string) => [...answer.matchAll(/HTTP\/1\.[01] (\d{3})/g)].map((m) => Number(m[1]));
 const seenPaths = (server: ChildServer) => server.logs.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request').map((l) => l.path);

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../architecture/source-files';
+import { spawnServer, type ChildServer } from './child-server';
 import { accepts, freeTcpPort } from './ports';
 
 export interface Nginx {
@@ -51,3 +52,34 @@ export async function startNginx(upstreamPort: number): Promise<Nginx> {
   };
 }
 
+
+export interface FrontDoor {
+  server: ChildServer;
+  nginx: Nginx;
+  stop(): Promise<void>;
+}
+
+// nettools behind the shipped nginx config as the README deploys it (nginx's X-Forwarded-For trusted),
+// with API keys on (an empty keys file) so that an Authorization header has an effect to see.
+export async function startFrontDoor(env: Record<string, string> = {}): Promise<FrontDoor> {
+  const dir = mkdtempSync(join(tmpdir(), 'nt-front-'));
+  writeFileSync(join(dir, 'keys'), '', { mode: 0o600 });
+  let server: ChildServer | undefined;
+  let nginx: Nginx | undefined;
+  const stop = async () => {
+    await nginx?.stop();
+    if (server) {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    server = await spawnServer({ NETTOOLS_TRUST_PROXY: '127.0.0.1/32', NETTOOLS_API_KEYS_FILE: join(dir, 'keys'), ...env });
+    nginx = await startNginx(server.port);
+    return { server, nginx, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import tls from 'node:tls';
 
 export interface HeldRequest {
   socket: net.Socket;
@@ -31,6 +32,24 @@ export function holdRequest(port: number, opts: { localAddress?: string; headers
       });
       // Give the server a moment to see the headers before the caller counts on it.
       setTimeout(() => resolve({ socket, response, finish: () => socket.write(body.slice(1)) }), 30);
+    });
+    socket.on('error', reject);
+  });
+}
+
+// Sends `raw` over TLS (HTTP/1.1 by ALPN) to a loopback port and collects everything until the server
+// closes the connection, or `waitMs` passes (then what came so far, maybe nothing). Raw bytes, since
+// Node's own HTTP client refuses the malformed requests these tests need.
+export function exchangeTls(port: number, raw: string | Buffer, opts: { localAddress?: string; waitMs?: number } = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const tcp = net.connect({ host: '127.0.0.1', port, localAddress: opts.localAddress ?? '127.0.0.1' });
+    const socket = tls.connect({ socket: tcp, servername: 'localhost', rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] }, () => socket.write(raw));
+    let data = '';
+    const timer = setTimeout(() => socket.destroy(), opts.waitMs ?? 20_000);
+    socket.on('data', (c: Buffer) => (data += c.toString('latin1')));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(data);
     });
     socket.on('error', reject);
   });

@@ -1,31 +1,47 @@
-import { then } from '../util/maybe';
+import type { Exchange } from './exchange';
 import { unreachable } from './pipeline/admit';
-import { identifyCaller } from './pipeline/caller';
+import { IDENTIFY, type Caller } from './pipeline/caller';
 import type { PipelineContext } from './pipeline/context';
-import { guardLater } from './guard';
+import { later, runStages, type Stage } from './pipeline/runner';
 import { refuse } from './refusal';
 import type { Route } from './route';
+import type { HttpRequest } from './uws';
 
-// GET /api/limits: the caller's plan and budget right now (its key's, or its address's), spending
-// nothing. A bad key is refused as everywhere else.
+interface LimitsFlow {
+  readonly ex: Exchange;
+  readonly ctx: PipelineContext;
+  req: HttpRequest | null;
+  caller: Caller | null;
+}
+
+// The caller's plan and budget now, spending nothing. A bad key is refused as everywhere else (and
+// costs its address a token, as everywhere else).
+const ANSWER_BUDGET: Stage<LimitsFlow> = {
+  name: 'respond',
+  run({ ex, ctx, caller }) {
+    const { key, plan, badKey } = caller as Caller;
+    if (badKey !== null) return later(ex, ctx.admission.refuseKey(ex, key, badKey), (refusal) => refuse(ex, refusal));
+    const peeked = ctx.admission.peek(ex, { kind: 'anonymous', key, plan });
+    const answered = peeked instanceof Promise ? peeked.then((p) => p, (err: unknown) => unreachable(err)) : peeked;
+    later(ex, answered, (p) => {
+      if ('code' in p) return refuse(ex, p);
+      const { decision, inFlightLimit } = p;
+      ex.json(200, { plan, limit: decision.limit, windowSeconds: Math.max(1, Math.ceil(decision.windowMs / 1000)), remaining: decision.remaining, resetSeconds: decision.resetSeconds, inFlightLimit });
+    });
+  },
+};
+
+// GET /api/limits, in order.
+export const LIMITS_STAGES: ReadonlyArray<Stage<LimitsFlow>> = [IDENTIFY, ANSWER_BUDGET];
+
 export function limitsRoute(ctx: PipelineContext): Route {
   return {
     allow: 'GET, HEAD',
     methods: {
       GET: (ex, req) => {
-        const { clientKey, who } = identifyCaller(ctx, ex, req);
-        if ('code' in who) return guardLater(ex, then(ctx.admission.refuseKey(ex, clientKey, who), (refusal) => refuse(ex, refusal)));
-        const answered = then(ctx.admission.peek(ex, who), ({ decision, inFlightLimit }) =>
-          ex.json(200, {
-            plan: who.plan,
-            limit: decision.limit,
-            windowSeconds: Math.max(1, Math.ceil(decision.windowMs / 1000)),
-            remaining: decision.remaining,
-            resetSeconds: decision.resetSeconds,
-            inFlightLimit,
-          }),
-        );
-        if (answered instanceof Promise) guardLater(ex, answered.catch((err: unknown) => refuse(ex, unreachable(err))));
+        const r: LimitsFlow = { ex, ctx, req, caller: null };
+        runStages(LIMITS_STAGES, r);
+        r.req = null;
       },
     },
   };

@@ -1,28 +1,79 @@
 import type { FieldError } from '../problems/codes';
 import { integerParam, readProbeQuery, toQueryPointer } from '../probe/query';
+import type { Outcome } from '../tools/outcome';
 import type { OpenTool } from '../tools/registry';
-import { then } from '../util/maybe';
 import type { Exchange } from './exchange';
-import type { AdmitRefusal } from './pipeline/admit';
-import { admitCaller } from './pipeline/caller';
+import { ADMIT, IDENTIFY, type Caller } from './pipeline/caller';
 import type { PipelineContext } from './pipeline/context';
 import { respond } from './pipeline/respond';
-import { runTool } from './pipeline/run-tool';
-import { guardLater } from './guard';
+import { RUN } from './pipeline/run-tool';
+import { later, runStages, type Stage } from './pipeline/runner';
 import { refuse, type StageRefusal } from './refusal';
 import type { Route } from './route';
+import type { HttpRequest } from './uws';
 
 const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';
 
-// GET /probe: the same pipeline as a tool request, with the query in place of the body and probe
-// metrics in place of the JSON result.
+// One probe request as the stages fill it in: the query in place of the body, probe metrics in place
+// of the JSON result.
+interface ProbeFlow {
+  readonly ex: Exchange;
+  readonly ctx: PipelineContext;
+  readonly tools: readonly OpenTool[];
+  req: HttpRequest | null;
+  query: string;
+  caller: Caller | null;
+  open: OpenTool | null;
+  slot: OpenTool['slot'];
+  request: unknown;
+  startedAt: number;
+  outcome: Outcome<unknown> | null;
+}
+
+const READ_QUERY: Stage<ProbeFlow> = {
+  name: 'read-query',
+  run(r, next) {
+    r.query = (r.req as HttpRequest).getQuery() ?? '';
+    next();
+  },
+};
+
+// The query as one tool's validated request, or why it is not one.
+const CHOOSE_TOOL: Stage<ProbeFlow> = {
+  name: 'choose-tool',
+  run(r, next) {
+    const chosen = probeRequest(r.tools, r.query);
+    if ('code' in chosen) return refuse(r.ex, chosen);
+    r.open = chosen.open;
+    r.slot = chosen.open.slot;
+    r.request = chosen.request;
+    r.startedAt = performance.now();
+    next();
+  },
+};
+
+// A failure that is an outcome of the measurement is probe_success 0; any other is a problem.
+const RESPOND_METRICS: Stage<ProbeFlow> = {
+  name: 'respond',
+  run(r) {
+    const { probe } = (r.open as OpenTool).tool;
+    const outcome = r.outcome as Outcome<unknown>;
+    if (!outcome.ok && !probe.failuresAsMetrics.has(outcome.failure.code)) return respond(r.ex, outcome);
+    later(r.ex, probe.exposition(outcome, r.request, (performance.now() - r.startedAt) / 1000), (text) => r.ex.send(200, PROMETHEUS_TEXT, text));
+  },
+};
+
+// GET /probe, in order.
+export const PROBE_STAGES: ReadonlyArray<Stage<ProbeFlow>> = [READ_QUERY, IDENTIFY, ADMIT, CHOOSE_TOOL, RUN, RESPOND_METRICS];
+
 export function probeRoute(ctx: PipelineContext, tools: readonly OpenTool[]): Route {
   return {
     allow: 'GET, HEAD',
     methods: {
       GET: (ex, req) => {
-        const query = req.getQuery() ?? '';
-        guardLater(ex, then(admitCaller(ctx, ex, req), (refusal: AdmitRefusal | null) => (refusal === null ? runProbe(ctx, tools, ex, query) : refuse(ex, refusal))));
+        const r: ProbeFlow = { ex, ctx, tools, req, query: '', caller: null, open: null, slot: { unavailable: '' }, request: null, startedAt: 0, outcome: null };
+        runStages(PROBE_STAGES, r);
+        r.req = null;
       },
     },
   };
@@ -39,16 +90,4 @@ function probeRequest(tools: readonly OpenTool[], query: string): { open: OpenTo
   const parsed = open.validate(timeout === undefined ? built.body : { ...built.body, timeoutMs: timeout });
   if (!parsed.ok) return invalid(parsed.errors.map((e) => toQueryPointer(e, open.tool.probe.pointers)));
   return { open, request: parsed.value };
-}
-
-async function runProbe(ctx: PipelineContext, tools: readonly OpenTool[], ex: Exchange, query: string): Promise<void> {
-  const chosen = probeRequest(tools, query);
-  if ('code' in chosen) return refuse(ex, chosen);
-  const { open, request } = chosen;
-  const started = performance.now();
-  const outcome = await runTool(ex, open.slot, request, ctx.log);
-  const { probe } = open.tool;
-  if (!outcome.ok && !probe.failuresAsMetrics.has(outcome.failure.code)) return respond(ex, outcome);
-  const text = await probe.exposition(outcome, request, (performance.now() - started) / 1000);
-  ex.send(200, PROMETHEUS_TEXT, text);
 }

@@ -6,7 +6,7 @@ import type { PipelineContext } from './pipeline/context';
 import { docsRoute } from './docs-route';
 import { limitsRoute } from './limits-route';
 import { probeRoute } from './probe-route';
-import { guardLater } from './guard';
+import { later } from './pipeline/runner';
 import { refuse } from './refusal';
 import type { Route } from './route';
 import { toolRoute } from './tool-route';
@@ -36,12 +36,9 @@ export function buildRoutes(ctx: PipelineContext, sources: RouteSources): Map<st
 }
 
 function serveMetrics(ex: Exchange, metrics: NonNullable<RouteSources['metrics']>, log: Logger): void {
-  const sent = metrics.text().then(
-    (text) => ex.send(200, metrics.contentType, text),
-    (err: Error) => {
-      log.log('error', 'metrics failed', { error: err.stack });
-      refuse(ex, { code: 'internal-error', detail: 'metrics collection failed' });
-    },
-  );
-  guardLater(ex, sent);
+  const text = metrics.text().catch((err: Error) => {
+    log.log('error', 'metrics failed', { error: err.stack });
+    return null;
+  });
+  later(ex, text, (body) => (body === null ? refuse(ex, { code: 'internal-error', detail: 'metrics collection failed' }) : ex.send(200, metrics.contentType, body)));
 }

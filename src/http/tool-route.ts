@@ -1,67 +1,70 @@
 import type { OpenTool } from '../tools/registry';
+import type { Outcome } from '../tools/outcome';
+import type { ToolSlot } from '../tools/tool';
+import type { Validate } from '../validation/validator';
 import { addCorsHeaders, answerPreflight } from './cors';
 import type { Exchange } from './exchange';
-import type { AdmitRefusal } from './pipeline/admit';
-import { admitCaller } from './pipeline/caller';
+import { ADMIT, IDENTIFY, type Caller } from './pipeline/caller';
 import type { PipelineContext } from './pipeline/context';
-import { parseJsonObject } from './pipeline/parse';
-import { checkBodyHeaders, readBody, type BodyOutcome } from './pipeline/read-body';
-import { respond } from './pipeline/respond';
-import { runTool } from './pipeline/run-tool';
-import { validateRequest } from './pipeline/validate';
-import { guardLater } from './guard';
-import { refuse, type StageRefusal } from './refusal';
+import { PARSE } from './pipeline/parse';
+import { CHECK_BODY_HEADERS, checkBodyHeaders, READ_BODY, startReading, type BodyOutcome } from './pipeline/read-body';
+import { RESPOND_JSON } from './pipeline/respond';
+import { RUN } from './pipeline/run-tool';
+import { VALIDATE } from './pipeline/validate';
+import { runStages, type Stage } from './pipeline/runner';
+import type { StageRefusal } from './refusal';
 import type { Route } from './route';
 import type { HttpRequest } from './uws';
 
-// POST <tool path>: identify -> authenticate -> admit (caller.ts) -> read the body -> parse -> validate -> run -> respond.
+// One tool request as the stages fill it in, plain data.
+interface ToolFlow {
+  readonly ex: Exchange;
+  readonly ctx: PipelineContext;
+  readonly slot: ToolSlot<unknown, unknown>;
+  readonly validate: Validate<unknown>;
+  req: HttpRequest | null;
+  caller: Caller | null;
+  early: StageRefusal | null;
+  reading: boolean;
+  arrived: BodyOutcome | null;
+  waiting: ((body: BodyOutcome) => void) | null;
+  bytes: Uint8Array | null;
+  json: Record<string, unknown> | null;
+  request: unknown;
+  outcome: Outcome<unknown> | null;
+}
+
+// What the headers say, read while uWS's `req` is valid (it is not once the handler returns).
+const READ_HEADERS: Stage<ToolFlow> = {
+  name: 'read-headers',
+  run(r, next) {
+    const req = r.req as HttpRequest;
+    r.early = checkBodyHeaders(req.getHeader('content-type'), req.getHeader('content-length'));
+    addCorsHeaders(r.ex, r.ctx.config.corsOrigin, req.getHeader('origin') !== '');
+    next();
+  },
+};
+
+// POST <tool path>, in order. Refusals come in this order too: an admission refusal before a body
+// refusal, a body refusal before a schema one.
+export const TOOL_STAGES: ReadonlyArray<Stage<ToolFlow>> = [READ_HEADERS, IDENTIFY, ADMIT, CHECK_BODY_HEADERS, READ_BODY, PARSE, VALIDATE, RUN, RESPOND_JSON];
+
+// While admission waits on a shared store, the body is read already (uWS hands it only to a reader
+// attached before its handler returns), unless its headers refuse it anyway.
+function whileWaiting(r: ToolFlow, at: string): void {
+  if (at === 'admit' && r.early === null) startReading(r);
+}
+
 export function toolRoute(ctx: PipelineContext, open: OpenTool): Route {
   return {
     allow: 'POST, OPTIONS',
     methods: {
-      POST: (ex, req) => serveTool(ctx, open, ex, req),
+      POST: (ex, req) => {
+        const r: ToolFlow = { ex, ctx, slot: open.slot, validate: open.validate as Validate<unknown>, req, caller: null, early: null, reading: false, arrived: null, waiting: null, bytes: null, json: null, request: null, outcome: null };
+        runStages(TOOL_STAGES, r, whileWaiting);
+        r.req = null;
+      },
       OPTIONS: (ex) => answerPreflight(ex, ctx.config.corsOrigin, 'POST, OPTIONS'),
     },
   };
-}
-
-function serveTool(ctx: PipelineContext, open: OpenTool, ex: Exchange, req: HttpRequest): void {
-  // uWS invalidates `req` once this function returns: read every header now.
-  const contentType = req.getHeader('content-type');
-  const contentLength = req.getHeader('content-length');
-  addCorsHeaders(ex, ctx.config.corsOrigin, req.getHeader('origin') !== '');
-  const admitted = admitCaller(ctx, ex, req);
-  const early = checkBodyHeaders(contentType, contentLength);
-  if (admitted instanceof Promise) return admitWhileReading(ctx, open, ex, admitted, early);
-  if (admitted !== null) return refuse(ex, admitted);
-  if (early !== null) return refuse(ex, early);
-  readBody(ex, ctx.config.bodyTimeoutMs, ctx.deadlines, (body) => afterBody(ctx, open, ex, body));
-}
-
-// A shared store answers later, but uWS hands the body over only to a reader attached now: read it
-// while the store decides, and go on once both are in.
-function admitWhileReading(ctx: PipelineContext, open: OpenTool, ex: Exchange, pending: Promise<AdmitRefusal | null>, early: StageRefusal | null): void {
-  let body: BodyOutcome | null = null;
-  let verdict: AdmitRefusal | null | undefined;
-  const proceed = () => {
-    if (verdict === undefined) return;
-    if (verdict !== null) return refuse(ex, verdict);
-    if (early !== null) return refuse(ex, early);
-    if (body !== null) afterBody(ctx, open, ex, body);
-  };
-  // A body in uWS's own buffer is gone once its callback returns, and this one is used later: copy it.
-  const keep = (b: BodyOutcome): BodyOutcome => (b.kind === 'body' ? { kind: 'body', bytes: b.bytes.slice() } : b);
-  if (early === null) readBody(ex, ctx.config.bodyTimeoutMs, ctx.deadlines, (b) => ((body = keep(b)), proceed()));
-  guardLater(ex, pending.then((v) => ((verdict = v), proceed())));
-}
-
-// Synchronous up to the tool: a refused body is answered from inside uWS's data callback, with no promise in between.
-function afterBody(ctx: PipelineContext, open: OpenTool, ex: Exchange, body: BodyOutcome): void {
-  if (body.kind === 'aborted') return;
-  if (body.kind === 'refused') return refuse(ex, body.refusal);
-  const json = parseJsonObject(body.bytes);
-  if (json.kind === 'refused') return refuse(ex, json.refusal);
-  const valid = validateRequest(open.validate, json.value);
-  if (!valid.ok) return refuse(ex, valid.refusal);
-  guardLater(ex, runTool(ex, open.slot, valid.request, ctx.log).then((outcome) => respond(ex, outcome)));
 }

@@ -1,4 +1,5 @@
-import type { StageRefusal } from '../refusal';
+import { refuse, type StageRefusal } from '../refusal';
+import type { Flow, Stage } from './runner';
 
 export type JsonOutcome = { kind: 'object'; value: Record<string, unknown> } | { kind: 'refused'; refusal: StageRefusal };
 
@@ -26,3 +27,18 @@ export function parseJsonObject(bytes: Uint8Array): JsonOutcome {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return invalid('body must be a JSON object');
   return { kind: 'object', value: value as Record<string, unknown> };
 }
+
+export interface ParseFlow extends Flow {
+  bytes: Uint8Array | null;
+  json: Record<string, unknown> | null;
+}
+
+export const PARSE: Stage<ParseFlow> = {
+  name: 'parse',
+  run(r, next) {
+    const json = parseJsonObject(r.bytes as Uint8Array);
+    if (json.kind === 'refused') return refuse(r.ex, json.refusal);
+    r.json = json.value;
+    next();
+  },
+};

@@ -1,6 +1,8 @@
 import type { Deadlines } from '../deadlines';
 import type { Exchange } from '../exchange';
-import type { StageRefusal } from '../refusal';
+import { refuse, type StageRefusal } from '../refusal';
+import type { PipelineContext } from './context';
+import type { Flow, Stage } from './runner';
 
 export const BODY_LIMIT = 4096;
 
@@ -53,3 +55,53 @@ export function isJsonContentType(header: string): boolean {
   if (type !== 'application/json') return false;
   return params.every((p) => p === '' || p === 'charset=utf-8' || p === 'charset="utf-8"');
 }
+
+// What the body stages need of a route's request record. `early`: what the headers already refuse.
+export interface BodyFlow extends Flow {
+  readonly ctx: PipelineContext;
+  early: StageRefusal | null;
+  reading: boolean; // a reader is attached
+  arrived: BodyOutcome | null; // a body that came while an earlier stage was still deciding (a copy)
+  waiting: ((body: BodyOutcome) => void) | null; // the read-body stage, when it came first
+  bytes: Uint8Array | null; // the body, valid only inside the stage that took it and those it calls on
+}
+
+export const CHECK_BODY_HEADERS: Stage<BodyFlow> = {
+  name: 'check-body-headers',
+  run(r, next) {
+    if (r.early !== null) return refuse(r.ex, r.early);
+    next();
+  },
+};
+
+// Attaches the reader. Called by the read-body stage, or earlier, before uWS's handler returns, when an
+// earlier stage waits on a shared store (uWS hands the body only to a reader attached by then).
+export function startReading(r: BodyFlow): void {
+  if (r.reading) return;
+  r.reading = true;
+  readBody(r.ex, r.ctx.config.bodyTimeoutMs, r.ctx.deadlines, (body) => {
+    const waiting = r.waiting;
+    if (waiting !== null) return waiting(body);
+    // A body in uWS's own buffer is gone once its callback returns, and this one is used later: copy it.
+    r.arrived = body.kind === 'body' ? { kind: 'body', bytes: body.bytes.slice() } : body;
+  });
+}
+
+// Nearly every body comes in one packet after the handler returned: the stages after this one then run
+// inside uWS's data callback, on uWS's own buffer, with no promise and no copy.
+export const READ_BODY: Stage<BodyFlow> = {
+  name: 'read-body',
+  run(r, next) {
+    const take = (body: BodyOutcome) => {
+      r.waiting = null;
+      if (body.kind === 'aborted') return;
+      if (body.kind === 'refused') return refuse(r.ex, body.refusal);
+      r.bytes = body.bytes;
+      next();
+      r.bytes = null;
+    };
+    if (r.arrived !== null) return take(r.arrived);
+    r.waiting = take;
+    startReading(r);
+  },
+};

@@ -2,6 +2,7 @@ import type { Logger } from '../../log';
 import type { Outcome } from '../../tools/outcome';
 import type { ToolSlot } from '../../tools/tool';
 import type { Exchange } from '../exchange';
+import { later, type Flow, type Stage } from './runner';
 
 // Runs a tool for a validated request, aborting it when the client goes away. A tool the server cannot
 // run, or one that throws (a bug), is an outcome too: the caller answers every outcome alike.
@@ -15,3 +16,20 @@ export async function runTool<Req, Res>(ex: Exchange, slot: ToolSlot<Req, Res>, 
     return { ok: false, failure: { code: 'internal-error', detail: 'the measurement failed unexpectedly; this is a bug' } };
   }
 }
+
+export interface RunFlow extends Flow {
+  readonly ctx: { readonly log: Logger };
+  readonly slot: ToolSlot<unknown, unknown>;
+  request: unknown;
+  outcome: Outcome<unknown> | null;
+}
+
+export const RUN: Stage<RunFlow> = {
+  name: 'run',
+  run(r, next) {
+    later(r.ex, runTool(r.ex, r.slot, r.request, r.ctx.log), (outcome) => {
+      r.outcome = outcome;
+      next();
+    });
+  },
+};

@@ -1,0 +1,44 @@
+import type { Exchange } from '../exchange';
+
+// One request's way through its route: a list of small named stages that one runner drives in order,
+// as fastify's hooks and hono's compose do. A stage hands on with next(), or answers (a refusal, the
+// result) and so ends the request; it may hand on later, from a store's or a tool's callback. Reading a
+// route's list of stages is reading what happens to its requests, in order.
+//
+// Every stage runs inside the runner's guard: a throw, synchronous or from a continuation that calls
+// next(), becomes the exchange's fault (a logged 500 internal-error), never the process's. Work that
+// resolves later goes through `later`, which guards the continuation as well.
+export type Next = () => void;
+
+export interface Stage<R> {
+  readonly name: string;
+  run(r: R, next: Next): void;
+}
+
+export interface Flow {
+  readonly ex: Exchange;
+}
+
+// `suspended`: called once if the stages that ran while uWS's handler was on the stack left the request
+// waiting (a shared store deciding); `at` names the stage it waits in. uWS hands the body only to a
+// reader attached before its handler returns: this is where a route attaches one early.
+export function runStages<R extends Flow>(stages: ReadonlyArray<Stage<R>>, r: R, suspended?: (r: R, at: string) => void): void {
+  let at = 0;
+  const next: Next = () => {
+    const stage = stages[at++];
+    if (stage === undefined || !r.ex.open) return;
+    try {
+      stage.run(r, next);
+    } catch (err) {
+      r.ex.fail(err);
+    }
+  };
+  next();
+  if (suspended !== undefined && r.ex.open && at < stages.length) suspended(r, (stages[at - 1] as Stage<R>).name);
+}
+
+// Goes on with a value now, or once a promise resolves; a rejection is the exchange's fault.
+export function later<T>(ex: Exchange, value: T | Promise<T>, then: (value: T) => void): void {
+  if (!(value instanceof Promise)) return then(value);
+  value.then(then).catch((err: unknown) => ex.fail(err));
+}

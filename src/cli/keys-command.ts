@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from '../config/config';
 import { generateKey } from '../keys/api-key';
 import { updateKeyFile, readKeyFile } from '../keys/key-file';
-import type { KeyRecord } from '../keys/key-record';
+import { labelFault, type KeyRecord } from '../keys/key-record';
 import { fail, ok, type Result } from '../util/result';
 
 // `node dist/src/main.js keys create|list|revoke ...`: issue, show and take back API keys. Every
@@ -49,7 +49,8 @@ function create(file: string, plans: ReadonlySet<string>, o: Options, now: Date)
   if (o.plan === undefined) return refused('keys create needs --plan NAME');
   if (!plans.has(o.plan)) return refused(`plan "${o.plan}" is not configured (NETTOOLS_PLANS: ${[...plans].join(', ') || 'none'})`);
   const label = o.label ?? '';
-  if (label.length > 200 || /[\u0000-\u001f\u007f]/.test(label)) return refused('--label must be at most 200 characters without control characters');
+  const badLabel = labelFault(label);
+  if (badLabel !== null) return refused(`--${badLabel}`);
   const expires = o.expires === undefined ? ok(null) : expiryOf(o.expires, now);
   if (!expires.ok) return refused(expires.message);
   let key = '';

@@ -1,23 +1,38 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import { fail, ok, type Result } from '../util/result';
+import { distrustReason } from './file-trust';
 import { formatKeyRecord, parseKeyRecord, type KeyRecord } from './key-record';
+import { withLock } from './lock-file';
 
 // The keys file: one JSON record a line, mode 0600, written whole to a temporary file and renamed over
-// the old one, so a reader (or a crash) never sees half a file. Writers take a lock file first, so two
-// CLIs at once never lose a key.
+// the old one, so a reader (or a crash) never sees half a file. Writers take a lock file first
+// (lock-file.ts), so two CLIs at once never lose a key.
 
-export type KeyFileError = 'keys-file-unreadable' | 'keys-file-malformed' | 'keys-file-locked';
+export type KeyFileError = 'keys-file-unreadable' | 'keys-file-untrusted' | 'keys-file-malformed' | 'keys-file-locked';
 
+function unreadable(path: string, err: unknown): { ok: false; code: 'keys-file-unreadable'; message: string } {
+  return fail('keys-file-unreadable', `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+}
+
+// Owner and mode are read from the open file, so the file judged is the file read.
 export function readKeyFile(path: string): Result<KeyRecord[], KeyFileError> {
-  let text: string;
+  let fd: number;
   try {
-    text = readFileSync(path, 'utf8');
+    fd = openSync(path, 'r');
   } catch (err) {
-    return fail('keys-file-unreadable', `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    return unreadable(path, err);
   }
-  return parseKeyFile(text, path);
+  try {
+    const distrusted = distrustReason(path, fstatSync(fd));
+    if (distrusted !== null) return fail('keys-file-untrusted', distrusted);
+    return parseKeyFile(readFileSync(fd, 'utf8'), path);
+  } catch (err) {
+    return unreadable(path, err);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function parseKeyFile(text: string, path: string): Result<KeyRecord[], KeyFileError> {
@@ -64,39 +79,18 @@ export function writeKeyFile(path: string, records: readonly KeyRecord[]): void 
 }
 
 const LOCK_WAIT_MS = 5_000;
-const LOCK_STALE_MS = 30_000;
-
-function sleep(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
 
 // Runs `change` on the current records under the lock and writes what it returns; a missing file is
 // an empty one. Nothing is written when `change` fails.
 export function updateKeyFile<E extends string>(path: string, change: (records: KeyRecord[]) => Result<KeyRecord[], E>): Result<KeyRecord[], E | KeyFileError> {
-  const lock = `${path}.lock`;
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  let fd: number | null = null;
-  while (fd === null) {
-    try {
-      fd = openSync(lock, 'wx', 0o600);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return fail('keys-file-unreadable', `cannot lock ${path}: ${(err as Error).message}`);
-      // A writer that died holding the lock leaves it behind; one this old is nobody's.
-      if (lockAge(lock) > LOCK_STALE_MS) unlinkQuietly(lock);
-      else if (Date.now() > deadline) return fail('keys-file-locked', `${lock} is held by another writer; try again`);
-      else sleep(10 + Math.random() * 20);
-    }
-  }
-  try {
+  const done = withLock(`${path}.lock`, LOCK_WAIT_MS, (): Result<KeyRecord[], E | KeyFileError> => {
     const current = existsOrEmpty(path);
     if (!current.ok) return current;
     const next = change(current.value);
     if (next.ok) writeKeyFile(path, next.value);
     return next;
-  } finally {
-    closeSync(fd);
-    unlinkQuietly(lock);
-  }
+  });
+  return done.ok ? done.value : done;
 }
 
 function existsOrEmpty(path: string): Result<KeyRecord[], KeyFileError> {
@@ -106,20 +100,4 @@ function existsOrEmpty(path: string): Result<KeyRecord[], KeyFileError> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return ok([]);
   }
   return readKeyFile(path);
-}
-
-function lockAge(lock: string): number {
-  try {
-    return Date.now() - statSync(lock).mtimeMs;
-  } catch {
-    return 0;
-  }
-}
-
-function unlinkQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // already gone: another writer cleaned it up
-  }
 }

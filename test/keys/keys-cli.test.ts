@@ -63,6 +63,13 @@ const refusals: Array<[string, string[], RegExp]> = [
   ['a date in the past', ['create', '--plan', 'pro', '--expires', '2001-01-01'], /is not in the future/],
   ['create without a plan', ['create'], /needs --plan/],
   ['an unknown verb', ['rotate'], /usage: keys create/],
+  ['a label with an escape character', ['create', '--plan', 'pro', '--label', 'ci\u001b[2Jrunner'], /^nettools: --label holds U\+001B, a control character\n$/],
+  ['a label with a C1 control character', ['create', '--plan', 'pro', '--label', 'ci\u009brunner'], /^nettools: --label holds U\+009B, a control character\n$/],
+  ['a label with a bidi override', ['create', '--plan', 'pro', '--label', '\u202eevil'], /^nettools: --label holds U\+202E, a bidirectional formatting character\n$/],
+  ['a label with a bidi isolate', ['create', '--plan', 'pro', '--label', 'ci\u2067x\u2069'], /^nettools: --label holds U\+2067, a bidirectional formatting character\n$/],
+  ['a label with a right-to-left mark', ['create', '--plan', 'pro', '--label', 'ci\u200f'], /^nettools: --label holds U\+200F, a bidirectional formatting character\n$/],
+  ['a label with an Arabic letter mark', ['create', '--plan', 'pro', '--label', 'ci\u061c'], /^nettools: --label holds U\+061C, a bidirectional formatting character\n$/],
+  ['a label longer than 200 characters', ['create', '--plan', 'pro', '--label', 'x'.repeat(201)], /^nettools: --label must be text of at most 200 characters\n$/],
 ];
 for (const [what, args, message] of refusals) {
   test(`${what}: one line on stderr, exit 2, file unchanged`, async ({ env, file }) => {

@@ -11,12 +11,12 @@ import type { Config } from './types';
 export { ConfigError } from './errors';
 
 // Why a value is refused; a distinct type so string-valued settings cannot be mistaken for refusals.
-export class Refusal {
+export class SettingRefusal {
   constructor(readonly reason: string) {}
 }
 
-type Parser<T> = (text: string) => T | Refusal;
-const refuse = (reason: string) => new Refusal(reason);
+type Parser<T> = (text: string) => T | SettingRefusal;
+const refuse = (reason: string) => new SettingRefusal(reason);
 
 interface Setting<K extends keyof Config> {
   key: K;
@@ -195,7 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Con
   for (const setting of CONFIG_SETTINGS) {
     const text = fromFlags.get(setting.variable) ?? env[setting.variable] ?? setting.fallback;
     const value = setting.parse(text);
-    if (value instanceof Refusal) throw new ConfigError(setting.variable, `${value.reason} (got "${text}")`);
+    if (value instanceof SettingRefusal) throw new ConfigError(setting.variable, `${value.reason} (got "${text}")`);
     config[setting.key] = value;
   }
   return config as Config;

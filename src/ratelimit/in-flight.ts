@@ -13,12 +13,12 @@ export interface InFlightOptions {
   overloadedRetryAfterSeconds?: number;
 }
 
-export type Refusal = { code: 'too-many-concurrent'; limit: number } | { code: 'overloaded'; limit: number; retryAfterSeconds: number };
+export type SlotRefusal = { code: 'too-many-concurrent'; limit: number } | { code: 'overloaded'; limit: number; retryAfterSeconds: number };
 
 // What admission needs of the concurrency caps: this class in one thread, or a table in shared memory
 // for all worker threads (shared-in-flight.ts).
 export interface InFlightCaps {
-  acquire(key: string, perClient?: number): Refusal | null;
+  acquire(key: string, perClient?: number): SlotRefusal | null;
   release(key: string): void;
   readonly total: number;
   readonly clients: number;
@@ -50,7 +50,7 @@ export class InFlight implements InFlightCaps {
   }
 
   /** Takes a slot for `key` under its cap (a plan may have its own) and answers null, or answers why not (and takes nothing). */
-  acquire(key: string, perClient: number = this.#perClient): Refusal | null {
+  acquire(key: string, perClient: number = this.#perClient): SlotRefusal | null {
     const mine = this.#byClient.get(key);
     // The client's own cap first: a client over its share is told so even when the server is busy.
     if (mine !== undefined && mine.n >= perClient) return { code: 'too-many-concurrent', limit: perClient };

@@ -1,4 +1,4 @@
-import type { InFlightCaps, Refusal } from './in-flight';
+import type { InFlightCaps, SlotRefusal } from './in-flight';
 import { fingerprint, GROUP_SIZE, SharedSlots, slotMemory, type SlotMemory } from './shared-slots';
 
 // Requests in flight per client and for the whole process, in shared memory, so the caps hold across
@@ -43,7 +43,7 @@ export class SharedInFlight implements InFlightCaps {
     this.workers = memory.workers;
   }
 
-  acquire(key: string, perClient: number = this.perClient): Refusal | null {
+  acquire(key: string, perClient: number = this.perClient): SlotRefusal | null {
     const fp = fingerprint(key);
     const group = this.table.groupOf(fp);
     return this.table.locked(group, () => {

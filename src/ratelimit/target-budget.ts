@@ -26,7 +26,7 @@ export interface TargetBudgetOptions<A extends Maybe<BucketAnswer>> {
   now?: () => number;
 }
 
-export type Reservation =
+export type EchoReservation =
   | { granted: true; remaining: number }
   | { granted: false; reason: 'budget-spent'; retryAfterSeconds: number; limit: number }
   // More echoes than the budget allows in one second: waiting does not help, ask for fewer.
@@ -55,20 +55,20 @@ export class TargetBudget<A extends Maybe<BucketAnswer> = BucketAnswer> {
    * Reserves `echoes` echo requests to `address` (an IP literal; spellings of one address share one
    * budget).
    */
-  reserve(address: string, echoes: number): MappedMaybe<A, Reservation> {
+  reserve(address: string, echoes: number): MappedMaybe<A, EchoReservation> {
     if (!Number.isInteger(echoes) || echoes < 1) throw new RangeError(`echoes must be a positive integer, got ${echoes}`);
     const limit = this.#rule.capacity;
     if (echoes > limit) {
-      const refusal: Reservation = { granted: false, reason: 'over-budget', limit };
-      return (this.#local ? refusal : Promise.resolve(refusal)) as MappedMaybe<A, Reservation>;
+      const refusal: EchoReservation = { granted: false, reason: 'over-budget', limit };
+      return (this.#local ? refusal : Promise.resolve(refusal)) as MappedMaybe<A, EchoReservation>;
     }
     // Dotted IPv4 as the ping tool hands it in is its own canonical spelling: no parse and format.
     const key = isCanonicalIPv4(address) ? address : (normaliseIp(address) ?? address);
     const answer = this.#store.take(key, this.#rule, echoes, this.#now());
-    return then(answer, (a): Reservation => {
+    return then(answer, (a): EchoReservation => {
       if (!a.allowed) return { granted: false, reason: 'budget-spent', retryAfterSeconds: a.retryAfterSeconds, limit };
       return { granted: true, remaining: a.remaining };
-    }) as MappedMaybe<A, Reservation>;
+    }) as MappedMaybe<A, EchoReservation>;
   }
 
   /** Target addresses currently remembered. */

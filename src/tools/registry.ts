@@ -2,7 +2,7 @@ import type { Registry } from 'prom-client';
 import type { Config } from '../config/types';
 import { openResolverClient, windowShare } from '../engines/dns';
 import { coalesce } from '../engines/dns/coalescing-client';
-import { ResolverBudget } from '../engines/dns/resolver-budget';
+import { ResolverBudget } from '../ratelimit/resolver-budget';
 import type { LimiterStore } from '../ratelimit/limiter-store';
 import { MemoryLimiterStore } from '../ratelimit/memory-limiter-store';
 import { createSchemaCompiler, type Validate } from '../validation/validator';

@@ -2,7 +2,7 @@ import { Gauge, type Registry } from 'prom-client';
 import type { ResolverConfig } from '../config/types';
 import { PlainCounter } from '../observability/plain-counter';
 import type { CoalescingClient } from '../engines/dns/coalescing-client';
-import type { ResolverBudget } from '../engines/dns/resolver-budget';
+import type { ResolverBudget } from '../ratelimit/resolver-budget';
 import { then, type Maybe } from '../util/maybe';
 import type { EngineCounters, RecordType, ResolverQueries, ResolverQuery } from '../engines/dns/types';
 import type { CancelToken } from '../util/cancel';

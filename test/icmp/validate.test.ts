@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { IcmpError, checkPingOptions, openPinger, pingLimits } from '../../src/engines/icmp';
+import { IcmpError, checkEchoOptions, openPinger, pingLimits } from '../../src/engines/icmp';
 import { fromNative } from '../../src/engines/icmp/errors';
 import { nativeEngineClass, nativePing } from '../../src/engines/icmp/native';
 import { addon } from '../../src/native/addon';
@@ -8,19 +8,19 @@ import { addon } from '../../src/native/addon';
 const base = { address: '127.0.0.1', family: 4 as const, count: 4, intervalMs: 200, timeoutMs: 1000, size: 56 };
 
 test('sane options pass', () => {
-  assert.is(checkPingOptions(base), null);
-  assert.is(checkPingOptions({ ...base, address: 'fe80::1%lo', family: 6, ttl: 255 }), null);
+  assert.is(checkEchoOptions(base), null);
+  assert.is(checkEchoOptions({ ...base, address: 'fe80::1%lo', family: 6, ttl: 255 }), null);
 });
 
 test('each out-of-range or malformed option is named', () => {
-  assert.match(checkPingOptions({ ...base, family: 5 as never })!, 'family');
-  assert.match(checkPingOptions({ ...base, address: 42 as never })!, 'address');
-  assert.match(checkPingOptions({ ...base, address: 'example.test' })!, 'IPv4');
-  assert.match(checkPingOptions({ ...base, count: 1.5 })!, 'count');
-  assert.match(checkPingOptions({ ...base, intervalMs: 0 })!, 'intervalMs');
-  assert.match(checkPingOptions({ ...base, timeoutMs: 60001 })!, 'timeoutMs');
-  assert.match(checkPingOptions({ ...base, size: -1 })!, 'size');
-  assert.match(checkPingOptions({ ...base, ttl: 256 })!, 'ttl');
+  assert.match(checkEchoOptions({ ...base, family: 5 as never })!, 'family');
+  assert.match(checkEchoOptions({ ...base, address: 42 as never })!, 'address');
+  assert.match(checkEchoOptions({ ...base, address: 'example.test' })!, 'IPv4');
+  assert.match(checkEchoOptions({ ...base, count: 1.5 })!, 'count');
+  assert.match(checkEchoOptions({ ...base, intervalMs: 0 })!, 'intervalMs');
+  assert.match(checkEchoOptions({ ...base, timeoutMs: 60001 })!, 'timeoutMs');
+  assert.match(checkEchoOptions({ ...base, size: -1 })!, 'size');
+  assert.match(checkEchoOptions({ ...base, ttl: 256 })!, 'ttl');
 });
 
 test('the limits are the engine\'s own, as the addon exports them', () => {
@@ -32,10 +32,10 @@ test('each limit admits both of its ends and refuses one past either', () => {
   const limits = pingLimits();
   for (const key of ['count', 'intervalMs', 'timeoutMs', 'size', 'ttl'] as const) {
     const [lo, hi] = limits[key];
-    assert.is(checkPingOptions({ ...base, [key]: lo }), null, `${key}=${lo}`);
-    assert.is(checkPingOptions({ ...base, [key]: hi }), null, `${key}=${hi}`);
-    assert.match(checkPingOptions({ ...base, [key]: lo - 1 })!, key);
-    assert.match(checkPingOptions({ ...base, [key]: hi + 1 })!, key);
+    assert.is(checkEchoOptions({ ...base, [key]: lo }), null, `${key}=${lo}`);
+    assert.is(checkEchoOptions({ ...base, [key]: hi }), null, `${key}=${hi}`);
+    assert.match(checkEchoOptions({ ...base, [key]: lo - 1 })!, key);
+    assert.match(checkEchoOptions({ ...base, [key]: hi + 1 })!, key);
   }
 });
 

@@ -1,7 +1,7 @@
 import type { ResolverConfig } from '../../src/config/types';
 import { openResolverClient } from '../../src/engines/dns';
 import { coalesce } from '../../src/engines/dns/coalescing-client';
-import { ResolverBudget } from '../../src/engines/dns/resolver-budget';
+import { ResolverBudget } from '../../src/ratelimit/resolver-budget';
 import { MemoryLimiterStore } from '../../src/ratelimit/memory-limiter-store';
 import { Upstream } from '../../src/tools/upstream';
 

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import type { ResolverConfig } from '../../src/config/types';
 import { openResolverClient } from '../../src/engines/dns';
 import { coalesce } from '../../src/engines/dns/coalescing-client';
-import { ResolverBudget } from '../../src/engines/dns/resolver-budget';
+import { ResolverBudget } from '../../src/ratelimit/resolver-budget';
 import { MemoryLimiterStore } from '../../src/ratelimit/memory-limiter-store';
 import { resolveHost } from '../../src/tools/ping/resolve-host';
 import { Upstream } from '../../src/tools/upstream';
@@ -11,6 +11,7 @@ import { startSilentDns } from '../support/fault-dns';
 import { startKnot, type KnotServer } from '../support/knot';
 import { answerA, startScriptedDns, type ScriptedDns, type SeenQuery } from '../support/scripted-dns';
 import { CancelSource } from '../../src/util/cancel';
+import { waitFor } from '../support/wait';
 
 // Every packet the engine sends to a resolver is charged to its budget once, whoever still waits for
 // the answer: budgets of 10 a second on a clock that stands still, so nothing refills meanwhile.
@@ -37,10 +38,6 @@ function upstream(resolvers: ResolverConfig[]): { upstream: Upstream; budget: Re
   return { upstream: new Upstream(coalesce(openResolverClient()), budget, null, resolvers), budget };
 }
 
-async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
-}
-
 test('a resend is charged when the request that launched the shared query has gone and another still waits', async ({ silent, mute }) => {
   const { upstream: up, budget } = upstream([mute]);
   try {
@@ -49,7 +46,7 @@ test('a resend is charged when the request that launched the shared query has go
     const first = up.ask(request, launcher);
     const second = up.ask(request);
     const before = silent.received;
-    await until(() => silent.received - before === 1);
+    await waitFor('the first query at the silent resolver', () => silent.received - before === 1);
     launcher.abort();
     await first;
     const stayed = await second;
@@ -67,7 +64,7 @@ test('a query cancelled after its resend is charged for the resend', async ({ si
     const leaving = new CancelSource();
     const before = silent.received;
     const asked = up.ask({ domain: 'gone.example.test', types: ['A'], resolvers: [mute], timeoutMs: 2000 }, leaving);
-    await until(() => silent.received - before === 2);
+    await waitFor('the resend at the silent resolver', () => silent.received - before === 2);
     leaving.abort();
     await asked;
     assert.is(budget.remaining(mute), 8);
@@ -83,7 +80,7 @@ test("ping's resolver race: a resolver cancelled after its resend is charged for
     const before = silent.received;
     const resolving = resolveHost('race.example.test', { client: up, resolvers: [mute, slow], ipVersion: 4, timeoutMs: 2000 });
     // The slow resolver answers only once both have been sent their resend (the same ID again).
-    await until(() => silent.received - before === 2 && held.length === 2);
+    await waitFor('both resolvers sent their resend', () => silent.received - before === 2 && held.length === 2);
     await holder.send(answerA(held[1] as SeenQuery, '127.0.0.5'), held[1] as SeenQuery);
     assert.equal(await resolving, { ok: true, host: { address: '127.0.0.5', family: 4, literal: false } });
     assert.is(budget.remaining(slow), 8);
@@ -100,7 +97,7 @@ test('two requests asking the same question in the same turn reserve it once', a
     held.length = 0;
     const request = { domain: 'twice.example.test', types: ['A' as const], resolvers: [slow], timeoutMs: 2000 };
     const both = Promise.all([up.ask(request), up.ask(request)]);
-    await until(() => held.length === 1);
+    await waitFor('the one query at the holding resolver', () => held.length === 1);
     await holder.send(answerA(held[0] as SeenQuery, '127.0.0.5'), held[0] as SeenQuery);
     for (const asked of await both) assert.ok(asked.ok && 'rcode' in (asked.results[0]?.queries.A ?? {}));
     assert.is(budget.remaining(slow), 9);
@@ -116,7 +113,7 @@ test('two pings of the same name in the same turn reserve its query once', async
     held.length = 0;
     const resolve = () => resolveHost('twice.example.test', { client: up, resolvers: [slow], ipVersion: 4, timeoutMs: 2000 });
     const both = Promise.all([resolve(), resolve()]);
-    await until(() => held.length === 1);
+    await waitFor('the one query at the holding resolver', () => held.length === 1);
     await holder.send(answerA(held[0] as SeenQuery, '127.0.0.5'), held[0] as SeenQuery);
     for (const r of await both) assert.equal(r, { ok: true, host: { address: '127.0.0.5', family: 4, literal: false } });
     assert.is(budget.remaining(slow), 9);

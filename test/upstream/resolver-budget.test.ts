@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ResolverBudget } from '../../src/engines/dns/resolver-budget';
+import { ResolverBudget } from '../../src/ratelimit/resolver-budget';
 import { MemoryLimiterStore } from '../../src/ratelimit/memory-limiter-store';
 import { Upstream } from '../../src/tools/upstream';
 import { startSilentDns } from '../support/fault-dns';

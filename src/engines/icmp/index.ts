@@ -1,6 +1,6 @@
 export { openPinger } from './pinger';
 export { IcmpError, type IcmpErrorCode } from './errors';
 export { summarize, packetStats, rttStats, roundMicros } from './stats';
-export { checkPingOptions, pingLimits } from './validate';
+export { checkEchoOptions, pingLimits } from './validate';
 export type { PingLimits, Range } from './native';
 export type * from './types';

@@ -1,5 +1,5 @@
 import { addon } from '../../native/addon';
-import type { FamilyStats, KindPreference, PingOptions, SocketKind } from './types';
+import type { FamilyStats, KindPreference, EchoOptions, SocketKind } from './types';
 
 // The shapes the C++ binding (native/icmp/icmp_engine_binding.cc) hands over.
 export interface NativeFamily {
@@ -60,7 +60,7 @@ export function nativeEngineClass(): NativeIcmpEngineClass {
 // Starts one ping on the engine: the options go positionally, ttl -1 for the socket's default.
 export function nativePing(
   engine: NativeIcmpEngine,
-  o: PingOptions,
+  o: EchoOptions,
   done: (numbers: Float64Array, texts: string) => void,
 ): number {
   return engine.ping(o.address, o.family, o.count, o.intervalMs, o.timeoutMs, o.size, o.ttl ?? -1, done);

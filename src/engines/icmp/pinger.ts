@@ -3,8 +3,8 @@ import { LinkedList } from '../../util/linked-list';
 import { nativeEngineClass, nativePing, type NativeIcmpEngine, type NativeStats } from './native';
 import { summarize } from './stats';
 import { unpackResult } from './unpack';
-import type { EchoOutcome, EchoResult, Pinger, PingerOptions, PingOptions, SocketKinds } from './types';
-import { checkPingOptions } from './validate';
+import type { EchoOutcome, EchoResult, Pinger, PingerOptions, EchoOptions, SocketKinds } from './types';
+import { checkEchoOptions } from './validate';
 
 function failNow(done: (outcome: EchoOutcome) => void, error: IcmpError): () => void {
   done({ ok: false, error });
@@ -34,10 +34,10 @@ class NativePinger implements Pinger {
     this.socketKinds = { v4: k.v4.kind, v6: k.v6.kind, reasons };
   }
 
-  start(options: PingOptions, done: (outcome: EchoOutcome) => void): () => void {
+  start(options: EchoOptions, done: (outcome: EchoOutcome) => void): () => void {
     const engine = this.engine;
     if (engine === null) return failNow(done, new IcmpError('engine-closed', 'the pinger is closed'));
-    const wrong = checkPingOptions(options);
+    const wrong = checkEchoOptions(options);
     if (wrong !== null) return failNow(done, new IcmpError('invalid-options', wrong));
     // Called only by close(), which has taken it off the list already.
     const inFlight = this.pending.push((error) => done({ ok: false, error }));
@@ -59,7 +59,7 @@ class NativePinger implements Pinger {
     };
   }
 
-  ping(options: PingOptions, signal?: AbortSignal): Promise<EchoResult> {
+  ping(options: EchoOptions, signal?: AbortSignal): Promise<EchoResult> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(abortError(signal));
       const onAbort = (): void => {

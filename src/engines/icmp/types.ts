@@ -45,7 +45,7 @@ export interface EchoResult {
   durationMs: number;
 }
 
-export interface PingOptions {
+export interface EchoOptions {
   address: string; // IP literal of `family`, no brackets
   family: IpFamily;
   count: number;
@@ -72,8 +72,8 @@ export interface Pinger {
   readonly socketKinds: SocketKinds;
   // Calls `done` once (at once for a request it cannot start), unless the returned function is called
   // first: that stops the ping, and `done` never comes. What the tool uses: no promise, no signal.
-  start(options: PingOptions, done: (outcome: EchoOutcome) => void): () => void;
-  ping(options: PingOptions, signal?: AbortSignal): Promise<EchoResult>;
+  start(options: EchoOptions, done: (outcome: EchoOutcome) => void): () => void;
+  ping(options: EchoOptions, signal?: AbortSignal): Promise<EchoResult>;
   // Kernel drop counters and in-flight sequences, per family.
   // drops: the kernel's receive-queue overflows; stray: packets that parsed as ours but matched no echo in flight.
   stats(): { v4: FamilyStats; v6: FamilyStats; sessions: number };

@@ -1,6 +1,6 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { nativeEngineClass, type PingLimits, type Range } from './native';
-import type { PingOptions } from './types';
+import type { EchoOptions } from './types';
 
 // The engine's own limits, read from the addon once: the numbers exist only on the C++ side, which
 // still refuses anything outside them as a guard.
@@ -17,7 +17,7 @@ function inRange(v: unknown, [lo, hi]: Range): boolean {
 
 // The one validation of ping options, so the native side receives plain, sane numbers; returns what
 // is wrong, or null.
-export function checkPingOptions(o: PingOptions): string | null {
+export function checkEchoOptions(o: EchoOptions): string | null {
   if (o.family !== 4 && o.family !== 6) return 'family must be 4 or 6';
   if (typeof o.address !== 'string') return 'address must be a string';
   const literal = o.address.split('%')[0]!;

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { IcmpError } from '../../engines/icmp/errors';
 import { openPinger } from '../../engines/icmp/pinger';
 import { roundMicros } from '../../engines/icmp/stats';
-import type { EchoOutcome, Pinger, PingerOptions, PingOptions as EchoOptions, SocketKinds } from '../../engines/icmp/types';
+import type { EchoOutcome, Pinger, PingerOptions, EchoOptions, SocketKinds } from '../../engines/icmp/types';
 import { createTargetCheck } from '../../policy/target-policy';
 import { StoreUnavailableError } from '../../ratelimit/failover-store';
 import type { BucketAnswer } from '../../ratelimit/limiter-store';
@@ -15,7 +15,7 @@ import { resolveHost, type ResolvedHost } from './resolve-host';
 import type { PingRequest, PingResult } from './types';
 import { watchPinger, type PingMetrics } from './metrics';
 
-export interface PingOptions {
+export interface PingToolOptions {
   checkTarget?: TargetCheck; // default: the operator's target policy
   pinger?: PingerOptions; // e.g. force a socket kind
 }
@@ -36,7 +36,7 @@ function unavailableReason(kinds: SocketKinds): string | null {
   return `no ICMP socket opens (IPv4: ${kinds.reasons.v4}; IPv6: ${kinds.reasons.v6}); grant the server CAP_NET_RAW (or run it as root), or widen net.ipv4.ping_group_range to cover its group`;
 }
 
-export function openPing(deps: ToolDeps, options: PingOptions = {}): ToolSlot<PingRequest, PingResult> {
+export function openPing(deps: ToolDeps, options: PingToolOptions = {}): ToolSlot<PingRequest, PingResult> {
   let pinger: Pinger;
   try {
     pinger = openPinger(options.pinger);

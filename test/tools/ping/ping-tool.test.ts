@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import type { Config } from '../../../src/config/types';
 import type { Outcome } from '../../../src/tools/outcome';
 import type { PingRequest, PingResult } from '../../../src/tools/ping';
-import { openPing, type PingOptions } from '../../../src/tools/ping/run';
+import { openPing, type PingToolOptions } from '../../../src/tools/ping/run';
 import { openTools } from '../../../src/tools/registry';
 import type { TargetCheck, ToolSlot } from '../../../src/tools/tool';
 import type { Upstream } from '../../../src/tools/upstream';
@@ -30,7 +30,7 @@ function config(over: Partial<Config> = {}, resolverFamily: 4 | 6 = 4): Config {
 
 type Run = (request: PingRequest, cancel: CancelToken) => Promise<Outcome<PingResult>>;
 
-function open(over: Partial<Config> = {}, options: PingOptions = {}, family: 4 | 6 = 4): ToolSlot<PingRequest, PingResult> {
+function open(over: Partial<Config> = {}, options: PingToolOptions = {}, family: 4 | 6 = 4): ToolSlot<PingRequest, PingResult> {
   const slot = openPing({ config: config(over, family), dns: { upstream: resolverClient }, registry: null }, options);
   slots.push(slot);
   return slot;

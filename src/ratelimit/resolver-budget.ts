@@ -1,8 +1,7 @@
-import type { ResolverConfig } from '../../config/types';
-import type { BucketAnswer, LimiterStore } from '../../ratelimit/limiter-store';
-import type { BucketParams } from '../../ratelimit/token-bucket';
-import { monotonicMs } from '../../util/clock';
-import { then, type Maybe } from '../../util/maybe';
+import { monotonicMs } from '../util/clock';
+import { then, type Maybe } from '../util/maybe';
+import type { BucketAnswer, LimiterStore } from './limiter-store';
+import type { BucketParams } from './token-bucket';
 
 // How many queries a second this server sends to each resolver, whoever asks: a public resolver
 // throttles, then blocks, an address that asks too much, and then nobody gets an answer. One token
@@ -10,11 +9,18 @@ import { then, type Maybe } from '../../util/maybe';
 // store), refilling `qps` tokens a second. A store in this process answers at once, and so does the
 // budget: no promise per resolver on the path of every DNS request.
 
-export type Reservation = { granted: true } | { granted: false; resolver: string; retryAfterSeconds: number };
+// What the budget needs of a resolver (a configured ResolverConfig is one).
+export interface BudgetedResolver {
+  readonly id: string;
+  readonly address: string;
+  readonly port: number;
+}
 
-const GRANTED: Reservation = { granted: true };
+export type ResolverReservation = { granted: true } | { granted: false; resolver: string; retryAfterSeconds: number };
 
-export type Costs = ReadonlyArray<readonly [ResolverConfig, number]>;
+const GRANTED: ResolverReservation = { granted: true };
+
+export type Costs = ReadonlyArray<readonly [BudgetedResolver, number]>;
 
 export class ResolverBudget {
   private readonly rule: BucketParams;
@@ -27,18 +33,18 @@ export class ResolverBudget {
     this.rule = { capacity: qps, windowMs: 1000 };
   }
 
-  private key(resolver: ResolverConfig): string {
+  private key(resolver: BudgetedResolver): string {
     return `resolver:${resolver.address}:${resolver.port}`;
   }
 
   // All of `costs` (resolver, queries) or nothing: every resolver's share is looked at before any is spent.
-  reserve(costs: Costs): Maybe<Reservation> {
+  reserve(costs: Costs): Maybe<ResolverReservation> {
     return this.look(costs, 0, this.now());
   }
 
   // Peeks from the i-th resolver on (a bucket in debt refuses: the debt and the cost must both be
   // repaid first); synchronous for as long as the store answers at once.
-  private look(costs: Costs, from: number, at: number): Maybe<Reservation> {
+  private look(costs: Costs, from: number, at: number): Maybe<ResolverReservation> {
     for (let i = from; i < costs.length; i++) {
       const [resolver, cost] = costs[i] as Costs[number];
       if (cost > this.qps) return { granted: false, resolver: resolver.id, retryAfterSeconds: 1 };
@@ -50,12 +56,12 @@ export class ResolverBudget {
     return this.takeAll(costs, 0, at);
   }
 
-  private shortOf(resolver: ResolverConfig, cost: number, seen: BucketAnswer): Reservation | null {
+  private shortOf(resolver: BudgetedResolver, cost: number, seen: BucketAnswer): ResolverReservation | null {
     if (seen.remaining >= cost) return null;
     return { granted: false, resolver: resolver.id, retryAfterSeconds: Math.max(1, Math.ceil((cost - seen.remaining) / this.qps)) };
   }
 
-  private takeAll(costs: Costs, from: number, at: number): Maybe<Reservation> {
+  private takeAll(costs: Costs, from: number, at: number): Maybe<ResolverReservation> {
     for (let i = from; i < costs.length; i++) {
       const [resolver, cost] = costs[i] as Costs[number];
       const taken = this.store.take(this.key(resolver), this.rule, cost, at);
@@ -66,7 +72,7 @@ export class ResolverBudget {
     return GRANTED;
   }
 
-  private refusedBy(resolver: ResolverConfig, taken: BucketAnswer): Reservation | null {
+  private refusedBy(resolver: BudgetedResolver, taken: BucketAnswer): ResolverReservation | null {
     return taken.allowed ? null : { granted: false, resolver: resolver.id, retryAfterSeconds: Math.max(1, taken.retryAfterSeconds) };
   }
 
@@ -74,7 +80,7 @@ export class ResolverBudget {
   // they were sent already. The bucket may go into debt for them (one window's worth at most); while it
   // is, reserve() refuses, with a Retry-After that covers the debt too: the next requests pay, and over
   // time a resolver is sent no more than `qps` a second on average.
-  charge(resolver: ResolverConfig, sends: number): void {
+  charge(resolver: BudgetedResolver, sends: number): void {
     if (sends <= 0) return;
     const spent = this.store.spend(this.key(resolver), this.rule, sends, this.now());
     // A shared store that fails here costs only the accounting of a packet already sent.
@@ -82,7 +88,7 @@ export class ResolverBudget {
   }
 
   // Queries each resolver may still be sent this second (for the metrics); negative: resends owed.
-  remaining(resolver: ResolverConfig): Maybe<number> {
+  remaining(resolver: BudgetedResolver): Maybe<number> {
     return then(this.store.peek(this.key(resolver), this.rule, this.now()), (seen) => seen.remaining);
   }
 }

@@ -4,6 +4,7 @@ import { postJson } from '../support/http';
 import { assertProblem } from '../support/problem';
 import { holdRequest, type HeldRequest } from '../support/raw-http';
 import { startServer } from '../support/server';
+import { waitFor } from '../support/wait';
 
 const PING = '/api/tools/ping';
 
@@ -18,7 +19,7 @@ test('a client over its in-flight cap gets 429 too-many-concurrent, with rate-li
   const server = await startServer({ NETTOOLS_MAX_IN_FLIGHT_PER_CLIENT: '2' });
   const held: HeldRequest[] = [];
   try {
-    held.push(await holdRequest(server.port), await holdRequest(server.port));
+    held.push(await holdRequest(server.port, { seen: () => server.app.inFlight() === 1 }), await holdRequest(server.port, { seen: () => server.app.inFlight() === 2 }));
     const reply = await postJson(server.base, PING, { host: 'bad host' });
     assertProblem(reply, 429, 'too-many-concurrent');
     assert.is(reply.headers['x-ratelimit-limit'], '30');
@@ -32,7 +33,7 @@ test('a client over its in-flight cap gets 429 too-many-concurrent, with rate-li
 test('a finished request frees its slot', async () => {
   const server = await startServer({ NETTOOLS_MAX_IN_FLIGHT_PER_CLIENT: '1' });
   try {
-    const h = await holdRequest(server.port);
+    const h = await holdRequest(server.port, { seen: () => server.app.inFlight() === 1 });
     assert.is((await postJson(server.base, PING, { host: 'bad host' })).status, 429);
     h.finish();
     assert.is(parse(await h.response).status, 400);
@@ -46,9 +47,9 @@ test('a finished request frees its slot', async () => {
 test('a client that disconnects frees its slot', async () => {
   const server = await startServer({ NETTOOLS_MAX_IN_FLIGHT_PER_CLIENT: '1' });
   try {
-    const h = await holdRequest(server.port);
+    const h = await holdRequest(server.port, { seen: () => server.app.inFlight() === 1 });
     h.socket.destroy();
-    for (let i = 0; i < 50 && server.app.inFlight() !== 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await waitFor('the slot of the gone client released', () => server.app.inFlight() === 0);
     assert.is((await postJson(server.base, PING, { host: 'bad host' })).status, 400);
   } finally {
     await server.stop();
@@ -59,7 +60,10 @@ test('the server-wide cap answers 503 overloaded with Retry-After', async () => 
   const server = await startServer({ NETTOOLS_MAX_IN_FLIGHT: '2' });
   const held: HeldRequest[] = [];
   try {
-    held.push(await holdRequest(server.port, { localAddress: '127.0.0.2' }), await holdRequest(server.port, { localAddress: '127.0.0.3' }));
+    held.push(
+      await holdRequest(server.port, { localAddress: '127.0.0.2', seen: () => server.app.inFlight() === 1 }),
+      await holdRequest(server.port, { localAddress: '127.0.0.3', seen: () => server.app.inFlight() === 2 }),
+    );
     const reply = await postJson(server.base, PING, { host: 'bad host' });
     assertProblem(reply, 503, 'overloaded');
     assert.ok(Number(reply.headers['retry-after']) >= 1);

@@ -3,14 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { postJson } from '../support/http';
 import { startServer } from '../support/server';
-
-function waitFor(check: () => boolean, ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const started = Date.now();
-    const poll = () => (check() ? resolve(true) : Date.now() - started > ms ? resolve(false) : setTimeout(poll, 10));
-    poll();
-  });
-}
+import { waitFor } from '../support/wait';
 
 test('a client that disconnects mid-ping stops the measurement and frees its slot', async () => {
   const server = await startServer({ NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true', NETTOOLS_MAX_IN_FLIGHT_PER_CLIENT: '1' });
@@ -20,10 +13,10 @@ test('a client that disconnects mid-ping stops the measurement and frees its slo
     socket.on('error', () => {});
     await new Promise<void>((r) => socket.on('connect', () => r()));
     socket.write(`POST /api/tools/ping HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
-    assert.ok(await waitFor(() => server.app.inFlight() === 1, 2000), 'the ping started');
+    await waitFor('the ping started', () => server.app.inFlight() === 1);
     socket.destroy();
     // Ten echoes a second apart would take ten seconds; the abort must end it long before.
-    assert.ok(await waitFor(() => server.app.inFlight() === 0, 2000), 'the request was released');
+    await waitFor('the request released', () => server.app.inFlight() === 0, { timeoutMs: 2000 });
     const next = await postJson(server.base, '/api/tools/ping', { host: '127.0.0.1', count: 1 });
     assert.is(next.status, 200, 'the slot is free for the next request');
   } finally {

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import http2 from 'node:http2';
 import { startFrontDoor, type FrontDoor } from '../support/nginx';
 import { exchangeTls } from '../support/raw-http';
+import { sleep, waitFor } from '../support/wait';
 
 // A control byte in a header value makes the uWS build drop the request without a word: reached
 // directly, no answer until its idle timeout (~11 s); through nginx, a 502 after as long, nothing logged.
@@ -78,14 +79,15 @@ const statuses = (answer: string) => [...answer.matchAll(/HTTP\/1\.[01] (\d{3})/
 // nettools sets X-Request-Id on every answer; nginx's own refusals carry none.
 const fromNettools = (answer: string) => /\r\nx-request-id: /i.test(answer);
 const withByte = (value: string, c: string) => value.slice(0, Math.ceil(value.length / 2)) + c + value.slice(Math.ceil(value.length / 2));
-const settle = () => new Promise((r) => setTimeout(r, 200));
+// That nettools never sees a request has no event to wait for: a pause past its logging lag.
+const settle = () => sleep(200);
 // What nettools logged since `from`: one line per request it answered (or saw aborted).
 const logged = (server: FrontDoor['server'], from: number): LogEntry[] =>
   server.logs.map((l) => JSON.parse(l) as LogEntry).filter((l) => l.msg === 'request').slice(from);
 const loggedCount = (server: FrontDoor['server']) => logged(server, 0).length;
 // nettools logs off the request path, so a line may follow its answer by a moment (more on a busy machine).
 async function loggedOnce(server: FrontDoor['server'], from: number): Promise<LogEntry[]> {
-  for (const deadline = Date.now() + 5_000; logged(server, from).length === 0 && Date.now() < deadline; ) await settle();
+  await waitFor('a request logged by nettools', () => logged(server, from).length > 0);
   return logged(server, from);
 }
 

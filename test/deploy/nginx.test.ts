@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import type { ChildServer } from '../support/child-server';
 import { startFrontDoor, type FrontDoor } from '../support/nginx';
 import { exchangeTls } from '../support/raw-http';
+import { sleep, waitFor } from '../support/wait';
 
 // The supported public deployment: deploy/nginx/nettools.conf in front of nettools, tried with the
 // requests the bare uWS build gets wrong. Raw bytes over TLS, from chosen loopback addresses.
@@ -37,7 +38,7 @@ test('two different Content-Length headers are refused and never reach nettools 
   const body = '{"a":GET /smuggled-path HTTP/1.1\r\nHost: x\r\n\r\n';
   const answer = await exchange(nginx.port, `POST /api/tools/dns HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
   assert.equal(statuses(answer), [400]);
-  await new Promise((r) => setTimeout(r, 200));
+  await sleep(200); // that nothing reaches nettools has no event to wait for: a pause past its logging lag
   assert.not.ok(seenPaths(server).includes('/smuggled-path'));
 });
 
@@ -46,7 +47,7 @@ for (const te of ['xchunked', 'chunked, gzip']) {
     const answer = await exchange(nginx.port, `POST /api/tools/dns HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: ${te}\r\n\r\n0\r\n\r\nGET /smuggled-te HTTP/1.1\r\nHost: x\r\n\r\n`);
     const first = statuses(answer)[0];
     assert.ok(first === 400 || first === 501, answer.slice(0, 200));
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200); // that nothing reaches nettools has no event to wait for: a pause past its logging lag
     assert.not.ok(seenPaths(server).includes('/smuggled-te'));
   });
 }
@@ -64,8 +65,9 @@ test("a chunked POST with chunk extensions gets nettools' own answer, and nothin
   // validation-failed, not invalid-json: nettools read the whole body, the extensions gone.
   assert.match(answer, '"code":"validation-failed"');
   assert.match(answer, '"pointer":"/domain"');
-  await new Promise((r) => setTimeout(r, 200));
-  const seen = server.logs.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request' && l.client === '127.0.0.41');
+  const requestsFrom41 = () => server.logs.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request' && l.client === '127.0.0.41');
+  await waitFor('the request from 127.0.0.41 logged', () => requestsFrom41().length > 0);
+  const seen = requestsFrom41();
   assert.equal(
     seen.map((l) => [l.requestId, l.method, l.path, l.status]),
     [['chunk-ext-1', 'POST', '/api/tools/dns', 400]],
@@ -88,8 +90,9 @@ test("nettools limits the real client's address, whatever X-Forwarded-For the cl
   for (let i = 0; i < 4; i++) answers.push(statuses(await exchange(nginx.port, request, '127.0.0.21'))[0]);
   assert.equal(answers, [400, 400, 400, 429]);
   assert.equal(statuses(await exchange(nginx.port, request, '127.0.0.22')), [400]);
-  await new Promise((r) => setTimeout(r, 200));
-  const clients = server.logs.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request' && l.path === '/api/tools/dns').map((l) => l.client);
+  const loggedClients = () => server.logs.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request' && l.path === '/api/tools/dns').map((l) => l.client);
+  await waitFor('the requests from 127.0.0.21 and 127.0.0.22 logged', () => loggedClients().includes('127.0.0.21') && loggedClients().includes('127.0.0.22'));
+  const clients = loggedClients();
   assert.ok(clients.includes('127.0.0.21') && clients.includes('127.0.0.22'));
   assert.not.ok(clients.includes('203.0.113.9'));
 });

@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openResolverClient, sendsOf } from '../../src/engines/dns';
 import { answerA, startScriptedDns } from '../support/scripted-dns';
+import { sleep, waitFor } from '../support/wait';
 
 const ask = (client: ReturnType<typeof openResolverClient>, resolver: { id: string; address: string; port: number; family: 4 }, name: string, timeoutMs = 2000) =>
   client.query({ domain: name, types: ['A'], resolvers: [resolver], timeoutMs }).then(([r]) => r?.queries.A);
@@ -59,7 +60,8 @@ test('a resolver never measured gets half the budget before its resend', async (
   try {
     const started = Date.now();
     const pending = ask(client, resolver, 'nobody.example.test', 1000);
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300); // past the resend floor: that no resend comes has no event to wait for
+    await waitFor('the first query at the resolver', () => dns.seen.length >= 1);
     assert.is(dns.seen.length, 1); // not resent at the floor
     await pending;
     assert.is(dns.seen.length, 2);

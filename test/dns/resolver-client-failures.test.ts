@@ -8,6 +8,7 @@ import { openResolverClient, SENDS, type QueryEntry, type ResolverClient } from 
 import type { ResolverConfig } from '../../src/config/types';
 import { startSilentDns } from '../support/fault-dns';
 import { freeDnsPort } from '../support/ports';
+import { waitFor } from '../support/wait';
 
 type Silent = Awaited<ReturnType<typeof startSilentDns>>;
 
@@ -62,23 +63,21 @@ test('a silent resolver times out after one resend at half the budget', async ()
 test('aborting the request cancels its queries and closes their sockets', async () => {
   const before = client.counters();
   const ac = new AbortController();
+  const received = silent.received;
   const pending = one(silentResolver, 5000, ac.signal);
-  setTimeout(() => ac.abort(), 30);
+  await waitFor('the query at the silent resolver', () => silent.received > received);
+  ac.abort();
   assert.equal(await pending, { error: 'cancelled' });
   const after = client.counters();
   assert.is(after.cancelled - before.cancelled, 1);
   assert.is(after.inFlight, 0);
 });
 
-async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
-}
-
 test('a query cancelled after its resend still reports both packets it sent', async () => {
   const receivedBefore = silent.received;
   const ac = new AbortController();
   const pending = one(silentResolver, 4000, ac.signal);
-  await until(() => silent.received - receivedBefore === 2);
+  await waitFor('the resend at the silent resolver', () => silent.received - receivedBefore === 2);
   ac.abort();
   const entry = await pending;
   assert.equal(entry, { error: 'cancelled' });
@@ -95,7 +94,7 @@ test('a query cancelled before its datagram left reports nothing sent, and nothi
   // A later query does arrive, and it is the only one.
   const stop = new AbortController();
   const later = one(silentResolver, 4000, stop.signal);
-  await until(() => silent.received > receivedBefore);
+  await waitFor('the later query at the silent resolver', () => silent.received > receivedBefore);
   assert.is(silent.received - receivedBefore, 1);
   stop.abort();
   await later;

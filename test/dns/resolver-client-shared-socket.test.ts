@@ -5,6 +5,7 @@ import type { ResolverConfig } from '../../src/config/types';
 import { startFaultDns, type FaultDns } from '../support/fault-dns';
 import { startKnot, stopAllKnot, type KnotServer } from '../support/knot';
 import { answerA, startScriptedDns, type ScriptedDns, type SeenQuery } from '../support/scripted-dns';
+import { sleep, waitFor } from '../support/wait';
 import { EXAMPLE_ZONE } from './zones';
 
 // Queries of a short burst share one UDP socket; these check that sharing keeps every query's answer its own.
@@ -43,13 +44,12 @@ function addresses(entry: unknown): string[] {
 
 // Lets the current socket's 250 ms run out, so the next query opens a fresh one that stays open a while.
 function freshSocket(): Promise<void> {
-  return new Promise((res) => setTimeout(res, 300));
+  return sleep(300);
 }
 
 // Waits (bounded) for a counter to move: a dropped datagram leaves no other trace.
 async function counterReaches(read: () => EngineCounters, key: keyof EngineCounters, target: number): Promise<number> {
-  const deadline = Date.now() + 2000;
-  while (read()[key] < target && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  await waitFor(`the ${key} counter at ${target}`, () => read()[key] >= target);
   return read()[key];
 }
 
@@ -89,7 +89,7 @@ test('the socket rotates to a fresh source port once its age runs out', async ()
   const resolver: ResolverConfig = { id: 'fault', address: fault.address, port: fault.port, family: 4 };
   const from = fault.sourcePorts.length;
   await client.query({ domain: 'example.test', types: ['A'], resolvers: [resolver], timeoutMs: 3000 });
-  await new Promise((r) => setTimeout(r, 400)); // past the 250 ms age limit
+  await sleep(400); // past the 250 ms age limit
   const [r] = await client.query({ domain: 'example.test', types: ['A'], resolvers: [resolver], timeoutMs: 3000 });
   assert.is((r?.queries.A as QueryAnswered).rcode, 'NOERROR');
   const ports = fault.sourcePorts.slice(from);
@@ -168,9 +168,9 @@ test('an idle socket closes once its age runs out: an answer sent to it later is
   const before = client.counters().mismatchedDropped;
   await dns.send(answerA(query, '198.51.100.1'), query);
   assert.is(await counterReaches(() => client.counters(), 'mismatchedDropped', before + 1), before + 1);
-  await new Promise((res) => setTimeout(res, 500)); // well past the 250 ms age of the idle socket
+  await sleep(500); // well past the 250 ms age of the idle socket
   await dns.send(answerA(query, '198.51.100.1'), query);
-  await new Promise((res) => setTimeout(res, 100));
+  await sleep(100); // that nothing is read has no event to wait for: a pause for a datagram to arrive
   assert.is(client.counters().mismatchedDropped, before + 1, 'the closed socket read nothing');
 });
 

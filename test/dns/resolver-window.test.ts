@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openResolverClient, RESOLVER_WINDOW, sendsOf, windowShare } from '../../src/engines/dns';
 import { answerA, startScriptedDns } from '../support/scripted-dns';
+import { sleep, waitFor } from '../support/wait';
 
 // native/dns/dns_resolver_window.h, ResolverWindow::kMaxInFlight.
 const WINDOW = RESOLVER_WINDOW;
@@ -66,7 +67,8 @@ test('a cancelled query frees its slot for the next in line', async () => {
       return { ac, answer: client.query({ domain: `h${i}.example.test`, types: ['A'], resolvers: [resolver], timeoutMs: 5000 }, ac.signal) };
     });
     const next = client.query({ domain: 'next.example.test', types: ['A'], resolvers: [resolver], timeoutMs: 5000 });
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor('the window full at the resolver', () => dns.seen.filter((q) => q.name.startsWith('h')).length >= WINDOW);
+    await sleep(50); // that the next one is not sent has no event to wait for
     assert.not.ok(dns.seen.some((q) => q.name === 'next.example.test')); // waiting for a slot
     holders[0]!.ac.abort();
     const [answered] = await next;

@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import { postJson, request } from '../support/http';
 import { assertProblem } from '../support/problem';
 import { startServer, type RunningServer } from '../support/server';
+import { waitFor } from '../support/wait';
 
 const test = suite<{ server: RunningServer }>('request body');
 
@@ -80,12 +81,12 @@ test('a client that disconnects mid-body leaves no request in flight', async ({ 
   await new Promise<void>((resolve, reject) => {
     const socket = net.connect(server.port, '127.0.0.1', () => {
       socket.write(`POST ${PING} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"host":`);
-      setTimeout(() => socket.destroy(), 50);
+      waitFor('the request in flight', () => server.app.inFlight() !== 0).then(() => socket.destroy(), reject);
     });
     socket.on('close', () => resolve());
     socket.on('error', reject);
   });
-  for (let i = 0; i < 50 && server.app.inFlight() !== 0; i++) await new Promise((r) => setTimeout(r, 10));
+  await waitFor('no request in flight', () => server.app.inFlight() === 0);
   assert.is(server.app.inFlight(), 0);
   assert.is((await request(server.base, '/health')).status, 200);
 });

@@ -8,6 +8,7 @@ import type { Tool } from '../../src/tools/tool';
 import { postJson, request } from '../support/http';
 import { assertProblem } from '../support/problem';
 import { startServerWithTools } from '../support/server';
+import { waitFor } from '../support/wait';
 
 // A throw anywhere on a request's path is a bug of ours: that request gets a logged 500
 // internal-error, and the server answers the next one. Each test puts the throw in another place
@@ -48,7 +49,7 @@ test('a throw while a body that came in several packets is checked is a 500 and 
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = net.connect(server.port, '127.0.0.1', () => {
         socket.write(head + body.slice(0, 5));
-        setTimeout(() => socket.write(body.slice(5)), 50);
+        waitFor('the request in flight', () => server.app.inFlight() !== 0).then(() => void socket.write(body.slice(5)), reject);
       });
       let text = '';
       socket.on('data', (c) => (text += c.toString('latin1')));

@@ -8,6 +8,7 @@ import type { CancelToken } from '../../src/util/cancel';
 import { postJson } from '../support/http';
 import { assertProblem } from '../support/problem';
 import { startServerWithTools } from '../support/server';
+import { waitFor } from '../support/wait';
 
 // The HTTP layer's side of the tool seam, with tool sets the test controls.
 const test = suite('tool dispatch');
@@ -96,10 +97,10 @@ test('a client that goes away aborts the handler and frees its slot', async () =
     const req = http.request(`${server.base}/api/tools/ping`, { method: 'POST', headers: { 'content-type': 'application/json' }, agent: false });
     req.on('error', () => {});
     req.end(JSON.stringify({ host: '127.0.0.1' }));
-    for (let i = 0; i < 100 && server.app.inFlight() === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    await waitFor('the request in flight', () => server.app.inFlight() !== 0, { everyMs: 5 });
     req.destroy();
     await abortSeen;
-    for (let i = 0; i < 100 && server.app.inFlight() !== 0; i++) await new Promise((r) => setTimeout(r, 5));
+    await waitFor('no request in flight', () => server.app.inFlight() === 0, { everyMs: 5 });
     assert.is(server.app.inFlight(), 0);
   } finally {
     await server.stop();

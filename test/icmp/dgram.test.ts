@@ -1,12 +1,12 @@
 // The unprivileged datagram path. ping_group_range is widened only inside a namespace this test
 // creates; a child process there runs the engine forced to datagram sockets.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { EchoResult, SocketKinds } from '../../src/engines/icmp';
 import { openPinger } from '../../src/engines/icmp';
 import { createNetns, type Netns } from '../support/netns';
+import { pingGroupAdmitsUs, testUnless } from '../support/capability';
 
 const CHILD = path.resolve(__dirname, '..', 'support', 'dgram-child.js');
 
@@ -16,15 +16,7 @@ test.after(() => {
   ns?.destroy();
 });
 
-function hostRange(): [number, number] {
-  const [lo, hi] = readFileSync('/proc/sys/net/ipv4/ping_group_range', 'utf8').trim().split(/\s+/).map(Number);
-  return [lo!, hi!];
-}
-
-test('forcing datagram sockets where ping_group_range refuses them leaves both families without a socket', () => {
-  const [lo, hi] = hostRange();
-  const gids = process.getgroups?.() ?? [];
-  if (gids.some((g) => g >= lo && g <= hi)) return; // this host admits us: nothing to refuse
+testUnless(test, pingGroupAdmitsUs())('forcing datagram sockets where ping_group_range refuses them leaves both families without a socket', () => {
   const p = openPinger({ kind: 'dgram' });
   try {
     assert.is(p.socketKinds.v4, null);
@@ -35,9 +27,7 @@ test('forcing datagram sockets where ping_group_range refuses them leaves both f
   }
 });
 
-test('a ping for a family without a socket is refused with no-socket', async () => {
-  const [lo, hi] = hostRange();
-  if ((process.getgroups?.() ?? []).some((g) => g >= lo && g <= hi)) return;
+testUnless(test, pingGroupAdmitsUs())('a ping for a family without a socket is refused with no-socket', async () => {
   const p = openPinger({ kind: 'dgram' });
   try {
     const err = await p

@@ -9,6 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openPinger, type SocketKinds } from '../../src/engines/icmp';
+import { waitFor } from '../support/wait';
 
 const WORKER = path.resolve(__dirname, '..', 'support', 'pinger-worker.js');
 
@@ -52,7 +53,7 @@ function openFds(): number {
 test('closing a pinger releases its sockets', async () => {
   const before = openFds();
   for (let i = 0; i < 50; i++) openPinger().close();
-  await new Promise((r) => setTimeout(r, 20));
+  await waitFor('the closed sockets released', () => openFds() === before);
   assert.is(openFds(), before);
 });
 
@@ -62,10 +63,12 @@ test('pingers dropped without close are closed when collected', async () => {
   const before = openFds();
   for (let i = 0; i < 50; i++) openPinger();
   assert.ok(openFds() > before);
-  for (let i = 0; i < 5 && openFds() > before; i++) {
+  const collected = () => {
+    if (openFds() <= before) return true;
     gc();
-    await new Promise((r) => setTimeout(r, 20));
-  }
+    return false;
+  };
+  await waitFor('the dropped pingers collected', collected, { everyMs: 20 });
   assert.is(openFds(), before);
 });
 

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openPinger, type EchoResult, type Pinger } from '../../src/engines/icmp';
+import { notRoot, testUnless } from '../support/capability';
 
 let pinger: Pinger;
 
@@ -35,8 +36,7 @@ function assertStatsAddUp(r: EchoResult): void {
   assert.ok(rtt.stddevMs >= 0 && rtt.stddevMs <= rtt.maxMs - rtt.minMs + 0.001);
 }
 
-test('as root the engine opens an ICMP socket for both families', () => {
-  if (process.getuid?.() !== 0) return;
+testUnless(test, notRoot())('as root the engine opens an ICMP socket for both families', () => {
   assert.ok(pinger.socketKinds.v4 !== null);
   assert.ok(pinger.socketKinds.v6 !== null);
   assert.equal(pinger.socketKinds.reasons, {});
@@ -185,8 +185,7 @@ test('when every sequence of a socket is in flight a new ping is refused with se
   }
 });
 
-test('forcing the raw kind as root opens raw sockets with one random identifier', () => {
-  if (process.getuid?.() !== 0) return;
+testUnless(test, notRoot())('forcing the raw kind as root opens raw sockets with one random identifier', () => {
   const p = openPinger({ kind: 'raw' });
   try {
     assert.is(p.socketKinds.v4, 'raw');

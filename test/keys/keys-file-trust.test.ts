@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { MAIN, runToExit, spawnServer, type ChildServer } from '../support/child-server';
 import { request } from '../support/http';
 import { TEST_ENV } from '../support/server';
+import { waitFor } from '../support/wait';
 
 type Ctx = { dir: string; file: string; env: Record<string, string> };
 const test = suite<Ctx>('a keys file others could have written');
@@ -53,12 +54,9 @@ function startOutcome(env: Record<string, string>): Promise<{ code: number | nul
 async function hup(server: ChildServer, count = 1): Promise<string[]> {
   const seen = server.logs.length;
   server.child.kill('SIGHUP');
-  for (let i = 0; i < 300; i++) {
-    const lines = server.logs.slice(seen).filter((l) => l.includes('keys reload'));
-    if (lines.length >= count) return lines;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('no reload line');
+  const lines = () => server.logs.slice(seen).filter((l) => l.includes('keys reload'));
+  await waitFor(`${count} keys reload line(s)`, () => lines().length >= count);
+  return lines();
 }
 
 async function stop(server: ChildServer): Promise<void> {

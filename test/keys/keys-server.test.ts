@@ -9,6 +9,7 @@ import { formatKeyRecord } from '../../src/keys/key-record';
 import { runToExit, spawnServer, type ChildServer } from '../support/child-server';
 import { postJson, request, type Reply } from '../support/http';
 import { assertProblem } from '../support/problem';
+import { sleep, waitFor } from '../support/wait';
 
 type Ctx = { dir: string; file: string; env: Record<string, string>; server: ChildServer; pro: string; small: string };
 const test = suite<Ctx>('API keys against a running server');
@@ -32,12 +33,9 @@ async function untilExit(server: ChildServer): Promise<void> {
 async function hup(server: ChildServer): Promise<string> {
   const seen = server.logs.length;
   server.child.kill('SIGHUP');
-  for (let i = 0; i < 200; i++) {
-    const line = server.logs.slice(seen).find((l) => l.includes('keys reload'));
-    if (line) return line;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('no reload line');
+  const line = () => server.logs.slice(seen).find((l) => l.includes('keys reload'));
+  await waitFor('a keys reload line', () => line() !== undefined);
+  return line() as string;
 }
 
 test.before(async (ctx) => {
@@ -164,7 +162,7 @@ test('a key past its expiry is refused by the clock, without a reload', async ({
   appendFileSync(file, formatKeyRecord({ id: made.id, sha256: made.sha256, plan: 'pro', label: 'short', created: new Date().toISOString(), expires, revoked: null }) + '\n');
   await hup(server);
   assert.is((await request(server.base, '/api/limits', { headers: bearer(made.key) })).status, 200);
-  await new Promise((r) => setTimeout(r, Date.parse(expires) - Date.now() + 50));
+  await sleep(Date.parse(expires) - Date.now() + 50); // past the key's expiry: the point of the test
   assertBadKey(await request(server.base, '/api/limits', { headers: bearer(made.key), localAddress: '127.0.0.5' }), 'expired');
 });
 

@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addon } from '../../src/native/addon';
 import pkg from '../../package.json';
+import { notRoot, testUnless } from '../support/capability';
 
 test('addon reports the package version it was built from', () => {
   assert.is(addon().version(), pkg.version);
@@ -17,8 +18,7 @@ test('addon reports for each ICMP socket kind whether it opens', () => {
   }
 });
 
-test('as root, raw ICMP sockets open', () => {
-  if (process.getuid?.() !== 0) return;
+testUnless(test, notRoot())('as root, raw ICMP sockets open', () => {
   const caps = addon().capabilities();
   assert.is(caps.icmp.v4.raw, true);
   assert.is(caps.icmp.v6.raw, true);

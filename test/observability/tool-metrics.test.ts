@@ -5,6 +5,7 @@ import { postJson, request } from '../support/http';
 import { startKnot, type KnotServer } from '../support/knot';
 import { parsePromText, sampleValue, type Sample } from '../support/prom-text';
 import { startServer, type RunningServer } from '../support/server';
+import { waitFor } from '../support/wait';
 
 type Silent = Awaited<ReturnType<typeof startSilentDns>>;
 const test = suite<{ knot: KnotServer; silent: Silent; server: RunningServer }>('tool metrics');
@@ -61,15 +62,15 @@ test('a client that goes away mid-ping is counted as aborted, not as an internal
   const req = http.request(`${server.base}/api/tools/ping`, { method: 'POST', headers: { 'content-type': 'application/json' }, agent: false });
   req.on('error', () => {});
   req.end(JSON.stringify({ host: '127.0.0.1', count: 5, intervalMs: 200 }));
-  for (let i = 0; i < 200 && server.app.inFlight() === 0; i++) await new Promise((r) => setTimeout(r, 5));
+  await waitFor('the ping in flight', () => server.app.inFlight() !== 0, { everyMs: 5 });
   req.destroy();
   // The measurement ends a moment after the exchange does: wait for its outcome to be counted.
   let after = await scrape(server.base);
   const delta = (labels: Record<string, string>) => sampleValue(after, 'nettools_ping_requests_total', labels) - sampleValue(before, 'nettools_ping_requests_total', labels);
-  for (let i = 0; i < 100 && delta({ outcome: 'aborted' }) === 0; i++) {
-    await new Promise((r) => setTimeout(r, 20));
+  await waitFor('the aborted ping counted', async () => {
     after = await scrape(server.base);
-  }
+    return delta({ outcome: 'aborted' }) !== 0;
+  }, { everyMs: 20 });
   assert.is(delta({ outcome: 'aborted' }), 1);
   assert.is(delta({ outcome: 'internal-error' }), 0);
 });

@@ -1,7 +1,10 @@
 import net from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawnServer } from '../support/child-server';
+import { spawnServer, type ChildServer } from '../support/child-server';
+import { request } from '../support/http';
+import { parsePromText, sampleValue } from '../support/prom-text';
+import { waitFor } from '../support/wait';
 
 // A request whose body is still arriving is in flight as far as the server knows.
 function openRequest(port: number, body: string, sent: number): Promise<{ socket: net.Socket; response: Promise<string> }> {
@@ -22,13 +25,20 @@ function openRequest(port: number, body: string, sent: number): Promise<{ socket
   });
 }
 
+// Whether the server has the open request in flight (the scrape that asks counts itself too).
+async function inFlight(server: ChildServer): Promise<boolean> {
+  return sampleValue(parsePromText((await request(server.base, '/metrics')).text), 'nettools_http_requests_in_flight') >= 2;
+}
+
+const stopping = (server: ChildServer) => server.logs.some((l) => JSON.parse(l).msg === 'stopping');
+
 test('SIGTERM lets an in-flight request finish, then exits 0', async () => {
   const server = await spawnServer();
   const body = JSON.stringify({ host: 'bad host' });
   const { socket, response } = await openRequest(server.port, body, 5);
-  await new Promise((r) => setTimeout(r, 100));
+  await waitFor('the open request in flight', () => inFlight(server));
   server.child.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 100));
+  await waitFor('the server stopping', () => stopping(server));
   socket.write(body.slice(5));
   const text = await response;
   assert.match(text, /^HTTP\/1\.1 400 /);
@@ -49,9 +59,7 @@ test('SIGTERM stops accepting new connections at once', async () => {
       probe.on('error', () => resolve(true));
     });
   // The signal takes a moment on a loaded machine: ask again until refused.
-  let refused = false;
-  for (let i = 0; i < 100 && !refused; i++) refused = (await connectRefused()) || (await new Promise((r) => setTimeout(() => r(false), 20)));
-  assert.ok(refused);
+  await waitFor('new connections refused', connectRefused, { everyMs: 20 });
   socket.destroy();
   assert.is((await server.exited).code, 0);
 });
@@ -59,7 +67,7 @@ test('SIGTERM stops accepting new connections at once', async () => {
 test('a request that never finishes is cut off after the grace period and the server exits 0', async () => {
   const server = await spawnServer({ NETTOOLS_SHUTDOWN_GRACE_MS: '200' });
   const { socket } = await openRequest(server.port, '{"host":"127.0.0.1"}', 3);
-  await new Promise((r) => setTimeout(r, 50));
+  await waitFor('the open request in flight', () => inFlight(server));
   server.child.kill('SIGTERM');
   assert.is((await server.exited).code, 0);
   const stopped = JSON.parse(server.logs.find((l) => l.includes('"stopped"')) as string);

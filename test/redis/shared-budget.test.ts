@@ -9,6 +9,7 @@ import { postJson, request } from '../support/http';
 import { assertProblem } from '../support/problem';
 import { parsePromText, sampleValue } from '../support/prom-text';
 import { startRedis, type RedisServer } from '../support/redis';
+import { waitFor } from '../support/wait';
 
 // Several nettools instances on one real Redis: together they admit what one would.
 const test = suite<{ redis: RedisServer; dir: string }>('a shared budget in Redis');
@@ -116,7 +117,12 @@ test('Redis gone: no 500, still limited from local buckets, counted and shown; b
     assert.equal((await request(server.base, '/health')).json().store.state, 'local-fallback');
     assert.ok((await fallbacks(server)) >= 6);
     await redis.start();
-    await new Promise((r) => setTimeout(r, 2200)); // reconnect, and the once-a-second try
+    // Only a request tries Redis again (once a second while it is down), after the client reconnects.
+    const sharedAgain = async () => {
+      await bad(server, '127.0.0.52');
+      return (await request(server.base, '/health')).json().store.state === 'shared';
+    };
+    await waitFor('a request shared through Redis again', sharedAgain, { everyMs: 200 });
     await bad(server, '127.0.0.52');
     assert.equal((await request(server.base, '/health')).json().store.state, 'shared');
     assert.ok((await redis.command('--scan', '--pattern', 'nettools:b:*')).includes('127.0.0.52'));
@@ -134,7 +140,7 @@ test('closed mode: Redis gone is 503 with Retry-After; back again, served; the s
     assert.is(refused.headers['retry-after'], '1');
     assert.equal((await request(server.base, '/health')).json().store.state, 'unavailable');
     await redis.start();
-    await new Promise((r) => setTimeout(r, 2200));
+    await waitFor('a request admitted through Redis again', async () => (await bad(server, '127.0.0.61')).status === 400, { everyMs: 200 });
     assert.is((await bad(server, '127.0.0.61')).status, 400);
   } finally {
     await stop(server);

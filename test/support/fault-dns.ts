@@ -1,4 +1,5 @@
 import dgram from 'node:dgram';
+import { sleep } from './wait';
 
 // A hostile UDP "resolver" on loopback. For each query it forwards to a real server for the true answer,
 // then first sends forgeries a spoofer or a broken network could produce, and only then the true answer
@@ -93,8 +94,9 @@ export async function startFaultDns(upstream: { address: string; port: number },
     for (const msg of bad.malformed) await send(server, msg, peer.port, peer.address);
     sent.mismatched += bad.mismatched.length + 1;
     sent.malformed += bad.malformed.length;
-    // Let every forgery land first: the true answer must win by validity, not by arriving first.
-    await new Promise((r) => setTimeout(r, 20));
+    // Let every forgery land first: the true answer must win by validity, not by arriving first. No event
+    // here says the client has read them, so a fixed pause.
+    await sleep(20);
     const flipped = Buffer.from(real);
     for (let i = 13; i < questionNameEnd(real) - 1; i++) {
       const c = flipped[i] ?? 0;

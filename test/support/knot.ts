@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ResolverConfig } from '../../src/config/types';
 import { freeDnsPort } from './ports';
+import { waitFor } from './wait';
 
 export interface ZoneSpec {
   domain: string;
@@ -130,13 +131,14 @@ export async function startKnot(zones: ZoneSpec[], address = '127.0.0.1'): Promi
   const probe = zones.find((z) => !z.missingFile);
   try {
     if (!probe) throw new Error('startKnot needs at least one zone with a file to probe readiness');
-    const deadline = Date.now() + 10_000;
-    for (;;) {
+    const zone = probe.domain;
+    const ready = async () => {
       if (child.exitCode !== null) throw new Error(`knotd exited early: ${stderr}`);
-      if (await answersSoa(address, port, probe.domain)) break;
-      if (Date.now() > deadline) throw new Error(`knotd on ${address}@${port} not ready: ${stderr}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+      return answersSoa(address, port, zone);
+    };
+    await waitFor(`knotd on ${address}@${port} answering SOA`, ready, { everyMs: 50 }).catch((err: Error) => {
+      throw child.exitCode !== null ? err : new Error(`${err.message}: ${stderr}`);
+    });
   } catch (err) {
     await stopEntry(entry);
     throw err;

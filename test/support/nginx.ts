@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { ROOT } from '../architecture/source-files';
 import { spawnServer, type ChildServer } from './child-server';
 import { accepts, freeTcpPort } from './ports';
+import { waitFor } from './wait';
 
 export interface Nginx {
   port: number; // TLS, on 127.0.0.1
@@ -34,11 +35,13 @@ export async function startNginx(upstreamPort: number): Promise<Nginx> {
   const child: ChildProcess = spawn('nginx', ['-c', join(dir, 'nginx.conf'), '-p', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  const deadline = Date.now() + 10_000;
-  while (!(await accepts(port))) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`nginx did not start: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const started = async () => {
+    if (child.exitCode !== null) throw new Error(`nginx exited: ${stderr}`);
+    return accepts(port);
+  };
+  await waitFor(`nginx accepting connections on port ${port}`, started, { everyMs: 50 }).catch((err: Error) => {
+    throw new Error(`nginx did not start: ${err.message}: ${stderr}`);
+  });
   return {
     port,
     async stop() {

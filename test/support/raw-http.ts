@@ -1,5 +1,6 @@
 import net from 'node:net';
 import tls from 'node:tls';
+import { waitFor } from './wait';
 
 export interface HeldRequest {
   socket: net.Socket;
@@ -8,8 +9,12 @@ export interface HeldRequest {
   finish(): void;
 }
 
-// A tool request whose body is held back: in flight, as far as the server knows, until `finish`.
-export function holdRequest(port: number, opts: { localAddress?: string; headers?: Record<string, string>; body?: string } = {}): Promise<HeldRequest> {
+// A tool request whose body is held back: in flight, as far as the server knows, until `finish`. Only the
+// caller can see the server take it in: it resolves once `seen` holds (at once without it).
+export function holdRequest(
+  port: number,
+  opts: { localAddress?: string; headers?: Record<string, string>; body?: string; seen?: () => boolean | Promise<boolean> } = {},
+): Promise<HeldRequest> {
   const body = opts.body ?? '{"host":"bad host"}';
   const extra = Object.entries(opts.headers ?? {})
     .map(([k, v]) => `${k}: ${v}\r\n`)
@@ -30,8 +35,8 @@ export function holdRequest(port: number, opts: { localAddress?: string; headers
         });
         socket.on('close', () => done(data));
       });
-      // Give the server a moment to see the headers before the caller counts on it.
-      setTimeout(() => resolve({ socket, response, finish: () => socket.write(body.slice(1)) }), 30);
+      const held = { socket, response, finish: () => void socket.write(body.slice(1)) };
+      waitFor('the held request in flight at the server', opts.seen ?? (() => true)).then(() => resolve(held), reject);
     });
     socket.on('error', reject);
   });

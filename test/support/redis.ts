@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accepts, freeTcpPort } from './ports';
+import { waitFor } from './wait';
 
 // A private redis-server on a loopback port, nothing persisted; never the system service. It can be
 // stopped (connection refused), made slow (DEBUG SLEEP) and started again on the same port.
@@ -20,7 +21,7 @@ export async function startRedis(): Promise<RedisServer> {
     url: `redis://127.0.0.1:${port}`,
     async start() {
       child = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], { stdio: 'ignore' });
-      for (let i = 0; i < 200 && !(await accepts(port)); i++) await new Promise((r) => setTimeout(r, 25));
+      await waitFor(`redis-server accepting connections on port ${port}`, () => accepts(port), { everyMs: 25 });
     },
     async stop() {
       const c = child;

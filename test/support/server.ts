@@ -4,6 +4,7 @@ import type { Config } from '../../src/config/types';
 import type { NettoolsServer } from '../../src/http/server';
 import { createLogger, type Logger } from '../../src/log';
 import type { Tool } from '../../src/tools/tool';
+import { sleep } from './wait';
 
 // Loopback only: tests never run the server with its default public resolvers.
 export const TEST_ENV: Record<string, string> = {
@@ -50,8 +51,9 @@ async function running(config: Config, server: NettoolsServer, close: () => void
     async stop() {
       await server.shutdown(1000);
       await close();
-      // uWS frees a closed listen socket on a later turn of its loop; give it one before the test moves on.
-      await new Promise((r) => setTimeout(r, 20));
+      // uWS frees a closed listen socket on a later turn of its loop, with no event to wait for; give it
+      // one before the test moves on.
+      await sleep(20);
     },
   };
 }

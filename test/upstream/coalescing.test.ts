@@ -1,9 +1,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import http from 'node:http';
-import { postJson, type Reply } from '../support/http';
+import { postJson, request, type Reply } from '../support/http';
+import { parsePromText, sampleValue } from '../support/prom-text';
 import { answerA, startScriptedDns, type ScriptedDns } from '../support/scripted-dns';
 import { startServer, type RunningServer } from '../support/server';
+import { waitFor } from '../support/wait';
 
 // A resolver that answers every query after DELAY_MS, counting what it receives.
 const DELAY_MS = 300;
@@ -70,9 +72,9 @@ test('a waiting request that goes away leaves the shared query running for the o
   const leaving = http.request(`${server.base}/api/tools/dns`, { method: 'POST', headers: { 'content-type': 'application/json' }, agent: false });
   leaving.on('error', () => {});
   leaving.end(JSON.stringify({ domain: 'shared.example.test', types: ['A'] }));
-  await new Promise((r) => setTimeout(r, 50));
+  await waitFor('the query of the leaving request upstream', () => dns.seen.length - before === 1);
   const staying = Promise.all([ask(server, 'shared.example.test'), ask(server, 'shared.example.test')]);
-  await new Promise((r) => setTimeout(r, 50));
+  await waitFor('all three requests admitted', async () => sampleValue(parsePromText((await request(server.base, '/metrics')).text), 'nettools_admitted_in_flight') >= 3);
   leaving.destroy();
   const replies = await staying;
   assert.is(dns.seen.length - before, 1);

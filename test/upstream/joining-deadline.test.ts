@@ -4,6 +4,7 @@ import { postJson } from '../support/http';
 import { assertProblem } from '../support/problem';
 import { answerA, startScriptedDns, type ScriptedDns, type SeenQuery } from '../support/scripted-dns';
 import { startServer, type RunningServer } from '../support/server';
+import { waitFor } from '../support/wait';
 
 // A resolver that answers only when the test says so: what a request that joined a query still in
 // flight gets cannot then depend on how fast the machine runs.
@@ -24,16 +25,12 @@ test.after(async (ctx) => {
   await ctx.dns?.stop();
 });
 
-async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
-}
-
 test('a request that joins a query with a longer timeout than its own is answered by its own deadline; the query still answers the others', async ({ dns, server, held }) => {
   const ask = (timeoutMs: number) => postJson(server.base, '/api/tools/dns', { domain: 'joined.example.test', types: ['A'], timeoutMs });
   const patient = ask(5000);
   let patientDone = false;
   void patient.then(() => (patientDone = true));
-  await until(() => held.length === 1);
+  await waitFor('the query at the holding resolver', () => held.length === 1);
   // Joins the query in flight (nothing new goes upstream) and gives up on it after 300 ms.
   const hasty = assertProblem(await ask(300), 504, 'upstream-timeout');
   assert.equal(hasty.resolvers[0].queries.A, { error: 'timeout' });

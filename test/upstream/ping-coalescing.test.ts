@@ -4,6 +4,7 @@ import { postJson, request } from '../support/http';
 import { startKnot, type KnotServer } from '../support/knot';
 import { parsePromText, sampleValue } from '../support/prom-text';
 import { startServer, type RunningServer } from '../support/server';
+import { waitFor } from '../support/wait';
 
 // Ping's host names go through the same upstream path as the dns tool: pings of one name that wait at
 // the same moment share its A query. Knot is paused while they gather, so they all wait together.
@@ -34,7 +35,7 @@ test('several concurrent pings of one host name send one A query upstream', asyn
   knot.pause();
   const pings = Array.from({ length: 6 }, () => postJson(server.base, '/api/tools/ping', { host: 'host.pings.test', count: 1 }));
   try {
-    for (let i = 0; i < 500 && sampleValue(await metrics(server), 'nettools_admitted_in_flight') < 6; i++) await new Promise((r) => setTimeout(r, 10));
+    await waitFor('six pings admitted and waiting', async () => sampleValue(await metrics(server), 'nettools_admitted_in_flight') >= 6);
   } finally {
     knot.resume();
   }

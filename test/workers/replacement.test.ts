@@ -5,6 +5,7 @@ import { createLogger, type LineSink } from '../../src/log';
 import { superviseWorkers, type Supervisor } from '../../src/workers/supervisor';
 import { request } from '../support/http';
 import { parsePromText, sampleValue } from '../support/prom-text';
+import { waitFor } from '../support/wait';
 
 // The supervisor in this process, as main.ts runs it with NETTOOLS_WORKERS=2. A worker thread is ended
 // from outside (as an out-of-memory or a bug in a native callback would end it): the process must
@@ -22,14 +23,6 @@ test.before(async (ctx) => {
 test.after(async ({ sup }) => {
   await sup?.shutdown(1000);
 });
-
-async function waitFor(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 test('the port serves on, and a new worker takes the dead one\'s place', async ({ sup, lines }) => {
   const base = `http://127.0.0.1:${sup.port}`;

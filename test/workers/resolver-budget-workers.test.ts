@@ -5,6 +5,7 @@ import { postJson, request } from '../support/http';
 import { startKnot, type KnotServer } from '../support/knot';
 import { assertProblem } from '../support/problem';
 import { parsePromText, sampleValue } from '../support/prom-text';
+import { waitFor } from '../support/wait';
 
 // A resolver budget of 4 a second and requests for 4 types: each request is the whole budget, so a
 // second one fits only after a whole second of refill, however the requests fall on the two workers.
@@ -41,7 +42,7 @@ test('whole-budget requests spread over both workers: exactly one is admitted, t
   for (const r of replies.filter((r) => r.status !== 200)) assertProblem(r, 503, 'upstream-busy');
   // Access log lines are written asynchronously: wait for all 16, then check both workers answered.
   const answered = () => server.logs.slice(seen).map((l) => JSON.parse(l)).filter((l) => l.path === '/api/tools/dns');
-  for (let i = 0; i < 500 && answered().length < 16; i++) await new Promise((r) => setTimeout(r, 10));
+  await waitFor('16 dns lines logged', () => answered().length >= 16);
   assert.equal([...new Set(answered().map((l) => l.worker))].sort(), [0, 1]);
 });
 

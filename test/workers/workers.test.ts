@@ -8,6 +8,7 @@ import { postJson, request } from '../support/http';
 import { assertProblem } from '../support/problem';
 import { parsePromText, sampleValue } from '../support/prom-text';
 import { holdRequest } from '../support/raw-http';
+import { waitFor } from '../support/wait';
 
 type Ctx = { dir: string; env: Record<string, string>; server: ChildServer; key: string };
 const test = suite<Ctx>('two worker threads on one port');
@@ -24,6 +25,9 @@ function listeners(port: number): number {
   }
   return n;
 }
+
+// Requests holding a concurrency slot now, across the workers.
+const admitted = async (server: ChildServer) => sampleValue(parsePromText((await request(server.base, '/metrics')).text), 'nettools_admitted_in_flight');
 
 async function createKey(env: Record<string, string>, plan: string): Promise<string> {
   const { code, stdout, stderr } = await runToExit(env, ['keys', 'create', '--plan', plan]);
@@ -62,7 +66,7 @@ test('both workers listen on the one port and both serve', async ({ server }) =>
   for (let i = 0; i < 20; i++) await request(server.base, '/health');
   // Access log lines are written asynchronously: wait for all 20.
   const health = () => server.logs.map((l) => JSON.parse(l)).filter((l) => l.path === '/health');
-  for (let i = 0; i < 500 && health().length < 20; i++) await new Promise((r) => setTimeout(r, 10));
+  await waitFor('20 /health lines logged', () => health().length >= 20);
   const served = new Set(health().map((l) => l.worker));
   assert.equal([...served].sort(), [0, 1]);
 });
@@ -82,7 +86,8 @@ test("a key's plan is exact across workers", async ({ server, key }) => {
 
 test('the per-client in-flight cap holds across workers', async ({ server }) => {
   const from = { localAddress: '127.0.0.7' };
-  const held = await Promise.all([holdRequest(server.port, from), holdRequest(server.port, from)]);
+  const hold = () => holdRequest(server.port, { ...from, seen: async () => (await admitted(server)) >= 2 });
+  const held = await Promise.all([hold(), hold()]);
   try {
     const third = await request(server.base, '/api/tools/ping', { ...from, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     assertProblem(third, 429, 'too-many-concurrent');
@@ -113,7 +118,7 @@ test('SIGHUP reaches every worker: a revoked key is refused by both', async ({ s
   assert.is((await runToExit(env, ['keys', 'revoke', key.slice(3, 11)])).code, 0);
   const seen = server.logs.length;
   server.child.kill('SIGHUP');
-  for (let i = 0; i < 200 && server.logs.slice(seen).filter((l) => l.includes('keys reloaded')).length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+  await waitFor('both workers reloading their keys', () => server.logs.slice(seen).filter((l) => l.includes('keys reloaded')).length >= 2);
   const workers = server.logs.slice(seen).filter((l) => l.includes('keys reloaded')).map((l) => JSON.parse(l).worker);
   assert.equal(workers.sort(), [0, 1]);
   for (let i = 0; i < 6; i++) {
@@ -128,8 +133,7 @@ test('SIGTERM drains both workers, lets pings in flight finish, and exits 0', as
     request(server.base, '/api/tools/ping', { localAddress: `127.0.4.${i + 1}`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ host, count: 3, intervalMs: 200 }) }),
   );
   // Both pings admitted (holding their slots) before the signal, however slowly they got there.
-  const admitted = async () => sampleValue(parsePromText((await request(server.base, '/metrics')).text), 'nettools_admitted_in_flight');
-  for (let i = 0; i < 100 && (await admitted()) < 2; i++) await new Promise((r) => setTimeout(r, 20));
+  await waitFor('both pings admitted', async () => (await admitted(server)) >= 2, { everyMs: 20 });
   server.child.kill('SIGTERM');
   const replies = await Promise.all(pings);
   assert.equal(replies.map((r) => r.status), [200, 200]);

@@ -12,6 +12,7 @@ import { startSilentDns } from '../../support/fault-dns';
 import { startKnot, stopAllKnot, type KnotServer } from '../../support/knot';
 import { testConfig } from '../../support/server';
 import { CancelSource } from '../../../src/util/cancel';
+import { waitFor } from '../../support/wait';
 
 type Silent = Awaited<ReturnType<typeof startSilentDns>>;
 type Body = {
@@ -169,8 +170,10 @@ test('when no resolver answers any query the result is upstream-timeout carrying
 test('an aborted request stops its queries at once', async () => {
   if (!('run' in slot)) throw new Error('unavailable');
   const ac = new CancelSource();
+  const received = silentA.received;
   const pending = slot.run({ domain: 'example.test', types: ['A'], resolvers: ['silentA'], timeoutMs: 5000 }, ac);
-  setTimeout(() => ac.abort(), 20);
+  await waitFor('the query at the silent resolver', () => silentA.received > received);
+  ac.abort();
   const r = await pending;
   assert.equal(r, { ok: false, failure: { code: 'aborted', detail: 'the caller went away before every resolver answered' } });
   assert.is(client.counters().inFlight, 0);

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Config } from '../../../src/config/types';
@@ -12,6 +11,7 @@ import { openUpstream } from '../../support/upstream';
 import { startKnot, type KnotServer, type ZoneSpec } from '../../support/knot';
 import { testConfig } from '../../support/server';
 import { CancelSource, type CancelToken } from '../../../src/util/cancel';
+import { pingGroupAdmitsUs, testUnless } from '../../support/capability';
 
 const ZONE: ZoneSpec = {
   domain: 'ping.test',
@@ -200,9 +200,7 @@ test('the registry wires the ping tool, reports its socket kinds and closes it',
   }
 });
 
-test('the tool is unavailable, saying why, when no ICMP socket opens', () => {
-  const range = readFileSync('/proc/sys/net/ipv4/ping_group_range', 'utf8').trim().split(/\s+/).map(Number) as number[];
-  if ((process.getgroups?.() ?? []).some((g) => g >= range[0]! && g <= range[1]!)) return;
+testUnless(test, pingGroupAdmitsUs())('the tool is unavailable, saying why, when no ICMP socket opens', () => {
   const slot = open({}, { checkTarget: () => null, pinger: { kind: 'dgram' } });
   assert.ok('unavailable' in slot);
   if ('unavailable' in slot) assert.match(slot.unavailable, 'ping_group_range');

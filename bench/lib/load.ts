@@ -65,7 +65,7 @@ function withHeader(server: RunningServer): { header?: string } {
 // more on the shared VM than the costs these comparisons look for. Each round pairs one run of each,
 // in the order roundOrder gives. A run with bad responses ends the
 // pair, which then says so instead of standing for a speed.
-async function measurePair(running: Map<ServerName, RunningServer>, sc: Scenario, pair: Pair, opts: LoadSettings): Promise<PairResult> {
+export async function measurePair(running: Map<ServerName, RunningServer>, sc: Scenario, pair: Pair, opts: LoadSettings): Promise<PairResult> {
   const { first, second } = pair;
   const runs: PairRuns = { scenario: sc.name, first, second, connections: REFERENCE_CONNECTIONS, durationS: opts.pairRunS, firstRuns: [], secondRuns: [] };
   const settings = { ...opts, durationS: opts.pairRunS };

@@ -10,6 +10,7 @@ import type { ServerName } from './types';
 
 // dist/bench/lib -> dist/
 const DIST = path.resolve(__dirname, '..', '..');
+const DEBIAN13 = path.resolve(DIST, '..', '.ci', 'debian13.sh');
 
 export interface RunningServer {
   name: ServerName;
@@ -44,6 +45,7 @@ const ENTRY: Record<ServerName, string> = {
   'nettools-keyed': path.join(DIST, 'src', 'main.js'),
   'nettools-workers2': path.join(DIST, 'src', 'main.js'),
   'nettools-redis': path.join(DIST, 'src', 'main.js'),
+  'nettools-node24': DEBIAN13, // started by startOnNode24
   baseline: path.join(DIST, 'bench', 'peers', 'baseline.js'),
   ceiling: path.join(DIST, 'bench', 'peers', 'ceiling.js'),
   'ceiling-identical': path.join(DIST, 'bench', 'peers', 'ceiling-identical.js'),
@@ -55,6 +57,7 @@ const ENTRY: Record<ServerName, string> = {
 export async function startServer(name: ServerName, resolvers: string, redisUrl?: string): Promise<RunningServer> {
   const port = await freePort();
   // Only loopback resolvers reach any of them; the environment is built here, not inherited.
+  if (name === 'nettools-node24') return startOnNode24(port, resolvers);
   const variant = variantOf(name, redisUrl);
   const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...nettoolsEnv(port, resolvers), ...variant.env };
   const child = track(spawn(process.execPath, [ENTRY[name]], { env, stdio: ['ignore', 'ignore', 'pipe'] }), name);
@@ -63,6 +66,23 @@ export async function startServer(name: ServerName, resolvers: string, redisUrl?
   const url = `http://127.0.0.1:${port}`;
   await waitListening(child, port, () => stderr, name);
   return { name, pid: child.pid as number, url, ...(variant.header ? { header: variant.header } : {}), stop: () => stopChild(child) };
+}
+
+// The build of `.ci/debian13.sh --build` (this clone, built in the Debian 13 root) served on Node 24 by
+// `--serve`, which mounts the root for the server's life and prints node's process id: CPU and memory
+// are read from node itself, as for the other servers, not from the script around it.
+async function startOnNode24(port: number, resolvers: string): Promise<RunningServer> {
+  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...nettoolsEnv(port, resolvers) };
+  const child = track(spawn('bash', [DEBIAN13, '--serve'], { env, stdio: ['ignore', 'ignore', 'pipe'] }), 'nettools-node24');
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  await waitListening(child, port, () => stderr, 'nettools-node24');
+  const pid = Number(/serving: node pid (\d+)/.exec(stderr)?.[1]);
+  if (!Number.isInteger(pid)) {
+    await stopChild(child);
+    throw new Error(`nettools-node24 did not say its process id: ${stderr.trim()}`);
+  }
+  return { name: 'nettools-node24', pid, url: `http://127.0.0.1:${port}`, stop: () => stopChild(child, 10_000) };
 }
 
 // What makes each nettools variant what it is. The keyed one loads 1,000 keys (a plan as roomy as the

@@ -95,3 +95,10 @@ export const INTRODUCTION = [
   "**API keys** are optional: `Authorization: Bearer nt_...` spends the key's plan instead of the address's budget (the Authorize button sends one from this page).",
   "**Shared questions**: identical questions (resolver, name, type) in flight at the same moment are sent to the resolver once, and every request waiting for one gets that query's answer, so a shared answer's `rttMs` is the shared query's. A request that joins a question already in flight is still answered by its own `timeoutMs` (what is unanswered by then reads `timeout`), and leaving does not cancel the question for the others. Nothing is cached: once answered, the next request asks again. Ping's host names are resolved the same way.",
 ].join('\n\n');
+
+// Operations grouped by who calls them; every operation carries exactly one of these.
+export const TAGS = [
+  { name: 'tools', description: 'Measurements: ping and DNS. Rate limited; an API key is optional.' },
+  { name: 'account', description: "The caller's own plan and budget." },
+  { name: 'operations', description: 'For whoever runs the server and its monitoring: liveness, metrics, Prometheus probes, this document and its page.' },
+];

@@ -3,7 +3,8 @@ import { PROBLEMS, type ProblemCode } from '../problems/codes';
 import { problemSchema } from '../problems/schema';
 import { COMMON_PROBE_PARAMS } from '../probe/query';
 import type { Tool } from '../tools/tool';
-import { describeProblems, INTRODUCTION, problemHeaders, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER } from './descriptions';
+import { describeProblems, INTRODUCTION, problemHeaders, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER, TAGS } from './descriptions';
+import { LIMITS_SCHEMA } from './limits-schema';
 import { problemExample } from './problem-examples';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -58,6 +59,8 @@ function toolPath(tool: AnyTool, resolverIds: readonly string[]) {
   const problems = statusGroups([...COMMON_TOOL_PROBLEMS, ...tool.failures.map((f) => FAILURE_PROBLEMS[f])], RATE_LIMIT_HEADERS);
   return {
     post: {
+      operationId: tool.name,
+      tags: ['tools'],
       summary: tool.summary,
       security: OPTIONAL_KEY,
       requestBody: { required: true, content: { 'application/json': { schema: ref(tool.requestSchema(resolverIds).$id) } } },
@@ -67,7 +70,7 @@ function toolPath(tool: AnyTool, resolverIds: readonly string[]) {
         '405': problemResponse(['method-not-allowed']),
       },
     },
-    options: { summary: 'CORS preflight', responses: { '204': { description: 'Preflight answer.' } } },
+    options: { operationId: `${tool.name}Preflight`, tags: ['tools'], summary: 'CORS preflight', security: OPEN, responses: { '204': { description: 'Preflight answer.' } } },
   };
 }
 
@@ -77,6 +80,8 @@ function probePath(tools: readonly AnyTool[]) {
   const toolRefusals = tools.flatMap((t) => t.failures.filter((f) => !t.probe.failuresAsMetrics.has(f)).map((f) => FAILURE_PROBLEMS[f]));
   return {
     get: {
+      operationId: 'probe',
+      tags: ['operations'],
       summary: 'blackbox_exporter-compatible probe: one measurement as Prometheus metrics',
       security: OPTIONAL_KEY,
       description: `Modules: ${tools.map((t) => `${t.probe.module} (${t.path})`).join(', ')}. Same rate limits and target policy as the tool endpoints. A target without an address, or no resolver answering, is probe_success 0; bad parameters and refusals are problems.`,
@@ -91,30 +96,19 @@ function probePath(tools: readonly AnyTool[]) {
 
 // A key is optional: without one the caller's address is limited under the `default` policy.
 const OPTIONAL_KEY = [{}, { apiKey: [] }];
+// Open to anyone, key or not, and never rate limited: said outright, so no reader (or linter) guesses.
+const OPEN: never[] = [];
 
 const LIMITS_PATH = {
   get: {
+    operationId: 'limits',
+    tags: ['account'],
     summary: "The caller's plan and budget right now (its API key's, or its address's); spends no token",
     security: OPTIONAL_KEY,
     responses: {
       '200': {
         description: 'The plan and what is left of its budget.',
-        content: {
-          'application/json': {
-            schema: {
-              type: 'object',
-              required: ['plan', 'limit', 'windowSeconds', 'remaining', 'resetSeconds', 'inFlightLimit'],
-              properties: {
-                plan: { type: 'string', description: '`default` without a key, else the key\'s plan.', examples: ['default', 'pro'] },
-                limit: { type: 'integer', description: 'Bucket size: requests in a burst.' },
-                windowSeconds: { type: 'integer', description: 'Seconds for an empty bucket to fill again.' },
-                remaining: { type: 'integer', description: 'Requests left now.' },
-                resetSeconds: { type: 'integer', description: 'Seconds until the bucket is full again.' },
-                inFlightLimit: { type: 'integer', description: 'Requests the caller may have in flight at once.' },
-              },
-            },
-          },
-        },
+        content: { 'application/json': { schema: ref('Limits') } },
       },
       ...statusGroups(['invalid-api-key', 'rate-limited']),
     },
@@ -124,15 +118,29 @@ const LIMITS_PATH = {
 const FIXED_PATHS = {
   '/health': {
     get: {
+      operationId: 'health',
+      tags: ['operations'],
       summary: 'Liveness',
+      security: OPEN,
       responses: {
         '200': { description: 'The server is up.', content: { 'application/json': { schema: { type: 'object', required: ['status'], properties: { status: { const: 'ok', description: 'ok whenever the server answers.' } } } } } },
       },
     },
   },
-  '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1 document.' } } } },
+  '/openapi.json': {
+    get: {
+      operationId: 'openApiDocument',
+      tags: ['operations'],
+      summary: 'This document',
+      security: OPEN,
+      responses: { '200': { description: 'OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } } },
+    },
+  },
   '/docs': {
     get: {
+      operationId: 'docs',
+      tags: ['operations'],
+      security: OPEN,
       summary: 'Interactive API reference rendered from this document (every file served by this server)',
       responses: {
         '200': { description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } },
@@ -142,7 +150,10 @@ const FIXED_PATHS = {
   },
   '/metrics': {
     get: {
+      operationId: 'metrics',
+      tags: ['operations'],
       summary: 'Prometheus text exposition (absent when NETTOOLS_METRICS=false)',
+      security: OPEN,
       responses: {
         '200': { description: 'Metrics.', content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } } },
         '404': problemResponse(['not-found']),
@@ -157,6 +168,7 @@ function schemas(tools: readonly AnyTool[], resolverIds: readonly string[]): Rec
     for (const schema of [tool.requestSchema(resolverIds), tool.resultSchema, ...tool.components]) out[schema.$id] = component(schema);
   }
   out['Problem'] = component(problemSchema);
+  out['Limits'] = LIMITS_SCHEMA;
   return out;
 }
 
@@ -167,7 +179,11 @@ export function buildOpenApi(tools: readonly AnyTool[], resolverIds: readonly st
       title: 'nettools',
       version,
       description: INTRODUCTION,
+      license: { name: 'MIT', identifier: 'MIT' },
     },
+    // Relative: the document describes the server that served it, whatever name it was reached by.
+    servers: [{ url: '/', description: 'The server this document was fetched from.' }],
+    tags: TAGS,
     paths: {
       ...Object.fromEntries(tools.map((t) => [t.path, toolPath(t, resolverIds)])),
       '/health': FIXED_PATHS['/health'],
@@ -179,7 +195,6 @@ export function buildOpenApi(tools: readonly AnyTool[], resolverIds: readonly st
     },
     components: {
       schemas: schemas(tools, resolverIds),
-      responses: { NotFound: problemResponse(['not-found']) },
       securitySchemes: {
         apiKey: {
           type: 'http',
@@ -188,7 +203,6 @@ export function buildOpenApi(tools: readonly AnyTool[], resolverIds: readonly st
             '`Authorization: Bearer nt_...`: a key issued by the operator gives its plan\'s budget instead of the address\'s. A malformed, unknown, revoked or expired key is 401 `invalid-api-key` (never served as anonymous) and spends a token of the address\'s budget.',
         },
       },
-      headers: { 'X-Request-Id': REQUEST_ID_HEADER },
     },
   };
 }

@@ -80,19 +80,19 @@ test('a browser shows both tools, loads nothing from elsewhere, and sends a dns 
   // NETTOOLS_DOCS_SCREENSHOT=1 writes the README's picture of the page.
   if (process.env['NETTOOLS_DOCS_SCREENSHOT']) await page.screenshot({ path: join(ROOT, 'docs', 'api-reference.png') });
 
-  await page.click('#operations-default-post_api_tools_dns .opblock-summary');
-  await page.waitForSelector('#operations-default-post_api_tools_dns textarea.body-param__text');
+  await page.click('#operations-tools-dns .opblock-summary');
+  await page.waitForSelector('#operations-tools-dns textarea.body-param__text');
   // React keeps the textarea's value: set it through the element's own setter and say so with an event.
-  await page.$eval('#operations-default-post_api_tools_dns textarea.body-param__text', (area: any) => {
+  await page.$eval('#operations-tools-dns textarea.body-param__text', (area: any) => {
     const proto = Object.getPrototypeOf(area);
     Object.getOwnPropertyDescriptor(proto, 'value')?.set?.call(area, '{"domain":"docs.test","types":["A","TXT"]}');
     area.dispatchEvent(new (globalThis as any).Event('input', { bubbles: true }));
   });
-  await page.click('#operations-default-post_api_tools_dns .execute');
-  const row = '#operations-default-post_api_tools_dns .live-responses-table tr.response .response-col_status';
+  await page.click('#operations-tools-dns .execute');
+  const row = '#operations-tools-dns .live-responses-table tr.response .response-col_status';
   await page.waitForSelector(row);
   const status = await page.$eval(row, (e) => e.textContent?.trim());
-  const shown = await page.$eval('#operations-default-post_api_tools_dns .live-responses-table', (e) => e.textContent ?? '');
+  const shown = await page.$eval('#operations-tools-dns .live-responses-table', (e) => e.textContent ?? '');
   assert.is(status, '200');
   assert.match(shown, '192.0.2.44');
   assert.match(shown, 'from the page');

@@ -82,7 +82,8 @@ test('the optional bearer key is declared, with its 401, and /api/limits is docu
     assert.match(doc.paths[path].post.responses['401'].description, '`invalid-api-key`');
   }
   const limits = doc.paths['/api/limits'].get;
-  assert.equal(limits.responses['200'].content['application/json'].schema.required, ['plan', 'limit', 'windowSeconds', 'remaining', 'resetSeconds', 'inFlightLimit']);
+  assert.equal(limits.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/Limits' });
+  assert.equal(doc.components.schemas.Limits.required, ['plan', 'limit', 'windowSeconds', 'remaining', 'resetSeconds', 'inFlightLimit']);
 });
 
 test('every problem code has a description, and each response gives its codes theirs', () => {

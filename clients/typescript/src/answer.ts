@@ -1,0 +1,44 @@
+import { readRateLimit, type RateLimitInfo } from './rate-limit.js';
+import type { Problem } from './types.js';
+
+// Why a call has no value. `problem`: the server refused or failed with an RFC 9457 problem;
+// `network`: no HTTP answer came (refused connection, DNS, CORS in a browser); `aborted`: the caller's
+// signal; `unexpected`: an answer that is not the API's (a proxy's error page, say).
+export type ClientError =
+  | { kind: 'problem'; status: number; problem: Problem }
+  | { kind: 'network'; message: string }
+  | { kind: 'aborted'; message: string }
+  | { kind: 'unexpected'; status: number; message: string };
+
+interface Common {
+  rateLimit: RateLimitInfo; // what this answer said about the budget ({} without an HTTP answer)
+  requestId: string | null; // the server's X-Request-Id: finds the request in its log
+  waits: number[]; // seconds waited before resending, as Retry-After said, one entry per wait
+}
+
+// Every call resolves to one of these; none throws for an API or network failure.
+export type Answer<T> = ({ ok: true; status: number; value: T } & Common) | ({ ok: false; error: ClientError } & Common);
+
+const isJson = (type: string | null, subtype: string) => type !== null && type.split(';')[0]!.trim().toLowerCase() === `application/${subtype}`;
+
+// One HTTP answer, read whole: a value on 2xx JSON, a problem on a problem body, else `unexpected`.
+export async function readAnswer<T>(response: Response, waits: number[]): Promise<Answer<T>> {
+  const common = { rateLimit: readRateLimit(response.headers), requestId: response.headers.get('x-request-id'), waits };
+  const type = response.headers.get('content-type');
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  if (response.ok && isJson(type, 'json') && body !== undefined) return { ok: true, status: response.status, value: body as T, ...common };
+  if (isJson(type, 'problem+json') && typeof body === 'object' && body !== null && 'code' in body) {
+    return { ok: false, error: { kind: 'problem', status: response.status, problem: body as Problem }, ...common };
+  }
+  return { ok: false, error: { kind: 'unexpected', status: response.status, message: `HTTP ${response.status} with ${type ?? 'no content type'}: ${text.slice(0, 200)}` }, ...common };
+}
+
+export function failed(error: ClientError, waits: number[]): Answer<never> {
+  return { ok: false, error, rateLimit: {}, requestId: null, waits };
+}

@@ -1,0 +1,99 @@
+// The command line, read into one value or a usage error (exit 2). Options may come before or after
+// the command's operand, as `--name value` or `--name=value`.
+export interface Common {
+  server: string;
+  key?: string;
+  json: boolean;
+  wait: boolean; // false: --no-wait, a 429 or 503 is reported at once
+}
+
+export type Command =
+  | { command: 'help' }
+  | { command: 'version' }
+  | ({ command: 'ping'; host: string; count?: number } & Common)
+  | ({ command: 'dns'; domain: string; types: string[]; expect: string[]; consistent: boolean; resolvers: string[] } & Common);
+
+export type Parsed = { ok: true; value: Command } | { ok: false; message: string };
+
+export const USAGE = `Usage:
+  nettools ping HOST [--count N]
+  nettools dns DOMAIN [--type A|AAAA|MX|TXT ...] [--expect TEXT ...] [--consistent] [--resolver ID ...]
+
+Options:
+  --server URL   the nettools server (or NETTOOLS_URL; http://127.0.0.1:8080 unless set)
+  --key KEY      API key, sent as a Bearer token (or NETTOOLS_API_KEY)
+  --json         print the API's JSON answer instead of text
+  --no-wait      on 429 or 503, do not wait as Retry-After says and resend; report at once
+  -h, --help     this text
+  --version      the client's version
+
+Exit status: 0 success; 1 measured but failed (unreachable, packet loss, no record, resolvers
+disagree, expectation not met); 2 usage; 3 refused by the server; 4 no answer from the server.`;
+
+const VALUED = new Set(['--server', '--key', '--count', '--type', '--expect', '--resolver']);
+const FLAGS = new Set(['--json', '--no-wait', '--consistent', '--help', '-h', '--version']);
+
+interface Scan {
+  operands: string[];
+  values: Map<string, string[]>;
+  flags: Set<string>;
+}
+
+function scan(argv: readonly string[]): Scan | string {
+  const out: Scan = { operands: [], values: new Map(), flags: new Set() };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('-') || arg === '-') {
+      out.operands.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    if (FLAGS.has(name) && eq < 0) out.flags.add(name);
+    else if (VALUED.has(name)) {
+      const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+      if (value === undefined) return `${name} needs a value`;
+      out.values.set(name, [...(out.values.get(name) ?? []), value]);
+    } else return `unknown option ${arg}`;
+  }
+  return out;
+}
+
+const last = (s: Scan, name: string) => s.values.get(name)?.at(-1);
+// `--type MX --type TXT` and `--type MX,TXT` alike.
+const list = (s: Scan, name: string) => (s.values.get(name) ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+
+function common(s: Scan, env: Readonly<Record<string, string | undefined>>): Common {
+  const key = last(s, '--key') ?? env['NETTOOLS_API_KEY'];
+  return { server: last(s, '--server') ?? env['NETTOOLS_URL'] ?? 'http://127.0.0.1:8080', ...(key ? { key } : {}), json: s.flags.has('--json'), wait: !s.flags.has('--no-wait') };
+}
+
+// Options that belong to one command only are refused with the other.
+function foreign(s: Scan, allowed: readonly string[]): string | null {
+  const own = new Set(['--server', '--key', ...allowed]);
+  const stray = [...s.values.keys()].find((name) => !own.has(name)) ?? [...s.flags].find((f) => f === '--consistent' && !allowed.includes(f));
+  return stray ?? null;
+}
+
+export function parseArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Parsed {
+  const s = scan(argv);
+  if (typeof s === 'string') return { ok: false, message: s };
+  if (s.flags.has('--help') || s.flags.has('-h')) return { ok: true, value: { command: 'help' } };
+  if (s.flags.has('--version')) return { ok: true, value: { command: 'version' } };
+  const [command, operand, ...extra] = s.operands;
+  if (command === undefined) return { ok: false, message: 'no command given' };
+  if (command !== 'ping' && command !== 'dns') return { ok: false, message: `unknown command ${command}` };
+  if (operand === undefined) return { ok: false, message: `${command} needs a ${command === 'ping' ? 'HOST' : 'DOMAIN'}` };
+  if (extra.length > 0) return { ok: false, message: `unexpected argument ${extra[0]}` };
+  const stray = foreign(s, command === 'ping' ? ['--count'] : ['--type', '--expect', '--resolver', '--consistent']);
+  if (stray !== null) return { ok: false, message: `${stray} does not go with ${command}` };
+  if (command === 'ping') return pingCommand(s, operand, common(s, env));
+  return { ok: true, value: { command: 'dns', domain: operand, types: list(s, '--type').map((t) => t.toUpperCase()), expect: s.values.get('--expect') ?? [], consistent: s.flags.has('--consistent'), resolvers: list(s, '--resolver'), ...common(s, env) } };
+}
+
+function pingCommand(s: Scan, host: string, c: Common): Parsed {
+  const count = last(s, '--count');
+  if (count === undefined) return { ok: true, value: { command: 'ping', host, ...c } };
+  if (!/^\d+$/.test(count)) return { ok: false, message: `--count must be a whole number, not ${count}` };
+  return { ok: true, value: { command: 'ping', host, count: Number(count), ...c } };
+}

@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+// `nettools`: the API's command line, a client of a running server. The server itself is
+// `npm start` (node dist/src/main.js) in the nettools repository.
+import { run } from './run.js';
+
+run(process.argv.slice(2), {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+  env: process.env,
+}).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`nettools: ${(err as Error).stack ?? String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,105 @@
+import { failed, readAnswer, type Answer } from './answer.js';
+import type { RateLimitInfo } from './rate-limit.js';
+import type { DnsRequest, DnsResult, Limits, PingRequest, PingResult, ProblemCode } from './types.js';
+import { wait } from './wait.js';
+
+// Good manners on 429 and 503: resend once `Retry-After` has passed, a bounded number of times, and
+// never wait longer than `maxWaitSeconds` at once. A refusal without Retry-After (too many requests in
+// flight, engine unavailable) is returned at once: waiting blindly would not help.
+export interface RetryOptions {
+  maxRetries?: number | undefined; // resends per call; 2 unless set
+  maxWaitSeconds?: number | undefined; // a longer Retry-After is returned to the caller instead; 60 unless set
+}
+
+export interface WaitNotice {
+  seconds: number;
+  attempt: number; // 1 for the first resend
+  status: number;
+  code: ProblemCode;
+}
+
+export interface ClientOptions {
+  baseUrl: string; // e.g. https://nettools.example; a path prefix is kept
+  apiKey?: string | undefined; // sent as `Authorization: Bearer ...`
+  retry?: RetryOptions | false | undefined; // false: never wait, return the 429 or 503 as it came
+  onWait?: ((notice: WaitNotice) => void) | undefined; // told before each wait
+  fetch?: typeof globalThis.fetch | undefined; // the global fetch unless given
+}
+
+export interface CallOptions {
+  signal?: AbortSignal | undefined;
+}
+
+const DEFAULT_RETRY = { maxRetries: 2, maxWaitSeconds: 60 };
+
+export class NettoolsClient {
+  private readonly base: string;
+  private readonly retry: { maxRetries: number; maxWaitSeconds: number } | null;
+  // The RateLimit fields of the last answer that carried any.
+  lastRateLimit: RateLimitInfo = {};
+
+  constructor(private readonly options: ClientOptions) {
+    this.base = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
+    const retry = options.retry === false ? null : (options.retry ?? {});
+    this.retry = retry === null ? null : { maxRetries: retry.maxRetries ?? DEFAULT_RETRY.maxRetries, maxWaitSeconds: retry.maxWaitSeconds ?? DEFAULT_RETRY.maxWaitSeconds };
+  }
+
+  ping(request: PingRequest, call: CallOptions = {}): Promise<Answer<PingResult>> {
+    return this.send<PingResult>('POST', 'api/tools/ping', request, call);
+  }
+
+  dns(request: DnsRequest, call: CallOptions = {}): Promise<Answer<DnsResult>> {
+    return this.send<DnsResult>('POST', 'api/tools/dns', request, call);
+  }
+
+  // The caller's plan and budget; spends no token.
+  limits(call: CallOptions = {}): Promise<Answer<Limits>> {
+    return this.send<Limits>('GET', 'api/limits', undefined, call);
+  }
+
+  private async send<T>(method: string, path: string, body: unknown, call: CallOptions): Promise<Answer<T>> {
+    const waits: number[] = [];
+    for (;;) {
+      const answer = await this.once<T>(method, path, body, call, waits);
+      if (Object.keys(answer.rateLimit).length > 0) this.lastRateLimit = answer.rateLimit;
+      const seconds = this.waitFor(answer);
+      if (seconds === null) return answer;
+      if (answer.ok || answer.error.kind !== 'problem') return answer;
+      this.options.onWait?.({ seconds, attempt: waits.length + 1, status: answer.error.status, code: answer.error.problem.code });
+      if (!(await wait(seconds, call.signal))) return failed({ kind: 'aborted', message: 'aborted while waiting to resend' }, waits);
+      waits.push(seconds);
+    }
+  }
+
+  // Seconds to wait before resending this answer, or null to return it.
+  private waitFor(answer: Answer<unknown>): number | null {
+    if (answer.ok || answer.error.kind !== 'problem' || this.retry === null) return null;
+    if (answer.error.status !== 429 && answer.error.status !== 503) return null;
+    const seconds = answer.rateLimit.retryAfterSeconds;
+    if (seconds === undefined || seconds > this.retry.maxWaitSeconds || answer.waits.length >= this.retry.maxRetries) return null;
+    return seconds;
+  }
+
+  private async once<T>(method: string, path: string, body: unknown, call: CallOptions, waits: number[]): Promise<Answer<T>> {
+    const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.options.apiKey !== undefined) headers['authorization'] = `Bearer ${this.options.apiKey}`;
+    const init: RequestInit = { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }), ...(call.signal ? { signal: call.signal } : {}) };
+    let response: Response;
+    try {
+      // Called as a plain function: a browser's fetch refuses to run with another object as `this`.
+      response = await (this.options.fetch ?? globalThis.fetch)(new URL(path, this.base), init);
+    } catch (err) {
+      const aborted = call.signal?.aborted === true;
+      return failed({ kind: aborted ? 'aborted' : 'network', message: describe(err) }, [...waits]);
+    }
+    return readAnswer<T>(response, [...waits]);
+  }
+}
+
+// fetch's own message is "fetch failed"; the cause says what really happened (ECONNREFUSED and such).
+function describe(err: unknown): string {
+  const e = err as { message?: string; cause?: { message?: string; code?: string } };
+  const cause = e.cause?.code ?? e.cause?.message;
+  return cause ? `${e.message ?? 'fetch failed'}: ${cause}` : (e.message ?? String(err));
+}

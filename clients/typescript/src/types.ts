@@ -1,0 +1,13 @@
+import type { components } from './generated/openapi.js';
+
+// The API's own names for what goes in and comes out, from the generated types.
+type Schemas = components['schemas'];
+export type PingRequest = Schemas['PingRequest'];
+export type PingResult = Schemas['PingResult'];
+export type DnsRequest = Schemas['DnsRequest'];
+export type DnsResult = Schemas['DnsResult'];
+export type DnsResolverResult = Schemas['DnsResolverResult'];
+export type RecordType = NonNullable<DnsRequest['types']>[number];
+export type Limits = Schemas['Limits'];
+export type Problem = Schemas['Problem'];
+export type ProblemCode = Problem['code'];

@@ -15,7 +15,7 @@ import { evaluateTargets } from './lib/targets';
 import type { BenchResults } from './lib/types';
 
 // `npm run bench [-- --quick]`: starts Knot resolvers and the servers, drives the servers with wrk,
-// measures the engines beside their references, then writes bench/results/ and README's section.
+// measures the engines beside their references, then writes bench/results/ and bench/README.md's section.
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS = path.join(ROOT, 'bench', 'results');
@@ -27,7 +27,7 @@ function writeResults(results: BenchResults): void {
   writeFileSync(path.join(RESULTS, 'latest.json'), json);
   writeFileSync(path.join(RESULTS, `${results.finishedAt.replace(/[:.]/g, '-')}-${results.mode}.json`), json);
   for (const chart of buildCharts(results)) writeFileSync(path.join(RESULTS, chart.name), chart.svg);
-  const readme = path.join(ROOT, 'README.md');
+  const readme = path.join(ROOT, 'bench', 'README.md');
   writeFileSync(readme, spliceReadme(readFileSync(readme, 'utf8'), renderReadmeSection(results)));
 }
 
@@ -81,7 +81,7 @@ async function main(): Promise<void> {
   writeResults(results);
   process.stdout.write('\nTargets:\n');
   for (const t of results.targets) process.stdout.write(`  [${t.status}] ${t.description}\n      ${t.detail}\n`);
-  process.stdout.write(`\nResults: bench/results/latest.json, charts in bench/results/, README.md "Benchmarks" updated.\n`);
+  process.stdout.write(`\nResults: bench/results/latest.json, charts in bench/results/, bench/README.md updated.\n`);
 }
 
 main()

@@ -103,8 +103,8 @@ export function renderReadmeSection(results: BenchResults): string {
     );
   }
 
-  lines.push('', `Latency percentiles are at ${at} connections; full numbers in [bench/results/latest.json](bench/results/latest.json).`, '');
-  for (const chart of buildCharts(results)) lines.push(`![${chart.title}](bench/results/${chart.name})`);
+  lines.push('', `Latency percentiles are at ${at} connections; full numbers in [results/latest.json](results/latest.json).`, '');
+  for (const chart of buildCharts(results)) lines.push(`![${chart.title}](results/${chart.name})`);
   return lines.join('\n');
 }
 

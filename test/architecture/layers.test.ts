@@ -1,24 +1,9 @@
 import { dirname, join, normalize } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { LAYERS } from './layers';
 import { sourceFiles } from './source-files';
 
-// The layers of src/, top to bottom, as the README's layout section states them. A file may import
-// from its own layer and from any layer below it, never from one above.
-export const LAYERS: ReadonlyArray<readonly string[]> = [
-  ['src/main.ts', 'src/cli'],
-  ['src/workers'],
-  ['src/app.ts', 'src/shared-budgets.ts'],
-  ['src/openapi'],
-  ['src/http'],
-  ['src/tools'],
-  ['src/probe', 'src/observability', 'src/docs'],
-  ['src/engines', 'src/policy', 'src/validation', 'src/keys', 'src/log.ts'],
-  ['src/config'],
-  ['src/ratelimit'],
-  ['src/net', 'src/native', 'src/problems'],
-  ['src/util'],
-];
 
 function layerOf(path: string): number {
   const found = LAYERS.findIndex((places) => places.some((p) => path === p || path.startsWith(`${p}/`)));

@@ -144,10 +144,11 @@ struct Engine::Session {
   uint32_t settled = 0;
   uint32_t duplicates = 0;
   uint64_t start_ns = 0;
+  bool progress = false;  // report each echo's outcome as it is decided
 };
 
-Engine::Engine(uv_loop_t* loop, DoneFn done)
-    : loop_(loop), done_(std::move(done)), v4_(new Socket()), v6_(new Socket()) {
+Engine::Engine(uv_loop_t* loop, DoneFn done, EchoFn echo)
+    : loop_(loop), done_(std::move(done)), echo_(std::move(echo)), v4_(new Socket()), v6_(new Socket()) {
   v4_->engine = this;
   v4_->family = Family::kV4;
   v6_->engine = this;
@@ -156,8 +157,8 @@ Engine::Engine(uv_loop_t* loop, DoneFn done)
 
 Engine::~Engine() = default;
 
-Status Engine::Create(uv_loop_t* loop, KindPreference pref, DoneFn done, Engine** out) {
-  auto* e = new Engine(loop, std::move(done));
+Status Engine::Create(uv_loop_t* loop, KindPreference pref, DoneFn done, Engine** out, EchoFn echo) {
+  auto* e = new Engine(loop, std::move(done), std::move(echo));
   // A random identifier per engine: the pid would collide across processes and across engines.
   uint16_t raw_id = 0;
   if (!e->random_.U16(&raw_id)) {
@@ -202,7 +203,7 @@ FamilyState Engine::state(Family family) const {
   return st;
 }
 
-Status Engine::Start(const PingOptions& opts, uint64_t* out) {
+Status Engine::Start(const PingOptions& opts, uint64_t* out, bool progress) {
   if (closing_) return Status::kEngineClosed;
   const Status check = CheckOptions(opts);
   if (check != Status::kOk) return check;
@@ -214,6 +215,7 @@ Status Engine::Start(const PingOptions& opts, uint64_t* out) {
   session->engine = this;
   session->id = next_session_++;
   session->opts = opts;
+  session->progress = progress && echo_ != nullptr;
   session->socket = &s;
   session->echoes.resize(opts.count);
   std::vector<uint16_t> seqs(opts.count);
@@ -244,7 +246,7 @@ void Engine::Advance(Session* session) {
   const uint64_t interval_ns = static_cast<uint64_t>(o.interval_ms) * kNsPerMs;
   while (session->next_send < o.count &&
          uv_hrtime() >= session->start_ns + static_cast<uint64_t>(session->next_send) * interval_ns) {
-    SendNext(session);
+    if (!SendNext(session)) return;
   }
   const uint64_t now = uv_hrtime();
   if (HasDue(*session, now)) {
@@ -261,7 +263,7 @@ void Engine::Advance(Session* session) {
     if (e.state == Echo::State::kInFlight && now >= e.deadline_ns) {
       e.state = Echo::State::kSettled;
       e.outcome.status = ReplyStatus::kTimeout;
-      ++session->settled;
+      if (!Settled(session, e)) return;
     }
   }
   if (session->next_send == o.count && session->settled == o.count) {
@@ -278,7 +280,7 @@ bool Engine::HasDue(const Session& session, uint64_t now_ns) {
   return false;
 }
 
-void Engine::SendNext(Session* session) {
+bool Engine::SendNext(Session* session) {
   const PingOptions& o = session->opts;
   Socket& s = *session->socket;
   Echo& e = session->echoes[session->next_send++];
@@ -294,11 +296,22 @@ void Engine::SendNext(Session* session) {
     e.state = Echo::State::kSettled;
     e.outcome.status = ReplyStatus::kUnreachable;
     e.outcome.reason = SendFailureReason(err);
-    ++session->settled;
-    return;
+    return Settled(session, e);
   }
   e.state = Echo::State::kInFlight;
   e.deadline_ns = e.sent_mono_ns + static_cast<uint64_t>(o.timeout_ms) * kNsPerMs;
+  return true;
+}
+
+bool Engine::Settled(Session* session, const Echo& e) {
+  ++session->settled;
+  if (!session->progress) return true;
+  // The session object outlives a cancel until its timer's close callback, so it can be checked after.
+  // A copy of the function: the call may close the engine, which clears echo_ while it runs.
+  const uint64_t id = session->id;
+  const EchoFn echo = echo_;
+  echo(id, static_cast<uint32_t>(&e - session->echoes.data()), e.outcome);
+  return !closing_ && sessions_.find(id) != sessions_.end();
 }
 
 void Engine::Schedule(Session* session) {
@@ -350,6 +363,7 @@ void Engine::Close(std::function<void()> closed) {
   if (closing_) return;
   closing_ = true;
   done_ = nullptr;
+  echo_ = nullptr;
   closed_ = std::move(closed);
   while (!sessions_.empty()) Drop(sessions_.begin()->second);
   for (Socket* s : {v4_.get(), v6_.get()}) {
@@ -450,7 +464,6 @@ void Engine::HandlePacket(Socket& s, const uint8_t* data, const Received& rx) {
       if (wall >= 0 && wall <= mono_ms + 1.0) rtt = wall;
     }
     e.state = Echo::State::kSettled;
-    ++session->settled;
     if (rtt > session->opts.timeout_ms) {
       e.outcome.status = ReplyStatus::kTimeout;
     } else {
@@ -460,12 +473,13 @@ void Engine::HandlePacket(Socket& s, const uint8_t* data, const Received& rx) {
       e.outcome.bytes = p.icmp_len;
       e.outcome.from = AddressText(rx.from);
     }
+    if (!Settled(session, e)) return;
   } else {
     // An error quoting our echo: the quoted destination must be this session's target.
     if (e.state != Echo::State::kInFlight || !p.has_quoted_dst || !SameAddress(session->opts.address, p.quoted_dst)) {
       return Stray(s);
     }
-    SettleWithError(session, e, ClassifyError(s.family, p.err_type, p.err_code), AddressText(rx.from));
+    if (!SettleWithError(session, e, ClassifyError(s.family, p.err_type, p.err_code), AddressText(rx.from))) return;
   }
   FinishIfDone(session);
 }
@@ -484,18 +498,21 @@ void Engine::HandleQueuedError(Socket& s, const uint8_t* data, const Received& r
       !CookieMatches(p, session->cookie, session->opts.size)) {
     return Stray(s);
   }
-  SettleWithError(session, e, ClassifyError(s.family, rx.err_type, rx.err_code), rx.has_offender ? AddressText(rx.offender) : std::string());
+  if (!SettleWithError(session, e, ClassifyError(s.family, rx.err_type, rx.err_code),
+                       rx.has_offender ? AddressText(rx.offender) : std::string())) {
+    return;
+  }
   FinishIfDone(session);
 }
 
 // Whoever settles an echo with an ICMP error (a quoted packet on a raw socket, or the error queue of a
 // datagram one) reports it the same way.
-void Engine::SettleWithError(Session* session, Echo& e, const ErrorMeaning& m, std::string from) {
+bool Engine::SettleWithError(Session* session, Echo& e, const ErrorMeaning& m, std::string from) {
   e.state = Echo::State::kSettled;
-  ++session->settled;
   e.outcome.status = m.status;
   e.outcome.reason = m.reason;
   if (!from.empty()) e.outcome.from = std::move(from);
+  return Settled(session, e);
 }
 
 void Engine::FinishIfDone(Session* session) {

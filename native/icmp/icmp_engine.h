@@ -66,13 +66,18 @@ struct FamilyState {
 class Engine {
  public:
   using DoneFn = std::function<void(uint64_t session, PingResult&& result)>;
+  // One echo's outcome the moment it is decided (index = sequence within the session), for sessions
+  // started with `progress`. It may cancel any session or close the engine.
+  using EchoFn = std::function<void(uint64_t session, uint32_t index, const EchoOutcome& outcome)>;
 
   // Opens the sockets now; a family that cannot open stays closed and reports why.
-  static Status Create(uv_loop_t* loop, KindPreference pref, DoneFn done, Engine** out);
+  static Status Create(uv_loop_t* loop, KindPreference pref, DoneFn done, Engine** out, EchoFn echo = nullptr);
 
   // Starts a session; the first echo goes out on the next loop turn and done is called exactly once
-  // (unless cancelled or the engine is closed first).
-  Status Start(const PingOptions& opts, uint64_t* session);
+  // (unless cancelled or the engine is closed first). With `progress`, each echo's outcome also goes to
+  // the engine's EchoFn as it is decided, in decision order, before done. A duplicate reply after its
+  // echo was decided is no new outcome: it only counts in the result's duplicates.
+  Status Start(const PingOptions& opts, uint64_t* session, bool progress = false);
   // Stops sending, frees the session's sequences; done is not called.
   void Cancel(uint64_t session);
   // Closes sockets and timers; once libuv has released every handle, calls closed (if any) and frees
@@ -87,7 +92,7 @@ class Engine {
   struct Session;
   struct Socket;
 
-  Engine(uv_loop_t* loop, DoneFn done);
+  Engine(uv_loop_t* loop, DoneFn done, EchoFn echo);
   ~Engine();
 
   Socket& socket(Family family);
@@ -96,13 +101,16 @@ class Engine {
   void Drain(Socket& s, bool errqueue);
   void HandlePacket(Socket& s, const uint8_t* data, const Received& rx);
   static void Stray(Socket& s);
-  static void SettleWithError(Session* session, Echo& e, const ErrorMeaning& m, std::string from);
+  bool SettleWithError(Session* session, Echo& e, const ErrorMeaning& m, std::string from);
+  // Counts an echo as decided and reports it when the session asked to; false when the report stopped
+  // the session (cancelled it or closed the engine): the caller must then leave it alone.
+  bool Settled(Session* session, const Echo& e);
   void FinishIfDone(Session* session);
   void HandleQueuedError(Socket& s, const uint8_t* data, const Received& rx);
   Session* Owner(Socket& s, const ParsedPacket& p, uint32_t* index);
   static void OnTimer(uv_timer_t* handle);
   void Advance(Session* session);
-  void SendNext(Session* session);
+  bool SendNext(Session* session);  // false as Settled
   static bool HasDue(const Session& session, uint64_t now_ns);  // an echo in flight past its deadline
   void Schedule(Session* session);
   void Finish(Session* session);
@@ -112,6 +120,7 @@ class Engine {
 
   uv_loop_t* loop_;
   DoneFn done_;
+  EchoFn echo_;
   std::function<void()> closed_;
   std::unique_ptr<Socket> v4_;
   std::unique_ptr<Socket> v6_;

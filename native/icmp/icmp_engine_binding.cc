@@ -84,6 +84,7 @@ class IcmpEngineWrap : public Napi::ObjectWrap<IcmpEngineWrap> {
   };
 
   void Deliver(uint64_t session, PingResult&& result);
+  void Progress(uint64_t session, uint32_t index, const EchoOutcome& outcome);
   void Shutdown();
   void ReleaseSession(uint64_t session);
   Engine* engine() const { return life_->engine; }
@@ -93,6 +94,8 @@ class IcmpEngineWrap : public Napi::ObjectWrap<IcmpEngineWrap> {
   Napi::Env env_;
   Lifetime* life_;
   std::unordered_map<uint64_t, Napi::FunctionReference> callbacks_;
+  // Only for pings started with a progress function: without one, an echo costs no JS call.
+  std::unordered_map<uint64_t, Napi::FunctionReference> progress_;
   Napi::AsyncContext context_;
   ResultWriter writer_;
 };
@@ -138,7 +141,7 @@ IcmpEngineWrap::IcmpEngineWrap(const Napi::CallbackInfo& info)
   Engine* engine = nullptr;
   const Status created = Engine::Create(
       loop, pref, [this](uint64_t session, PingResult&& result) { Deliver(session, std::move(result)); },
-      &engine);
+      &engine, [this](uint64_t session, uint32_t index, const EchoOutcome& o) { Progress(session, index, o); });
   if (created != Status::kOk) throw StatusError(env, created);
   // Allocated last: a constructor that throws never runs the destructor that would free it.
   life_ = new Lifetime();
@@ -176,22 +179,26 @@ void IcmpEngineWrap::AsyncCleanup(napi_async_cleanup_hook_handle /*handle*/, voi
 void IcmpEngineWrap::Shutdown() {
   StartClose(life_);
   callbacks_.clear();
+  progress_.clear();
 }
 
 // While a ping is in flight the wrapper stays alive, so its callback can still be delivered.
 void IcmpEngineWrap::ReleaseSession(uint64_t session) {
+  if (!progress_.empty()) progress_.erase(session);
   if (callbacks_.erase(session) > 0 && callbacks_.empty()) Unref();
 }
 
-// ping(address, family, count, intervalMs, timeoutMs, size, ttl, done): positional, because reading
-// named properties costs an internalized key lookup each (measured at about 2% of a loopback ping
-// request). ttl -1 means the socket's default.
+// ping(address, family, count, intervalMs, timeoutMs, size, ttl, done, progress?): positional, because
+// reading named properties costs an internalized key lookup each (measured at about 2% of a loopback ping
+// request). ttl -1 means the socket's default. progress, a function or undefined, is called with
+// (index, numbers, texts) for each echo as it is decided (ResultWriter::PackedEcho), before done.
 Napi::Value IcmpEngineWrap::Ping(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (engine() == nullptr) throw StatusError(env, Status::kEngineClosed);
-  if (info.Length() < 8 || !info[7].IsFunction()) {
+  const bool progress = info.Length() > 8 && info[8].IsFunction();
+  if (info.Length() < 8 || !info[7].IsFunction() || (info.Length() > 8 && !progress && !info[8].IsUndefined())) {
     throw StatusError(env, Status::kInvalidOptions,
-                      "ping(address, family, count, intervalMs, timeoutMs, size, ttl, done)");
+                      "ping(address, family, count, intervalMs, timeoutMs, size, ttl, done, progress?)");
   }
   if (!info[0].IsString()) throw StatusError(env, Status::kInvalidOptions, "address must be a string");
   const uint32_t family = UintArg(env, info[1], "family");
@@ -209,10 +216,11 @@ Napi::Value IcmpEngineWrap::Ping(const Napi::CallbackInfo& info) {
     opts.ttl = UintArg(env, info[6], "ttl");
   }
   uint64_t session = 0;
-  const Status started = engine()->Start(opts, &session);
+  const Status started = engine()->Start(opts, &session, progress);
   if (started != Status::kOk) throw StatusError(env, started);
   if (callbacks_.empty()) Ref();
   callbacks_.emplace(session, Napi::Persistent(info[7].As<Napi::Function>()));
+  if (progress) progress_.emplace(session, Napi::Persistent(info[8].As<Napi::Function>()));
   return Napi::Number::New(env, static_cast<double>(session));
 }
 
@@ -268,6 +276,21 @@ void IcmpEngineWrap::Deliver(uint64_t session, PingResult&& result) {
   try {
     // MakeCallback runs the microtask queue afterwards, so promises settled in the callback resolve now.
     cb.MakeCallback(Value(), {numbers, texts}, context_);
+  } catch (const Napi::Error& e) {
+    napi_fatal_exception(env, e.Value());
+  }
+}
+
+void IcmpEngineWrap::Progress(uint64_t session, uint32_t index, const EchoOutcome& outcome) {
+  auto it = progress_.find(session);
+  if (it == progress_.end()) return;
+  Napi::Env env = env_;
+  Napi::HandleScope scope(env);
+  // A handle of our own: the call may cancel the session, which frees the reference.
+  Napi::Function cb = it->second.Value();
+  auto [numbers, texts] = writer_.PackedEcho(env, outcome);
+  try {
+    cb.MakeCallback(Value(), {Napi::Number::New(env, index), numbers, texts}, context_);
   } catch (const Napi::Error& e) {
     napi_fatal_exception(env, e.Value());
   }

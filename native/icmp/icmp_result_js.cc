@@ -24,6 +24,23 @@ double Text(std::string* texts, const char* text, size_t length) {
   return static_cast<double>(length);
 }
 
+// The six numbers of one echo, its texts appended to `texts`.
+void WriteEcho(const EchoOutcome& e, double* d, std::string* texts) {
+  const bool reply = e.status == ReplyStatus::kReply;
+  d[0] = static_cast<double>(e.status);
+  d[1] = reply ? e.rtt_ms : -1;
+  d[2] = reply && e.ttl >= 0 ? e.ttl : -1;
+  d[3] = reply ? static_cast<double>(e.bytes) : -1;
+  d[4] = e.from.empty() ? -1 : Text(texts, e.from.data(), e.from.size());
+  d[5] = e.reason == nullptr ? -1 : Text(texts, e.reason, std::char_traits<char>::length(e.reason));
+}
+
+std::pair<Napi::Float64Array, Napi::String> Pair(Napi::Env env, Napi::Float64Array numbers, const std::string& texts) {
+  napi_value text = nullptr;
+  NAPI_THROW_IF_FAILED(env, napi_create_string_latin1(env, texts.data(), texts.size(), &text), {});
+  return {numbers, Napi::String(env, text)};
+}
+
 }  // namespace
 
 Napi::Array ReplyStatusNames(Napi::Env env) {
@@ -45,17 +62,17 @@ std::pair<Napi::Float64Array, Napi::String> ResultWriter::Packed(Napi::Env env, 
   d[k++] = result.duration_ms;
   std::string texts;
   for (const EchoOutcome& e : result.echoes) {
-    const bool reply = e.status == ReplyStatus::kReply;
-    d[k++] = static_cast<double>(e.status);
-    d[k++] = reply ? e.rtt_ms : -1;
-    d[k++] = reply && e.ttl >= 0 ? e.ttl : -1;
-    d[k++] = reply ? static_cast<double>(e.bytes) : -1;
-    d[k++] = e.from.empty() ? -1 : Text(&texts, e.from.data(), e.from.size());
-    d[k++] = e.reason == nullptr ? -1 : Text(&texts, e.reason, std::char_traits<char>::length(e.reason));
+    WriteEcho(e, d + k, &texts);
+    k += 6;
   }
-  napi_value text = nullptr;
-  NAPI_THROW_IF_FAILED(env, napi_create_string_latin1(env, texts.data(), texts.size(), &text), {});
-  return {numbers, Napi::String(env, text)};
+  return Pair(env, numbers, texts);
+}
+
+std::pair<Napi::Float64Array, Napi::String> ResultWriter::PackedEcho(Napi::Env env, const EchoOutcome& echo) const {
+  Napi::Float64Array numbers = numbers_.Value();
+  std::string texts;
+  WriteEcho(echo, numbers.Data(), &texts);
+  return Pair(env, numbers, texts);
 }
 
 }  // namespace nettools::icmp

@@ -22,6 +22,8 @@ class ResultWriter {
  public:
   explicit ResultWriter(Napi::Env env);
   std::pair<Napi::Float64Array, Napi::String> Packed(Napi::Env env, const PingResult& result) const;
+  // One echo's outcome as it is decided: its six numbers first in the same shared array, its texts.
+  std::pair<Napi::Float64Array, Napi::String> PackedEcho(Napi::Env env, const EchoOutcome& echo) const;
 
  private:
   // 64 echoes fit; a longer ping (up to 10,000) gets an array of its own.

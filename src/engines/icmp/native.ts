@@ -26,12 +26,17 @@ export interface NativeIcmpEngine {
     size: number,
     ttl: number,
     done: (numbers: Float64Array, texts: string) => void,
+    progress?: EchoProgress,
   ): number;
   cancel(session: number): void;
   close(): void;
   socketKinds(): { v4: NativeFamily; v6: NativeFamily };
   stats(): NativeStats;
 }
+
+// One echo's outcome as it is decided: its index (seq) and its six packed numbers first in the engine's
+// shared array (see unpackEcho), its texts.
+export type EchoProgress = (index: number, numbers: Float64Array, texts: string) => void;
 
 // [min, max], both inclusive.
 export type Range = readonly [number, number];
@@ -57,11 +62,13 @@ export function nativeEngineClass(): NativeIcmpEngineClass {
   return ctor as NativeIcmpEngineClass;
 }
 
-// Starts one ping on the engine: the options go positionally, ttl -1 for the socket's default.
+// Starts one ping on the engine: the options go positionally, ttl -1 for the socket's default; without
+// `progress` the engine makes no call per echo.
 export function nativePing(
   engine: NativeIcmpEngine,
   o: EchoOptions,
   done: (numbers: Float64Array, texts: string) => void,
+  progress?: EchoProgress,
 ): number {
-  return engine.ping(o.address, o.family, o.count, o.intervalMs, o.timeoutMs, o.size, o.ttl ?? -1, done);
+  return engine.ping(o.address, o.family, o.count, o.intervalMs, o.timeoutMs, o.size, o.ttl ?? -1, done, progress);
 }

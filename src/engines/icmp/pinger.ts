@@ -1,9 +1,9 @@
 import { IcmpError, fromNative } from './errors';
 import { LinkedList } from '../../util/linked-list';
 import { nativeEngineClass, nativePing, type NativeIcmpEngine, type NativeStats } from './native';
-import { summarize } from './stats';
-import { unpackResult } from './unpack';
-import type { EchoOutcome, EchoResult, Pinger, PingerOptions, EchoOptions, SocketKinds } from './types';
+import { summarize, toReply } from './stats';
+import { unpackEcho, unpackResult } from './unpack';
+import type { EchoOutcome, EchoReply, EchoResult, Pinger, PingerOptions, EchoOptions, SocketKinds } from './types';
 import { checkEchoOptions } from './validate';
 
 function failNow(done: (outcome: EchoOutcome) => void, error: IcmpError): () => void {
@@ -34,7 +34,7 @@ class NativePinger implements Pinger {
     this.socketKinds = { v4: k.v4.kind, v6: k.v6.kind, reasons };
   }
 
-  start(options: EchoOptions, done: (outcome: EchoOutcome) => void): () => void {
+  start(options: EchoOptions, done: (outcome: EchoOutcome) => void, onEcho?: (echo: EchoReply) => void): () => void {
     const engine = this.engine;
     if (engine === null) return failNow(done, new IcmpError('engine-closed', 'the pinger is closed'));
     const wrong = checkEchoOptions(options);
@@ -46,7 +46,7 @@ class NativePinger implements Pinger {
       session = nativePing(engine, options, (numbers, texts) => {
         this.pending.remove(inFlight);
         done({ ok: true, echo: summarize(unpackResult(numbers, texts, this.statusNames)) });
-      });
+      }, onEcho && this.progress(onEcho));
     } catch (err) {
       this.pending.remove(inFlight);
       const error = fromNative(err);
@@ -56,6 +56,13 @@ class NativePinger implements Pinger {
     return () => {
       // Stops sending and frees the sequences at once; the engine's callback will not come.
       if (this.pending.remove(inFlight)) engine.cancel(session);
+    };
+  }
+
+  // The engine's per-echo report turned into the API's item, as `done` will list it.
+  private progress(onEcho: (echo: EchoReply) => void) {
+    return (index: number, numbers: Float64Array, texts: string): void => {
+      onEcho(toReply(unpackEcho(index, numbers, texts, this.statusNames)));
     };
   }
 

@@ -56,22 +56,26 @@ export interface RawResult {
   durationMs: number;
 }
 
+// One echo as the API shows it, in a result's `replies` and as it is decided alike: RTT rounded to
+// microseconds, what does not apply to its status left out.
+export function toReply(r: RawEcho): EchoReply {
+  const out: EchoReply = { seq: r.seq, status: r.status };
+  if (r.status === 'reply') {
+    if (r.rttMs !== undefined) out.rttMs = roundMicros(r.rttMs);
+    if (r.ttl !== undefined) out.ttl = r.ttl;
+    if (r.bytes !== undefined) out.bytes = r.bytes;
+  } else {
+    if (r.from !== undefined) out.from = r.from;
+    if (r.reason !== undefined) out.reason = r.reason;
+  }
+  return out;
+}
+
 // Builds the API's result: statistics from unrounded RTTs, then every number rounded to microseconds.
 export function summarize(raw: RawResult): EchoResult {
   const ordered = [...raw.replies].sort((a, b) => a.seq - b.seq);
   const rtts = ordered.filter((r) => r.status === 'reply' && r.rttMs !== undefined).map((r) => r.rttMs!);
-  const replies: EchoReply[] = ordered.map((r) => {
-    const out: EchoReply = { seq: r.seq, status: r.status };
-    if (r.status === 'reply') {
-      if (r.rttMs !== undefined) out.rttMs = roundMicros(r.rttMs);
-      if (r.ttl !== undefined) out.ttl = r.ttl;
-      if (r.bytes !== undefined) out.bytes = r.bytes;
-    } else {
-      if (r.from !== undefined) out.from = r.from;
-      if (r.reason !== undefined) out.reason = r.reason;
-    }
-    return out;
-  });
+  const replies: EchoReply[] = ordered.map(toReply);
   return {
     packets: packetStats(replies, raw.duplicates),
     rtt: rttStats(rtts),

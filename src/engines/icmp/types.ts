@@ -72,7 +72,11 @@ export interface Pinger {
   readonly socketKinds: SocketKinds;
   // Calls `done` once (at once for a request it cannot start), unless the returned function is called
   // first: that stops the ping, and `done` never comes. What the tool uses: no promise, no signal.
-  start(options: EchoOptions, done: (outcome: EchoOutcome) => void): () => void;
+  // `onEcho`, if given, gets each echo as soon as its outcome is decided (in that order, which is not
+  // always seq order), equal to its item in the result's `replies`, all before `done`; a duplicate
+  // reply is no new event (it shows only in the result's packets.duplicates). It may call the returned
+  // function; nothing else comes then.
+  start(options: EchoOptions, done: (outcome: EchoOutcome) => void, onEcho?: (echo: EchoReply) => void): () => void;
   ping(options: EchoOptions, signal?: AbortSignal): Promise<EchoResult>;
   // Kernel drop counters and in-flight sequences, per family.
   // drops: the kernel's receive-queue overflows; stray: packets that parsed as ours but matched no echo in flight.

@@ -1,0 +1,15 @@
+// Run inside a test namespace (ip netns exec) where net.ipv4.ping_group_range admits us: pings the target
+// given as JSON in argv[2] over datagram sockets with onEcho, prints the echoes as told and the result.
+import { openPinger, type EchoOptions, type EchoReply } from '../../src/engines/icmp';
+
+const pinger = openPinger({ kind: 'dgram' });
+const told: EchoReply[] = [];
+const options = JSON.parse(process.argv[2] ?? '{}') as EchoOptions;
+pinger.start(
+  options,
+  (outcome) => {
+    process.stdout.write(JSON.stringify({ kind: pinger.socketKinds.v4, told, result: outcome.ok ? outcome.echo : outcome.error.code }) + '\n');
+    pinger.close();
+  },
+  (echo) => told.push(echo),
+);

@@ -1,0 +1,114 @@
+// Echoes reported as they are decided (Pinger.start's onEcho) for outcomes other than a reply: a lost
+// echo's timeout, a rejection's unreachable, duplicates. Test hosts in network namespaces.
+import path from 'node:path';
+import { once } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openPinger, type EchoOptions, type EchoReply, type EchoResult, type Pinger } from '../../src/engines/icmp';
+import { createNetns, type Netns } from '../support/netns';
+
+const RESPONDER = path.resolve(__dirname, '..', '..', '..', 'test', 'support', 'icmp-responder.py');
+
+let pinger: Pinger;
+const open = new Set<Netns>();
+
+function netns(): Netns {
+  const ns = createNetns();
+  open.add(ns);
+  return ns;
+}
+
+function drop(ns: Netns): void {
+  ns.destroy();
+  open.delete(ns);
+}
+
+test.before(() => {
+  pinger = openPinger();
+});
+
+test.after(() => {
+  for (const ns of [...open]) drop(ns);
+  pinger.close();
+});
+
+// The events in the order they came, each marked with whether the result had come yet, and the result.
+function watch(options: EchoOptions): Promise<{ events: Array<{ echo: EchoReply; afterDone: boolean }>; result: EchoResult }> {
+  return new Promise((resolve, reject) => {
+    const events: Array<{ echo: EchoReply; afterDone: boolean }> = [];
+    let done = false;
+    pinger.start(
+      options,
+      (outcome) => {
+        done = true;
+        if (outcome.ok) resolve({ events, result: outcome.echo });
+        else reject(outcome.error);
+      },
+      (echo) => events.push({ echo, afterDone: done }),
+    );
+  });
+}
+
+async function startResponder(ns: Netns, args: string[]): Promise<ChildProcess> {
+  ns.exec(['sysctl', '-qw', 'net.ipv4.icmp_echo_ignore_all=1']);
+  const child = ns.spawn(['python3', RESPONDER, ...args]);
+  let out = '';
+  child.stdout!.setEncoding('utf8');
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('responder did not start')), 5000);
+    child.stdout!.on('data', (chunk: string) => {
+      out += chunk;
+      if (out.includes('ready')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  return child;
+}
+
+test('a lost echo is reported as a timeout when its timeout passes, before the result', async () => {
+  const ns = netns();
+  try {
+    // Every second echo request dropped: seq 1 and 3 of four are lost, whatever the timing.
+    ns.exec(['iptables', '-A', 'INPUT', '-p', 'icmp', '--icmp-type', 'echo-request', '-m', 'statistic', '--mode', 'nth', '--every', '2', '--packet', '1', '-j', 'DROP']);
+    const { events, result } = await watch({ address: ns.nsV4, family: 4, count: 4, intervalMs: 200, timeoutMs: 150, size: 56 });
+    assert.equal(result.replies.map((r) => r.status), ['reply', 'timeout', 'reply', 'timeout']);
+    assert.equal(events.map((e) => e.echo), result.replies);
+    assert.ok(events.every((e) => !e.afterDone));
+  } finally {
+    drop(ns);
+  }
+});
+
+test('a rejected echo is reported as unreachable with the sender and reason, before the result', async () => {
+  const ns = netns();
+  try {
+    ns.exec(['iptables', '-A', 'INPUT', '-p', 'icmp', '-j', 'REJECT', '--reject-with', 'icmp-host-unreachable']);
+    const { events, result } = await watch({ address: ns.nsV4, family: 4, count: 3, intervalMs: 200, timeoutMs: 1000, size: 56 });
+    const expected = [0, 1, 2].map((seq) => ({ seq, status: 'unreachable', from: ns.nsV4, reason: 'host-unreachable' }));
+    assert.equal(events.map((e) => e.echo), expected);
+    assert.equal(result.replies, expected);
+    assert.ok(events.every((e) => !e.afterDone));
+  } finally {
+    drop(ns);
+  }
+});
+
+test('a duplicate reply is no new event: one per echo, the duplicates only in the result', async () => {
+  const ns = netns();
+  const responder = await startResponder(ns, ['--copies', '2']);
+  try {
+    const { events, result } = await watch({ address: ns.nsV4, family: 4, count: 4, intervalMs: 100, timeoutMs: 1000, size: 56 });
+    assert.equal(events.map((e) => e.echo.seq), [0, 1, 2, 3]);
+    assert.equal(events.map((e) => e.echo), result.replies);
+    assert.ok(result.packets.duplicates >= 3, `duplicates ${result.packets.duplicates}`);
+  } finally {
+    responder.kill('SIGTERM');
+    await once(responder, 'exit');
+    drop(ns);
+  }
+});
+
+test.run();

@@ -73,6 +73,7 @@ struct TeardownHook {
 // One JS call's queries: every (resolver, type) pair of a request, answered by one callback.
 struct Batch {
   Napi::FunctionReference callback;
+  Napi::FunctionReference progress;  // empty unless asked for: then each outcome is also told as it settles
   std::vector<QueryOutcome> outcomes;
   std::vector<uint32_t> queries;  // engine ids; 0 once that slot has its outcome
   size_t remaining = 0;
@@ -160,17 +161,22 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     return id;
   }
 
-  // queryMany(name, types, resolvers, timeoutMs, (...packed) => void): id, with resolvers [{ address, port }]
-  // and types ['A', ...]. Positional, not one spec object: each named read would make a key string.
+  // queryMany(name, types, resolvers, timeoutMs, (...packed) => void, progress?): id, with resolvers
+  // [{ address, port }] and types ['A', ...]. Positional, not one spec object: each named read would make
+  // a key string. progress, a function or undefined, gets (index, ...packed) for each query the engine
+  // settles, as it settles, index resolver-major and packed one outcome; before the callback. A pair that
+  // cannot start is not told there (JS has its outcome in the callback).
   // One call and one callback for a whole request; the outcomes (OutcomeWriter::Packed) are
   // resolver-major (resolver i, type j at i * types.length + j). A pair that cannot start (bad
   // address, name or type) reports its error in place.
   Napi::Value QueryMany(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     CheckOpen(env);
-    if (info.Length() < 5 || !info[0].IsString() || !info[1].IsArray() || !info[2].IsArray() || !info[4].IsFunction()) {
+    const bool progress = info.Length() > 5 && info[5].IsFunction();
+    if (info.Length() < 5 || !info[0].IsString() || !info[1].IsArray() || !info[2].IsArray() || !info[4].IsFunction() ||
+        (info.Length() > 5 && !progress && !info[5].IsUndefined())) {
       throw StatusError(env, Status::kInvalidArgument,
-                        "queryMany(name, types, resolvers, timeoutMs, callback) expects a string, two arrays, a number and a function");
+                        "queryMany(name, types, resolvers, timeoutMs, callback, progress?) expects a string, two arrays, a number and one or two functions");
     }
     std::string name = info[0].As<Napi::String>().Utf8Value();
     Napi::Array types = info[1].As<Napi::Array>();
@@ -184,6 +190,7 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
 
     auto batch = std::make_unique<Batch>();
     batch->callback = Napi::Persistent(info[4].As<Napi::Function>());
+    if (progress) batch->progress = Napi::Persistent(info[5].As<Napi::Function>());
     size_t total = static_cast<size_t>(n_resolvers) * n_types;
     batch->outcomes.resize(total);
     batch->queries.resize(total, 0);
@@ -270,11 +277,18 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     Batch& batch = *it->second;
     batch.outcomes[slot.index] = std::move(outcome);
     batch.queries[slot.index] = 0;
-    if (--batch.remaining > 0) return;
-    std::unique_ptr<Batch> done = std::move(it->second);
-    batches_.erase(it);
+    --batch.remaining;
     Napi::Env env = Env();
     Napi::HandleScope scope(env);
+    if (!batch.progress.IsEmpty()) {
+      Progress(env, batch, slot.index);
+      // It may have cancelled the batch or closed the engine: look again.
+      it = batches_.find(slot.batch);
+      if (it == batches_.end()) return;
+    }
+    if (it->second->remaining > 0) return;
+    std::unique_ptr<Batch> done = std::move(it->second);
+    batches_.erase(it);
     PackedOutcomes result = writer_.Packed(env, done->outcomes);
     // MakeCallback, not Call: we are on a bare libuv callback, and promise jobs must run after it.
     try {
@@ -283,6 +297,22 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
       napi_fatal_exception(env, e.Value());
     }
     ReleaseIfIdle();  // last: it may let the GC free this object
+  }
+
+  // One settled outcome to the batch's progress function, with its index in the batch.
+  void Progress(Napi::Env env, const Batch& batch, uint32_t index) {
+    // A handle of our own: the call may cancel the batch, which frees its references.
+    Napi::Function fn = batch.progress.Value();
+    PackedOutcomes one = writer_.Packed(env, &batch.outcomes[index], 1);
+    std::vector<napi_value> args;
+    args.reserve(one.values.size() + 1);
+    args.push_back(Napi::Number::New(env, index));
+    args.insert(args.end(), one.values.begin(), one.values.end());
+    try {
+      fn.MakeCallback(Value(), args, async_);
+    } catch (const Napi::Error& e) {
+      napi_fatal_exception(env, e.Value());
+    }
   }
 
   void ReleaseIfIdle() {

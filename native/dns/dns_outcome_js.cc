@@ -77,9 +77,10 @@ Napi::Array PackedOutcomes::AsArray(Napi::Env env) const {
   return out;
 }
 
-PackedOutcomes OutcomeWriter::Packed(Napi::Env env, const std::vector<QueryOutcome>& outcomes) const {
+PackedOutcomes OutcomeWriter::Packed(Napi::Env env, const QueryOutcome* outcomes, size_t count) const {
   Packer p(env);
-  for (const QueryOutcome& q : outcomes) {
+  for (size_t i = 0; i < count; ++i) {
+    const QueryOutcome& q = outcomes[i];
     if (q.status != Status::kOk) {
       p.Number(0);
       p.Number(q.sends);

@@ -33,7 +33,10 @@ class OutcomeWriter {
   // a record is address, ttl (A, AAAA) | priority, exchange, ttl (MX) | k, k parts, ttl (TXT);
   // a link is name, target, ttl. Every text is a number in the numbers stream where it stands: its length
   // in the ASCII string (taken in order), -1 for the next of the other texts, -2 for none (an error's detail).
-  PackedOutcomes Packed(Napi::Env env, const std::vector<QueryOutcome>& outcomes) const;
+  PackedOutcomes Packed(Napi::Env env, const std::vector<QueryOutcome>& outcomes) const {
+    return Packed(env, outcomes.data(), outcomes.size());
+  }
+  PackedOutcomes Packed(Napi::Env env, const QueryOutcome* outcomes, size_t count) const;
 
  private:
   // 32 KiB: a request's eight answers need a few dozen numbers; only a huge TCP answer gets its own.

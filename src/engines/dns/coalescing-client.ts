@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { ResolverClient } from './index';
-import { sendsOf, type QueryEntry, type RecordType, type ResolverQueries, type ResolverQuery } from './types';
+import { sendsOf, type QueryEntry, type RecordType, type ResolverQueries, type ResolverQuery, type SettledEntry } from './types';
 import type { ResolverConfig } from '../../config/types';
 import type { CancelToken } from '../../util/cancel';
 
@@ -13,6 +13,10 @@ import type { CancelToken } from '../../util/cancel';
 // answers reach waiters by plain callbacks, one delivery per upstream call, no promise per question. The
 // request that launches an upstream call (nearly every one: names are rarely asked twice at once) is its
 // owner and gets the engine's results as they are; only requests that join it wait question by question.
+// Entries as they settle (onEntry): the owner is told each as the engine settles it (ResolverClient's
+// onEntry); a request that joined questions already in flight is told each of them when the upstream call
+// carrying it ends (that call's entries together), or as a timeout at its own deadline; none after it went
+// away. Only a request that asks for them makes the engine report per query.
 
 const CANCELLED: QueryEntry = { error: 'cancelled' };
 // What a joining request reads for a question still unanswered at its own deadline: the entry the
@@ -28,6 +32,7 @@ interface Flight {
 }
 
 type Owner = (results: ResolverQueries[]) => void;
+type OnEntry = (settled: SettledEntry) => void;
 
 // One upstream call: some resolvers, the types nobody else was asking them already; flights
 // resolver-major, as the engine answers.
@@ -59,7 +64,8 @@ function nameKey(domain: string): string {
 export interface CoalescingClient extends Omit<ResolverClient, 'start' | 'query'> {
   // `reserved`: the questions this request paid for, so the packets of what it launches are charged
   // once, beyond what it paid.
-  query(request: ResolverQuery, cancel?: CancelToken, reserved?: Reserved): Promise<ResolverQueries[]>;
+  // `onEntry`: each of the request's entries as it settles, before the promise resolves (see above).
+  query(request: ResolverQuery, cancel?: CancelToken, reserved?: Reserved, onEntry?: OnEntry): Promise<ResolverQueries[]>;
   // What a request would send now: its questions nobody is asking yet, per resolver.
   newQuestions(request: ResolverQuery): Map<ResolverConfig, RecordType[]>;
   // The one hook told what every upstream call sent (the resolver budget's charge).
@@ -110,8 +116,9 @@ function reservedOf(reserved: Reserved | undefined, resolver: ResolverConfig, ty
 }
 
 // Sends `types` to each of `resolvers` as one upstream call (one native call), a flight per question.
-// `owner`, if any, asked exactly `request` and gets the call's results, in its order.
-function launch(inner: ResolverClient, flights: Flights, name: string, request: ResolverQuery, nowMs: number, reserved: Reserved | undefined, sent: () => SentHook | null, owner: Owner | null): Batch {
+// `owner`, if any, asked exactly `request` and gets the call's results, in its order, and with `onEntry`
+// each entry as it settles while it waits.
+function launch(inner: ResolverClient, flights: Flights, name: string, request: ResolverQuery, nowMs: number, reserved: Reserved | undefined, sent: () => SentHook | null, owner: Owner | null, onEntry?: OnEntry): Batch {
   const { resolvers, types } = request;
   const batch: Batch = { name, cancel: () => undefined, flights: [], endsMs: nowMs + request.timeoutMs, reserved: [], owner };
   let byName = flights.get(name);
@@ -127,24 +134,27 @@ function launch(inner: ResolverClient, flights: Flights, name: string, request: 
     batch.reserved.push(reservedOf(reserved, resolver, types));
   }
   let starting = true;
+  const tell = (s: SettledEntry): void => {
+    if (batch.owner !== null) onEntry?.(s);
+  };
   batch.cancel = inner.start(request, (results) => {
     // Settled before anyone could join (nothing could start): hand it over once they have.
     if (starting) queueMicrotask(() => deliver(flights, batch, request, results, sent()));
     else deliver(flights, batch, request, results, sent());
-  });
+  }, onEntry && ((s) => (starting ? queueMicrotask(() => tell(s)) : tell(s))));
   starting = false;
   return batch;
 }
 
 // The launching request's wait: the call's results, or every question cancelled if it goes away first
 // (the call itself then runs on while anyone joined it).
-function own(inner: ResolverClient, flights: Flights, name: string, request: ResolverQuery, nowMs: number, reserved: Reserved | undefined, sent: () => SentHook | null, cancel: CancelToken | undefined): Promise<ResolverQueries[]> {
+function own(inner: ResolverClient, flights: Flights, name: string, request: ResolverQuery, nowMs: number, reserved: Reserved | undefined, sent: () => SentHook | null, cancel: CancelToken | undefined, onEntry: OnEntry | undefined): Promise<ResolverQueries[]> {
   return new Promise((resolve) => {
     let stopListening: (() => void) | undefined;
     const batch = launch(inner, flights, name, request, nowMs, reserved, sent, (results) => {
       stopListening?.();
       resolve(results);
-    });
+    }, onEntry);
     if (cancel === undefined) return;
     stopListening = cancel.onAbort(() => {
       if (batch.owner === null) return;
@@ -157,7 +167,7 @@ function own(inner: ResolverClient, flights: Flights, name: string, request: Res
 
 // One request's wait for its questions' answers, until all are in, the request goes away, or (with
 // `deadlineMs`, for a request that joined questions already in flight) its own deadline passes.
-function gather(byName: NameFlights, request: ResolverQuery, cancel: CancelToken | undefined, deadlineMs: number | null): Promise<ResolverQueries[]> {
+function gather(byName: NameFlights, request: ResolverQuery, cancel: CancelToken | undefined, deadlineMs: number | null, onEntry: OnEntry | undefined): Promise<ResolverQueries[]> {
   const { types, resolvers } = request;
   return new Promise((resolve) => {
     // Keys laid out in the request's order now, whichever answer comes first.
@@ -177,28 +187,33 @@ function gather(byName: NameFlights, request: ResolverQuery, cancel: CancelToken
       stopListening?.();
       resolve(results);
     };
-    // Stops waiting; what is unanswered reads as `entry`.
+    // Stops waiting; what is unanswered reads as `entry` (told as such at the deadline, not once gone).
     const stop = (entry: QueryEntry) => {
       if (done) return;
       for (const [flight, waiter] of joined) if (flight.waiters !== null) flight.waiters = flight.waiters.filter((w) => w !== waiter);
       // The last one waiting for anything an upstream call carries: nobody needs it any more.
       for (const [flight] of joined) if (unwanted(flight.batch)) flight.batch.cancel();
-      for (const r of results) for (const t of types) r.queries[t] ??= entry;
+      results.forEach((r, i) => types.forEach((type, j) => {
+        if (r.queries[type] !== undefined) return;
+        r.queries[type] = entry;
+        if (entry !== CANCELLED) onEntry?.({ resolverIndex: i, typeIndex: j, resolver: r.resolver, type, entry });
+      }));
       finish();
     };
     const leave = () => stop(CANCELLED);
     resolvers.forEach((resolver, i) => {
       const slots = byName.get(resolver) as Array<Flight | undefined>;
       const queries = (results[i] as ResolverQueries).queries;
-      for (const type of types) {
+      types.forEach((type, j) => {
         const flight = slots[TYPE_INDEX[type]] as Flight;
         const waiter: Waiter = (entry) => {
           queries[type] = entry;
+          onEntry?.({ resolverIndex: i, typeIndex: j, resolver, type, entry });
           if (--pending === 0 && !done) finish();
         };
         (flight.waiters ??= []).push(waiter);
         joined.push([flight, waiter]);
-      }
+      });
     });
     if (pending === 0) return finish();
     stopListening = cancel?.onAbort(leave);
@@ -248,16 +263,16 @@ export function coalesce(inner: ResolverClient): CoalescingClient {
 
   return {
     newQuestions,
-    query(request, cancel, reserved) {
+    query(request, cancel, reserved, onEntry) {
       if (cancel?.aborted) return Promise.resolve(cancelledAll(request));
       const name = nameKey(request.domain);
       const byName = flights.get(name);
       const now = performance.now();
       // Nothing in flight for this name (a fresh name, the common case): the whole request is one
       // upstream call, as without coalescing, and it can outlast nothing of its own.
-      if (byName === undefined) return own(inner, flights, name, request, now, reserved, sent, cancel);
+      if (byName === undefined) return own(inner, flights, name, request, now, reserved, sent, cancel, onEntry);
       for (const g of lackingGroups(byName, request)) launch(inner, flights, name, { ...request, types: g.types, resolvers: g.resolvers }, now, reserved, sent, null);
-      return gather(flights.get(name) as NameFlights, request, cancel, now + request.timeoutMs);
+      return gather(flights.get(name) as NameFlights, request, cancel, now + request.timeoutMs, onEntry);
     },
     onSent(hook) {
       sentHook = hook;

@@ -1,17 +1,23 @@
 import { errorCode, nativeEngineClass } from './native';
 export { RESOLVER_WINDOW, windowShare } from './native';
+import { entryProgress } from './progress';
 import { unpackOutcomes } from './unpack';
-import type { EngineCounters, QueryEntry, RecordType, ResolverQueries, ResolverQuery } from './types';
+import type { EngineCounters, QueryEntry, RecordType, ResolverQueries, ResolverQuery, SettledEntry } from './types';
 import { LinkedList, type ListNode } from '../../util/linked-list';
 
 export * from './types';
 
 export interface ResolverClient {
   // Asks every resolver for every type at once; resolves when each query has an answer, an error or timed out.
-  query(request: ResolverQuery, signal?: AbortSignal): Promise<ResolverQueries[]>;
+  // `onEntry`, if given, gets each (resolver, type) pair's entry as it settles, before the promise resolves
+  // (see start).
+  query(request: ResolverQuery, signal?: AbortSignal, onEntry?: (settled: SettledEntry) => void): Promise<ResolverQueries[]>;
   // The same without a promise or a signal: `done` is called once, with the outcomes; the function
   // returned cancels (what is unsettled then comes back cancelled), and does nothing once `done` ran.
-  start(request: ResolverQuery, done: (results: ResolverQueries[]) => void): () => void;
+  // `onEntry`, if given, is told each pair's entry once, in the order they settle, all before `done`
+  // (pairs that could not start at all just before it); nothing more once cancelled. Without it the
+  // engine makes no call per query.
+  start(request: ResolverQuery, done: (results: ResolverQueries[]) => void, onEntry?: (settled: SettledEntry) => void): () => void;
   counters(): EngineCounters;
   close(): void;
 }
@@ -37,22 +43,30 @@ export function openResolverClient(windowPerResolver?: number): ResolverClient {
   // Set: see linked-list.ts for what a table that swings with the load keeps alive).
   const pending = new LinkedList<() => void>();
   // One native call and one callback per request, whatever its number of resolvers and types.
-  const start = (request: ResolverQuery, done: (results: ResolverQueries[]) => void): (() => void) => {
+  const start = (request: ResolverQuery, done: (results: ResolverQueries[]) => void, onEntry?: (settled: SettledEntry) => void): (() => void) => {
     let id = 0;
     let settled = false;
     let inFlight: ListNode<() => void> | null = null;
+    const progress = onEntry && entryProgress(request, onEntry);
+    const finish = (results: ResolverQueries[]) => {
+      progress?.finish(results);
+      done(results);
+    };
     const settle = (...packed: unknown[]) => {
       if (settled) return;
       settled = true;
       if (inFlight !== null) pending.remove(inFlight);
-      done(shape(request, packed, CANCELLED));
+      finish(shape(request, packed, CANCELLED));
     };
-    const cancel = () => settle(...(settled ? [] : (engine.cancel(id) ?? [])));
+    const cancel = () => {
+      progress?.stop();
+      settle(...(settled ? [] : (engine.cancel(id) ?? [])));
+    };
     try {
-      id = engine.queryMany(request.domain, request.types, request.resolvers, request.timeoutMs, settle);
+      id = engine.queryMany(request.domain, request.types, request.resolvers, request.timeoutMs, settle, progress?.native);
     } catch (err) {
       settled = true;
-      done(shape(request, [], { error: errorCode(err) }));
+      finish(shape(request, [], { error: errorCode(err) }));
       return cancel;
     }
     if (id !== 0) inFlight = pending.push(cancel); // 0: settled already, nothing could start
@@ -60,7 +74,7 @@ export function openResolverClient(windowPerResolver?: number): ResolverClient {
   };
   return {
     start,
-    query(request, signal) {
+    query(request, signal, onEntry) {
       return new Promise((resolve) => {
         if (signal?.aborted) return resolve(shape(request, [], CANCELLED));
         let finished = false;
@@ -68,7 +82,7 @@ export function openResolverClient(windowPerResolver?: number): ResolverClient {
           finished = true;
           signal?.removeEventListener('abort', cancel);
           resolve(results);
-        });
+        }, onEntry);
         if (!finished) signal?.addEventListener('abort', cancel, { once: true });
       });
     },

@@ -10,7 +10,17 @@ export interface NativeDnsEngine {
   // in one callback. An id for cancel(), or 0 when `done` was already called because nothing could start.
   // `done` gets the packed outcomes as its arguments (see unpack.ts); their numbers are the engine's own
   // buffer, rewritten by its next call: unpack first.
-  queryMany(name: string, types: readonly RecordType[], resolvers: NativeResolvers, timeoutMs: number, done: (...packed: unknown[]) => void): number;
+  // `progress`, if given, gets (index, ...packed) for each query the engine settles, as it settles (index
+  // resolver-major, packed one outcome, the same shared buffer), before `done`; a pair that could not
+  // start is not told.
+  queryMany(
+    name: string,
+    types: readonly RecordType[],
+    resolvers: NativeResolvers,
+    timeoutMs: number,
+    done: (...packed: unknown[]) => void,
+    progress?: (index: number, ...packed: unknown[]) => void,
+  ): number;
   // The outcomes so far, packed (what `done` would get, in an array), with the unsettled ones as
   // cancelled; `done` is then never called.
   cancel(id: number): unknown[] | undefined;

@@ -42,6 +42,16 @@ export interface ResolverQueries {
   queries: Partial<Record<RecordType, QueryEntry>>;
 }
 
+// One (resolver, type) pair's entry the moment it settles (ResolverClient's onEntry), with the indexes of
+// the resolver and the type in the request; `entry` equals the one the final results hold for the pair.
+export interface SettledEntry {
+  resolverIndex: number;
+  typeIndex: number;
+  resolver: ResolverConfig;
+  type: RecordType;
+  entry: QueryEntry;
+}
+
 export interface ResolverQuery {
   domain: string;
   types: RecordType[];

@@ -54,7 +54,7 @@ test('the unit can write nowhere: the server only reads its keys file, and the k
 test('the keys file lives in a directory of its own, outside /etc/nettools with the env file and TLS files', () => {
   const example = readFileSync(join(ROOT, 'deploy', 'nettools.env.example'), 'utf8');
   assert.match(example, /^# NETTOOLS_API_KEYS_FILE=\/var\/lib\/nettools\/keys\/api-keys$/m);
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs', 'deploying.md'), 'utf8'); // the deploy steps the README links to
   assert.match(readme, 'install -d -m 0755 /etc/nettools ');
   assert.match(readme, 'install -m 0600 deploy/nettools.env.example /etc/nettools/nettools.env');
   assert.match(readme, 'install -d -o nettools -g nettools -m 0700 /var/lib/nettools/keys\n');

@@ -6,30 +6,19 @@ import type { ChildProcess } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openPinger, type EchoOptions, type EchoReply, type EchoResult, type Pinger } from '../../src/engines/icmp';
-import { createNetns, type Netns } from '../support/netns';
+import { netnsTracker, type Netns } from '../support/netns';
 
 const RESPONDER = path.resolve(__dirname, '..', '..', '..', 'test', 'support', 'icmp-responder.py');
 
 let pinger: Pinger;
-const open = new Set<Netns>();
-
-function netns(): Netns {
-  const ns = createNetns();
-  open.add(ns);
-  return ns;
-}
-
-function drop(ns: Netns): void {
-  ns.destroy();
-  open.delete(ns);
-}
+const { netns, drop, dropAll } = netnsTracker();
 
 test.before(() => {
   pinger = openPinger();
 });
 
 test.after(() => {
-  for (const ns of [...open]) drop(ns);
+  dropAll();
   pinger.close();
 });
 

@@ -6,25 +6,14 @@ import type { ChildProcess } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openPinger, type Pinger } from '../../src/engines/icmp';
-import { createNetns, type Netns } from '../support/netns';
+import { netnsTracker, type Netns } from '../support/netns';
 import { busy } from '../support/busy';
 
 const RESPONDER = path.resolve(__dirname, '..', '..', '..', 'test', 'support', 'icmp-responder.py');
 
 let pinger: Pinger;
-const open = new Set<Netns>();
+const { netns, drop, dropAll } = netnsTracker();
 const children = new Set<ChildProcess>();
-
-function netns(): Netns {
-  const ns = createNetns();
-  open.add(ns);
-  return ns;
-}
-
-function drop(ns: Netns): void {
-  ns.destroy();
-  open.delete(ns);
-}
 
 async function startResponder(ns: Netns, args: string[]): Promise<ChildProcess> {
   ns.exec(['sysctl', '-qw', 'net.ipv4.icmp_echo_ignore_all=1']);
@@ -64,7 +53,7 @@ test.before(() => {
 
 test.after(async () => {
   for (const child of [...children]) await stop(child);
-  for (const ns of [...open]) drop(ns);
+  dropAll();
   pinger.close();
 });
 

@@ -3,8 +3,8 @@ import * as assert from 'uvu/assert';
 import type { BucketAnswer } from '../../src/ratelimit/limiter-store';
 import { MemoryLimiterStore } from '../../src/ratelimit/memory-limiter-store';
 import { FUTURE_SKEW_MS } from '../../src/ratelimit/redis-bucket-script';
-import { connectRedis, RedisLimiterStore, type RedisConnection } from '../../src/ratelimit/redis-store';
-import { startRedis, type RedisServer } from '../support/redis';
+import { RedisLimiterStore, type RedisConnection } from '../../src/ratelimit/redis-store';
+import { withRedisConnection, type RedisServer } from '../support/redis';
 
 // A bucket's key holding something the script never writes (by hand, another program, an older version):
 // that client gets a full bucket, the key is rewritten as a bucket with a TTL, and the other clients of
@@ -12,16 +12,7 @@ import { startRedis, type RedisServer } from '../support/redis';
 // own 50 ms timeout, so a script that errs or holds Redis too long fails the whole batch here.
 const test = suite<{ redis: RedisServer; conn: RedisConnection }>('Redis bucket script: values it never writes');
 
-test.before(async (ctx) => {
-  ctx.redis = await startRedis();
-  ctx.conn = connectRedis(ctx.redis.url);
-  await ctx.conn.ready();
-});
-
-test.after(async (ctx) => {
-  await ctx.conn?.close();
-  await ctx.redis?.stop();
-});
+withRedisConnection(test);
 
 const fields = (d: BucketAnswer) => [d.allowed, d.remaining, d.resetMs, d.resetSeconds, d.retryAfterMs, d.retryAfterSeconds];
 const outcome = (o: PromiseSettledResult<BucketAnswer>) => (o.status === 'fulfilled' ? fields(o.value) : `failed: ${(o.reason as Error).message}`);

@@ -4,23 +4,14 @@ import type { BucketAnswer } from '../../src/ratelimit/limiter-store';
 import { MemoryLimiterStore } from '../../src/ratelimit/memory-limiter-store';
 import { MAX_BATCH } from '../../src/ratelimit/redis-bucket-batch';
 import { connectRedis, RedisLimiterStore, type RedisConnection } from '../../src/ratelimit/redis-store';
-import { startRedis, type RedisServer } from '../support/redis';
+import { withRedisConnection, type RedisServer } from '../support/redis';
 
 // Everything a bucket answer says, in one comparable list.
 const fields = (d: BucketAnswer) => [d.allowed, d.remaining, d.resetMs, d.resetSeconds, d.retryAfterMs, d.retryAfterSeconds];
 
 const test = suite<{ redis: RedisServer; conn: RedisConnection }>('Redis bucket script');
 
-test.before(async (ctx) => {
-  ctx.redis = await startRedis();
-  ctx.conn = connectRedis(ctx.redis.url);
-  await ctx.conn.ready();
-});
-
-test.after(async (ctx) => {
-  await ctx.conn?.close();
-  await ctx.redis?.stop();
-});
+withRedisConnection(test);
 
 test('the script answers exactly as the in-process store does, operation for operation', async ({ conn }) => {
   let clock = 1_000_000;

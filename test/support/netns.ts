@@ -100,3 +100,21 @@ export function createNetns(): Netns {
   }
   return ns;
 }
+
+// Namespaces a test file makes, so that its after hook removes whatever a failed test left behind.
+export function netnsTracker(): { netns(): Netns; drop(ns: Netns): void; dropAll(): void } {
+  const open = new Set<Netns>();
+  const drop = (ns: Netns) => {
+    ns.destroy();
+    open.delete(ns);
+  };
+  return {
+    netns() {
+      const ns = createNetns();
+      open.add(ns);
+      return ns;
+    },
+    drop,
+    dropAll: () => [...open].forEach(drop),
+  };
+}

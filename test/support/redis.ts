@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accepts, freeTcpPort } from './ports';
+import type { Test } from 'uvu';
+import { connectRedis, type RedisConnection } from '../../src/ratelimit/redis-store';
 import { waitFor } from './wait';
 
 // A private redis-server on a loopback port, nothing persisted; never the system service. It can be
@@ -41,4 +43,17 @@ export async function startRedis(): Promise<RedisServer> {
   };
   await server.start();
   return server;
+}
+
+// A private Redis and one connection to it for a suite: started before its tests, closed after them.
+export function withRedisConnection(test: Test<{ redis: RedisServer; conn: RedisConnection }>): void {
+  test.before(async (ctx) => {
+    ctx.redis = await startRedis();
+    ctx.conn = connectRedis(ctx.redis.url);
+    await ctx.conn.ready();
+  });
+  test.after(async (ctx) => {
+    await ctx.conn?.close();
+    await ctx.redis?.stop();
+  });
 }

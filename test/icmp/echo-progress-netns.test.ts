@@ -1,14 +1,11 @@
 // Echoes reported as they are decided (Pinger.start's onEcho) for outcomes other than a reply: a lost
 // echo's timeout, a rejection's unreachable, duplicates. Test hosts in network namespaces.
-import path from 'node:path';
 import { once } from 'node:events';
-import type { ChildProcess } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openPinger, type EchoOptions, type EchoReply, type EchoResult, type Pinger } from '../../src/engines/icmp';
-import { netnsTracker, type Netns } from '../support/netns';
-
-const RESPONDER = path.resolve(__dirname, '..', '..', '..', 'test', 'support', 'icmp-responder.py');
+import { startResponder } from '../support/icmp-responder';
+import { netnsTracker } from '../support/netns';
 
 let pinger: Pinger;
 const { netns, drop, dropAll } = netnsTracker();
@@ -37,24 +34,6 @@ function watch(options: EchoOptions): Promise<{ events: Array<{ echo: EchoReply;
       (echo) => events.push({ echo, afterDone: done }),
     );
   });
-}
-
-async function startResponder(ns: Netns, args: string[]): Promise<ChildProcess> {
-  ns.exec(['sysctl', '-qw', 'net.ipv4.icmp_echo_ignore_all=1']);
-  const child = ns.spawn(['python3', RESPONDER, ...args]);
-  let out = '';
-  child.stdout!.setEncoding('utf8');
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('responder did not start')), 5000);
-    child.stdout!.on('data', (chunk: string) => {
-      out += chunk;
-      if (out.includes('ready')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-  });
-  return child;
 }
 
 test('a lost echo is reported as a timeout when its timeout passes, before the result', async () => {

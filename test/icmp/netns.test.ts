@@ -1,50 +1,26 @@
 // The engine against test hosts in network namespaces: delay, loss, silence, rejection, duplicates,
 // TTL expiry. The engine runs in the host namespace (as root it uses raw sockets).
-import path from 'node:path';
-import { once } from 'node:events';
 import type { ChildProcess } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openPinger, type Pinger } from '../../src/engines/icmp';
+import { startResponder as startIcmpResponder, stopResponder } from '../support/icmp-responder';
 import { netnsTracker, type Netns } from '../support/netns';
 import { busy } from '../support/busy';
-
-const RESPONDER = path.resolve(__dirname, '..', '..', '..', 'test', 'support', 'icmp-responder.py');
 
 let pinger: Pinger;
 const { netns, drop, dropAll } = netnsTracker();
 const children = new Set<ChildProcess>();
 
 async function startResponder(ns: Netns, args: string[]): Promise<ChildProcess> {
-  ns.exec(['sysctl', '-qw', 'net.ipv4.icmp_echo_ignore_all=1']);
-  // Real-time priority: on a loaded machine a normal process wakes milliseconds late, which would
-  // show up in the RTTs these tests check.
-  const child = ns.spawn(['chrt', '-f', '10', 'python3', RESPONDER, ...args]);
+  const child = await startIcmpResponder(ns, args);
   children.add(child);
-  let out = '';
-  child.stdout!.setEncoding('utf8');
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('responder did not start')), 5000);
-    child.stdout!.on('data', (chunk: string) => {
-      out += chunk;
-      if (out.includes('ready')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`responder exited with ${code}`));
-    });
-  });
   return child;
 }
 
 async function stop(child: ChildProcess): Promise<void> {
   children.delete(child);
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  await once(child, 'exit');
+  await stopResponder(child);
 }
 
 test.before(() => {

@@ -24,6 +24,8 @@ export class CancelSource implements CancelToken {
     const listeners = (this.listeners ??= []);
     listeners.push(listener);
     return () => {
+      // Once aborted, the list is being called through: taking one out would skip the next.
+      if (this.aborted) return;
       const at = listeners.indexOf(listener);
       if (at !== -1) listeners.splice(at, 1);
     };

@@ -31,4 +31,17 @@ test('listening after the abort is called at once', () => {
   assert.ok(called);
 });
 
+test('a listener that stops listening while the abort calls it does not keep the next one from being called', () => {
+  const source = new CancelSource();
+  const called: string[] = [];
+  let stopFirst: () => void = () => {};
+  stopFirst = source.onAbort(() => {
+    called.push('first');
+    stopFirst();
+  });
+  source.onAbort(() => called.push('second'));
+  source.abort();
+  assert.equal(called, ['first', 'second']);
+});
+
 test.run();

@@ -30,9 +30,22 @@ function writeCorked(): void {
   (writing as Exchange).write();
 }
 
+// A streamed response (stream-writer.ts) that the exchange hands a late answer to: a fault after the head
+// went out can no longer be a status, so it becomes the stream's problem event and its end.
+export interface StreamSink {
+  failed(problemBody: string): void;
+}
+
+// The piece of a streamed response being written inside res.cork, and what res.write said of it.
+let piece = '';
+let pieceWritten = false;
+function writePieceCorked(): void {
+  (writing as Exchange).writePiece();
+}
+
 // One request/response pair. uWS forbids touching `res` after an abort or after `end`, so every write
-// goes through here, corked, at the end of the loop turn (write-batch.ts), and becomes a no-op once the
-// exchange is settled. It is also the tool's cancel token: the caller going away is this exchange's abort.
+// goes through here, corked, at the end of the loop turn (write-batch.ts; a streamed response's pieces at
+// once, as its events come), and becomes a no-op once the exchange is settled. It is also the tool's cancel token: the caller going away is this exchange's abort.
 export class Exchange implements CancelToken, TurnEndWrite {
   aborted = false;
   finished = false;
@@ -55,6 +68,8 @@ export class Exchange implements CancelToken, TurnEndWrite {
   // The response sent and waiting for the end of the loop turn.
   private pendingType: string | null = null;
   private pendingBody: string | null = null;
+  // A streamed response: null until its head is written (then every write goes out at once).
+  private sink: StreamSink | null = null;
 
   constructor(
     private readonly res: HttpResponse,
@@ -139,6 +154,7 @@ export class Exchange implements CancelToken, TurnEndWrite {
 
   send(status: number, contentType: string | null, body: string | null): void {
     if (this.finished) return;
+    if (this.sink !== null) return this.sink.failed(body ?? '');
     this.finished = true;
     this.status = status;
     this.abortSource = null;
@@ -173,6 +189,58 @@ export class Exchange implements CancelToken, TurnEndWrite {
     this.res.writeStatus(statusLine(this.status) + type + this.head);
     if (this.method === 'HEAD') this.res.endWithoutBody(body === null ? 0 : Buffer.byteLength(body), this.closeConnection);
     else this.res.end(body ?? '', this.closeConnection);
+  }
+
+  // Streaming: the 200 head with `contentType` and this exchange's headers, and the first piece, now.
+  // From then on, answers given through send() go to `sink`.
+  beginStream(contentType: string, sink: StreamSink, first: string): boolean | null {
+    if (this.finished) return null;
+    this.status = 200;
+    this.sink = sink;
+    return this.streamPiece(`${statusLine(200)}\r\nContent-Type: ${contentType}${this.head}`, first);
+  }
+
+  // One more piece of a streamed body, written at once: true when uWS passed all of it on, false when
+  // some of it waits in uWS for the client, null when the client is gone.
+  streamWrite(text: string): boolean | null {
+    if (this.finished || this.sink === null) return null;
+    return this.streamPiece(null, text);
+  }
+
+  private streamPiece(status: string | null, text: string): boolean | null {
+    try {
+      writing = this;
+      piece = text;
+      if (status !== null) {
+        this.res.cork(() => {
+          this.res.writeStatus(status);
+          this.writePiece();
+        });
+      } else this.res.cork(writePieceCorked);
+      return pieceWritten;
+    } finally {
+      piece = '';
+    }
+  }
+
+  // Only from writePieceCorked, inside res.cork.
+  writePiece(): void {
+    pieceWritten = this.res.write(piece);
+  }
+
+  // Ends a streamed response and settles the exchange (the in-flight slot is held until now).
+  endStream(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.abortSource = null;
+    this.res.cork(() => this.res.end('', this.closeConnection));
+    this.settle();
+  }
+
+  // A reader too slow for the stream: the connection closes; uWS then reports the abort (onAborted),
+  // which cancels the measurement and settles the exchange.
+  cutOff(): void {
+    if (!this.finished) this.res.close();
   }
 
   json(status: number, value: unknown, contentType = 'application/json'): void {

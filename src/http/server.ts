@@ -14,6 +14,7 @@ import { Admission } from './pipeline/admit';
 import type { PipelineContext } from './pipeline/context';
 import { refuse } from './refusal';
 import { requestId } from './request-id';
+import { StreamMetrics } from './stream-metrics';
 import { buildRoutes } from './routes';
 import { loadNativeUws, type HttpRequest, type HttpResponse, type us_listen_socket } from './uws';
 
@@ -43,7 +44,7 @@ export function createServer(deps: ServerDeps): NettoolsServer {
   const uws = loadNativeUws();
   const app = uws.App();
   const admission = new Admission(config, { store: deps.store, inFlight: deps.inFlight }, (plan, outcome) => metrics.planDecision(plan, outcome));
-  const ctx: PipelineContext = { config, admission, deadlines: new Deadlines(), log, keys: deps.keys ?? null };
+  const ctx: PipelineContext = { config, admission, deadlines: new Deadlines(), log, keys: deps.keys ?? null, streams: new StreamMetrics(metrics.registry) };
   const metricsText = deps.metricsText ?? (() => metrics.registry.metrics());
   const routes = buildRoutes(ctx, { tools: deps.tools, openapi: deps.openapi, docs: loadDocsAssets(), health: deps.health ?? (() => ({ status: 'ok' })), metrics: config.metrics ? { text: metricsText, contentType: metrics.registry.contentType } : null, log });
   const { limiter, inFlight } = ctx.admission;

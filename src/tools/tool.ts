@@ -17,10 +17,18 @@ export interface ToolDeps {
   targetStore?: LimiterStore; // where per-target budgets live; in this thread by default
 }
 
+// What a streamed request hears while its tool runs. `start` comes once, when the measurement really
+// starts (every refusal is decided before it: a failure after it is the measurement's own); `item` then
+// comes per result as it is decided (ping `reply`, dns `answer`), each as it will stand in the result.
+export interface ToolEvents {
+  start(info: Record<string, unknown>): void;
+  item(event: string, data: unknown): void;
+}
+
 // A tool that runs. `request` has passed its schema and `normalize`; `cancel` aborts when the caller
-// goes away: stop work, free sockets, resolve soon (with an `aborted` failure).
+// goes away: stop work, free sockets, resolve soon (with an `aborted` failure). `events`: see ToolEvents.
 export interface ToolRunner<Req, Res> {
-  run(request: Req, cancel: CancelToken): Promise<Outcome<Res>>;
+  run(request: Req, cancel: CancelToken, events?: ToolEvents): Promise<Outcome<Res>>;
   info: Record<string, unknown>; // what it runs on, for the start-up log line
   close(): void;
 }
@@ -42,6 +50,13 @@ export interface ProbeSpec<Req, Res> {
   exposition(outcome: Outcome<Res>, request: Req, seconds: number): Promise<string>;
 }
 
+// What a tool's streamed response carries besides `summary` and `problem` (for the OpenAPI document):
+// the data of its `start` event, and of each per-result event by name. Plain schemas, no $id.
+export interface StreamEventSchemas {
+  start: Record<string, unknown>;
+  items: Readonly<Record<string, Record<string, unknown>>>;
+}
+
 // A tool is one folder that exports one of these; registry.ts lists them.
 export interface Tool<Req, Res> {
   name: string;
@@ -52,6 +67,7 @@ export interface Tool<Req, Res> {
   resultSchema: JsonSchema;
   components: readonly JsonSchema[]; // further schemas the result refers to by $id
   failures: readonly FailureCode[]; // what `run` may fail with, for the OpenAPI document
+  streamEvents?: StreamEventSchemas; // what `run` reports through ToolEvents
   // After the schema: canonical forms (IDN to ASCII, bare IP literals).
   normalize(request: Req): Req;
   open(deps: ToolDeps): ToolSlot<Req, Res>;

@@ -4,7 +4,7 @@ import { PlainCounter } from '../observability/plain-counter';
 import type { CoalescingClient } from '../engines/dns/coalescing-client';
 import type { ResolverBudget } from '../ratelimit/resolver-budget';
 import { then, type Maybe } from '../util/maybe';
-import type { EngineCounters, RecordType, ResolverQueries, ResolverQuery } from '../engines/dns/types';
+import type { EngineCounters, RecordType, ResolverQueries, ResolverQuery, SettledEntry } from '../engines/dns/types';
 import type { CancelToken } from '../util/cancel';
 
 // The one way the tools reach resolvers: identical questions in flight share one query, and what a
@@ -15,6 +15,13 @@ import type { CancelToken } from '../util/cancel';
 // `fresh`: the questions this request sends itself (the rest it shares with requests already waiting).
 export type Admitted = { ok: true; fresh: ReadonlyMap<ResolverConfig, RecordType[]> } | { ok: false; resolver: string; retryAfterSeconds: number };
 export type Asked = { ok: true; results: ResolverQueries[] } | { ok: false; resolver: string; retryAfterSeconds: number };
+
+// What a streamed request hears of its queries: `admitted` once the budgets took them (before anything is
+// sent), then each (resolver, type) entry as it settles.
+export interface AskProgress {
+  admitted(): void;
+  entry(settled: SettledEntry): void;
+}
 
 export class Upstream {
   private readonly refusals: PlainCounter | null;
@@ -49,21 +56,23 @@ export class Upstream {
   }
 
   // An admitted request's queries (or part of them); `fresh` is what admit reserved for them.
-  query(request: ResolverQuery, fresh: ReadonlyMap<ResolverConfig, RecordType[]>, cancel?: CancelToken): Promise<ResolverQueries[]> {
-    return this.client.query(request, cancel, fresh);
+  // `onEntry`: each entry as it settles, before the promise resolves.
+  query(request: ResolverQuery, fresh: ReadonlyMap<ResolverConfig, RecordType[]>, cancel?: CancelToken, onEntry?: (settled: SettledEntry) => void): Promise<ResolverQueries[]> {
+    return this.client.query(request, cancel, fresh, onEntry);
   }
 
   // Admission and launch in the same turn when the budget answers at once: a request that comes a moment
   // later then joins this one's questions instead of reserving them too.
-  ask(request: ResolverQuery, cancel?: CancelToken): Promise<Asked> {
+  ask(request: ResolverQuery, cancel?: CancelToken, progress?: AskProgress): Promise<Asked> {
     const admitted = this.admit(request);
-    if (admitted instanceof Promise) return admitted.then((a) => this.asked(a, request, cancel));
-    return this.asked(admitted, request, cancel);
+    if (admitted instanceof Promise) return admitted.then((a) => this.asked(a, request, cancel, progress));
+    return this.asked(admitted, request, cancel, progress);
   }
 
-  private async asked(admitted: Admitted, request: ResolverQuery, cancel: CancelToken | undefined): Promise<Asked> {
+  private async asked(admitted: Admitted, request: ResolverQuery, cancel: CancelToken | undefined, progress: AskProgress | undefined): Promise<Asked> {
     if (!admitted.ok) return admitted;
-    return { ok: true, results: await this.query(request, admitted.fresh, cancel) };
+    progress?.admitted();
+    return { ok: true, results: await this.query(request, admitted.fresh, cancel, progress && ((settled) => progress.entry(settled))) };
   }
 
   counters(): EngineCounters {

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { LIMITS_STAGES } from '../../src/http/limits-route';
 import { later, type Stage } from '../../src/http/pipeline/runner';
 import { PROBE_STAGES } from '../../src/http/probe-route';
-import { TOOL_STAGES } from '../../src/http/tool-route';
+import { STREAMED_TOOL_STAGES, TOOL_STAGES } from '../../src/http/tool-route';
 import { pingTool } from '../../src/tools/ping';
 import { pingResultSchema } from '../../src/tools/ping/schema';
 import { dnsTool } from '../../src/tools/dns';
@@ -30,6 +30,7 @@ test.after(async (ctx) => {
 
 const ROUTES: Array<[string, ReadonlyArray<Stage<any>>, (base: string) => Promise<Reply>]> = [
   ['POST /api/tools/ping', TOOL_STAGES, (base) => postJson(base, '/api/tools/ping', { host: '127.0.0.1' })],
+  ['POST /api/tools/ping (streamed)', STREAMED_TOOL_STAGES, (base) => postJson(base, '/api/tools/ping', { host: '127.0.0.1' }, { accept: 'application/x-ndjson' })],
   ['GET /probe', PROBE_STAGES, (base) => request(base, '/probe?module=icmp&target=127.0.0.1')],
   ['GET /api/limits', LIMITS_STAGES, (base) => request(base, '/api/limits')],
 ];

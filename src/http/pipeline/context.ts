@@ -2,6 +2,7 @@ import type { Config } from '../../config/types';
 import type { KeyRing } from '../../keys/key-ring';
 import type { Logger } from '../../log';
 import type { Deadlines } from '../deadlines';
+import type { StreamMetrics } from '../stream-metrics';
 import type { Admission } from './admit';
 
 // What the stages share for the life of the server.
@@ -11,4 +12,5 @@ export interface PipelineContext {
   deadlines: Deadlines;
   log: Logger;
   keys: KeyRing | null; // null: keys are off
+  streams: StreamMetrics;
 }

@@ -10,8 +10,8 @@ export function respond<Res>(ex: Exchange, outcome: Outcome<Res>): void {
   else refuse(ex, outcome.failure);
 }
 
-// The JSON answer. The streaming issue adds a second respond stage beside this one (events as they
-// come); a route picks one of the two by the request's Accept.
+// The JSON answer. RUN_STREAMED (stream.ts) is the second respond stage beside RUN and this one (events
+// as they come); a route picks one of the two by the request's Accept.
 export const RESPOND_JSON: Stage<Flow & { outcome: Outcome<unknown> | null }> = {
   name: 'respond',
   run(r) {

@@ -1,5 +1,6 @@
 import { parseDomain } from '../../validation/names';
 import type { Tool } from '../tool';
+import { dnsStreamEvents } from './stream-schema';
 import { dnsProbe } from './probe';
 import { openDns } from './run';
 import { dnsRequestSchema, dnsResolverResultSchema, dnsResultSchema } from './schema';
@@ -15,6 +16,7 @@ export const dnsTool: Tool<DnsRequest, DnsResult> = {
   resultSchema: dnsResultSchema,
   components: [dnsResolverResultSchema],
   failures: ['upstream-timeout', 'upstream-busy', 'invalid-field', 'engine-unavailable', 'internal-error'],
+  streamEvents: dnsStreamEvents,
   // The schema's `domain` format has accepted it, so it parses.
   normalize: (request) => ({ ...request, domain: parseDomain(request.domain) as string }),
   open: (deps) => openDns(deps),

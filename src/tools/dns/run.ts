@@ -3,8 +3,8 @@ import type { ResolverConfig } from '../../config/types';
 import type { ResolverQueries } from '../../engines/dns';
 import type { CancelToken } from '../../util/cancel';
 import { failed, succeeded, upstreamBusy, type FieldFault, type Outcome } from '../outcome';
-import type { ToolDeps, ToolSlot } from '../tool';
-import type { Upstream } from '../upstream';
+import type { ToolDeps, ToolEvents, ToolSlot } from '../tool';
+import type { AskProgress, Upstream } from '../upstream';
 import { anyAnswered, isConsistent, mergeRecords } from './merge';
 import { watchDnsEngine, type DnsMetrics } from './metrics';
 import type { DnsRequest, DnsResult, ResolverReport } from './types';
@@ -32,12 +32,22 @@ function report(results: ResolverQueries[]): ResolverReport[] {
   return results.map(({ resolver, queries }) => ({ id: resolver.id, address: resolver.address, queries }));
 }
 
-export async function runDns(upstream: Upstream, resolvers: ResolverConfig[], request: DnsRequest, cancel: CancelToken): Promise<Outcome<DnsResult>> {
+// A streamed request's start (once the budgets took its queries) and its answers as each settles: one
+// resolver's answer to one type, as the result's `resolvers` will hold it.
+function progress(events: ToolEvents, request: DnsRequest, chosen: ResolverConfig[]): AskProgress {
+  const { domain, types, timeoutMs } = request;
+  return {
+    admitted: () => events.start({ domain, types, timeoutMs, resolvers: chosen.map((r) => ({ id: r.id, address: r.address })) }),
+    entry: ({ resolver, type, entry }) => events.item('answer', { resolver: resolver.id, address: resolver.address, type, query: entry }),
+  };
+}
+
+export async function runDns(upstream: Upstream, resolvers: ResolverConfig[], request: DnsRequest, cancel: CancelToken, events?: ToolEvents): Promise<Outcome<DnsResult>> {
   const chosen = chooseResolvers(resolvers, request.resolvers);
   if ('faults' in chosen) return failed({ code: 'invalid-field', detail: 'resolvers must name configured resolvers', fields: chosen.faults });
   const started = performance.now();
   const { domain, types, timeoutMs } = request;
-  const asked = await upstream.ask({ domain, types, resolvers: chosen.resolvers, timeoutMs }, cancel);
+  const asked = await upstream.ask({ domain, types, resolvers: chosen.resolvers, timeoutMs }, cancel, events && progress(events, request, chosen.resolvers));
   if (!asked.ok) return failed(upstreamBusy(asked));
   const results = asked.results;
   if (cancel.aborted) return failed({ code: 'aborted', detail: 'the caller went away before every resolver answered' });
@@ -55,8 +65,8 @@ export function openDns(deps: ToolDeps): ToolSlot<DnsRequest, DnsResult> {
   const resolvers = deps.config.resolvers;
   const metrics: DnsMetrics | null = deps.registry === null ? null : watchDnsEngine(deps.registry, () => upstream.counters());
   return {
-    run: async (request, cancel) => {
-      const outcome = await runDns(upstream, resolvers, request, cancel);
+    run: async (request, cancel, events) => {
+      const outcome = await runDns(upstream, resolvers, request, cancel, events);
       metrics?.finished(outcome);
       return outcome;
     },

@@ -73,7 +73,7 @@ const recordLists = Object.fromEntries(
   Object.entries(recordSchemas).map(([t, s]) => [t, { type: 'array', items: s, description: `${t} records${t === 'CNAME' ? ' followed on the way to the answers' : ''}.` }]),
 );
 
-const querySchema = {
+export const querySchema = {
   description: "One query's outcome: the resolver's answer, whatever its rcode, or why none came.",
   oneOf: [
     {

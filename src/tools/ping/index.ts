@@ -1,5 +1,6 @@
 import { parseHost } from '../../validation/names';
 import type { Tool } from '../tool';
+import { pingStreamEvents } from './stream-schema';
 import { pingProbe } from './probe';
 import { openPing } from './run';
 import { pingRequestSchema, pingResultSchema } from './schema';
@@ -15,6 +16,7 @@ export const pingTool: Tool<PingRequest, PingResult> = {
   resultSchema: pingResultSchema,
   components: [],
   failures: ['host-not-found', 'target-forbidden', 'target-rate-limited', 'upstream-busy', 'store-unavailable', 'invalid-field', 'engine-unavailable', 'engine-busy', 'internal-error'],
+  streamEvents: pingStreamEvents,
   // The schema's `host` format has accepted it, so it parses.
   normalize: (request) => ({ ...request, host: (parseHost(request.host) as { value: string }).value }),
   open: (deps) => openPing(deps),

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { IcmpError } from '../../engines/icmp/errors';
 import { openPinger } from '../../engines/icmp/pinger';
 import { roundMicros } from '../../engines/icmp/stats';
-import type { EchoOutcome, Pinger, PingerOptions, EchoOptions, SocketKinds } from '../../engines/icmp/types';
+import type { EchoOutcome, EchoReply, Pinger, PingerOptions, EchoOptions, SocketKinds } from '../../engines/icmp/types';
 import { createTargetCheck } from '../../policy/target-policy';
 import { StoreUnavailableError } from '../../ratelimit/failover-store';
 import type { BucketAnswer } from '../../ratelimit/limiter-store';
@@ -10,7 +10,7 @@ import { TargetBudget } from '../../ratelimit/target-budget';
 import type { CancelToken } from '../../util/cancel';
 import type { Maybe } from '../../util/maybe';
 import { failed, succeeded, upstreamBusy, type Outcome, type ToolFailure } from '../outcome';
-import type { TargetCheck, ToolDeps, ToolSlot } from '../tool';
+import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
 import { resolveHost, type ResolvedHost } from './resolve-host';
 import type { PingRequest, PingResult } from './types';
 import { watchPinger, type PingMetrics } from './metrics';
@@ -52,7 +52,7 @@ export function openPing(deps: ToolDeps, options: PingToolOptions = {}): ToolSlo
   const measure = createMeasure(deps, pinger, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }));
   const { v4, v6, reasons } = pinger.socketKinds;
   return {
-    run: async (request, cancel) => record(metrics, await measure(request, cancel)),
+    run: async (request, cancel, events) => record(metrics, await measure(request, cancel, events)),
     info: { socketKinds: { v4, v6 }, ...(Object.keys(reasons).length > 0 ? { reasons } : {}) },
     close: () => pinger.close(),
   };
@@ -63,14 +63,14 @@ function record(metrics: PingMetrics | null, outcome: Outcome<PingResult>): Outc
   return outcome;
 }
 
-type Measure = (request: PingRequest, cancel: CancelToken) => Promise<Outcome<PingResult>>;
+type Measure = (request: PingRequest, cancel: CancelToken, events?: ToolEvents) => Promise<Outcome<PingResult>>;
 
 function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck): Measure {
   const { config } = deps;
   const client = 'upstream' in deps.dns ? deps.dns.upstream : null;
   // Across all clients: many clients together must not turn this server into a flood source.
   const budget = new TargetBudget<Maybe<BucketAnswer>>({ echoesPerSecond: config.targetEchoesPerSecond, ...(deps.targetStore ? { store: deps.targetStore } : {}) });
-  return async (request, cancel) => {
+  return async (request, cancel, events) => {
     const startedAt = new Date();
     const t0 = performance.now();
     const ipVersion = request.ipVersion;
@@ -82,7 +82,8 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck)
     if (refused !== null) return failed(refused);
     const { address, family } = resolved.host;
     const options = { address, family, count: request.count, intervalMs: request.intervalMs, timeoutMs: request.timeoutMs, size: request.size };
-    const echo = await echoes(pinger, options, cancel);
+    events?.start({ host: request.host, address, ipVersion: family, count: options.count, intervalMs: options.intervalMs, timeoutMs: options.timeoutMs, size: options.size, resolveMs, startedAt: startedAt.toISOString() });
+    const echo = await echoes(pinger, options, cancel, events && ((reply) => events.item('reply', reply)));
     if (!echo.ok) return failed(engineFailure(echo.error));
     const { packets, rtt, replies } = echo.echo;
     const durationMs = roundMicros(performance.now() - t0);
@@ -91,12 +92,17 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck)
 }
 
 // The echoes, or why not; stopped when the caller goes away.
-function echoes(pinger: Pinger, options: EchoOptions, cancel: CancelToken): Promise<EchoOutcome> {
+// `onEcho`: each echo as soon as its outcome is decided.
+function echoes(pinger: Pinger, options: EchoOptions, cancel: CancelToken, onEcho?: (echo: EchoReply) => void): Promise<EchoOutcome> {
   return new Promise((resolve) => {
-    const stop = pinger.start(options, (outcome) => {
-      stopListening();
-      resolve(outcome);
-    });
+    const stop = pinger.start(
+      options,
+      (outcome) => {
+        stopListening();
+        resolve(outcome);
+      },
+      onEcho,
+    );
     const stopListening = cancel.onAbort(() => {
       stop();
       resolve({ ok: false, error: new IcmpError('aborted', 'the caller went away') });

@@ -55,6 +55,40 @@ const COMMON_TOOL_PROBLEMS: ProblemCode[] = [
 
 type AnyTool = Tool<any, any>;
 
+// The streamed forms of a tool's 200 (CONTRACT "Streamed results"): one component per tool naming every
+// event a stream of it may carry; NDJSON lines and SSE `data:` lines are `data` of one of them.
+const streamEventName = (tool: AnyTool) => `${tool.resultSchema.$id.replace(/Result$/, '')}StreamEvent`;
+
+function eventSchema(event: string, data: unknown, description: string): Json {
+  return { type: 'object', description, required: ['event', 'data'], properties: { event: { const: event, description: 'The event name.' }, data: component(data) } };
+}
+
+function streamEventSchema(tool: AnyTool): Json {
+  const spec = tool.streamEvents;
+  const items = Object.entries(spec?.items ?? {}).map(([name, data]) => eventSchema(name, data, `A result as it arrives: ${name}.`));
+  return {
+    description: `One event of a streamed ${tool.name} response: an NDJSON line as it stands; in SSE, \`event:\` is its \`event\` and \`data:\` its \`data\` (with \`id:\` counting from 1).`,
+    oneOf: [
+      eventSchema('start', spec?.start ?? { type: 'object' }, 'First: what will be measured.'),
+      ...items,
+      eventSchema('summary', ref(tool.resultSchema.$id), 'Last on success: exactly the JSON 200 body.'),
+      eventSchema('problem', ref('Problem'), 'Last on a failure after the start.'),
+    ],
+  };
+}
+
+const STREAM_DESCRIPTION =
+  'A measurement was made. With `Accept: application/x-ndjson` or `text/event-stream` (highest q wins, a tie goes to JSON) the result streams as events: `start`, each result as it arrives, then `summary` (the JSON body) or one `problem`. Refusals before the start stay problem responses. Streams carry `Cache-Control: no-store` and `X-Accel-Buffering: no`; SSE sends a `: keep-alive` comment after 15 s without an event; a reader more than 256 KiB behind is cut off.';
+
+function successContent(tool: AnyTool) {
+  const events = ref(streamEventName(tool));
+  return {
+    'application/json': { schema: ref(tool.resultSchema.$id) },
+    'application/x-ndjson': { schema: events },
+    'text/event-stream': { schema: { type: 'string', description: `SSE blocks of \`event:\`, \`id:\` and one \`data:\` line, each data a ${streamEventName(tool)}'s \`data\`.` } },
+  };
+}
+
 function toolPath(tool: AnyTool, resolverIds: readonly string[]) {
   const problems = statusGroups([...COMMON_TOOL_PROBLEMS, ...tool.failures.map((f) => FAILURE_PROBLEMS[f])], RATE_LIMIT_HEADERS);
   return {
@@ -65,7 +99,7 @@ function toolPath(tool: AnyTool, resolverIds: readonly string[]) {
       security: OPTIONAL_KEY,
       requestBody: { required: true, content: { 'application/json': { schema: ref(tool.requestSchema(resolverIds).$id) } } },
       responses: {
-        '200': { description: 'A measurement was made.', headers: rateLimitHeaders, content: { 'application/json': { schema: ref(tool.resultSchema.$id) } } },
+        '200': { description: STREAM_DESCRIPTION, headers: rateLimitHeaders, content: successContent(tool) },
         ...problems,
         '405': problemResponse(['method-not-allowed']),
       },
@@ -166,6 +200,7 @@ function schemas(tools: readonly AnyTool[], resolverIds: readonly string[]): Rec
   const out: Record<string, Json> = {};
   for (const tool of tools) {
     for (const schema of [tool.requestSchema(resolverIds), tool.resultSchema, ...tool.components]) out[schema.$id] = component(schema);
+    out[streamEventName(tool)] = streamEventSchema(tool);
   }
   out['Problem'] = component(problemSchema);
   out['Limits'] = LIMITS_SCHEMA;

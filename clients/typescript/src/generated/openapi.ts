@@ -308,6 +308,87 @@ export interface components {
              */
             startedAt: string;
         };
+        /** @description One event of a streamed ping response: an NDJSON line as it stands; in SSE, `event:` is its `event` and `data:` its `data` (with `id:` counting from 1). */
+        PingStreamEvent: {
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "start";
+            /** @description The measurement starts: the resolved address and the settings in force. */
+            data: {
+                /**
+                 * @description The host as asked (an IDN in its ASCII form).
+                 * @example example.com
+                 */
+                host: string;
+                /**
+                 * @description The address that was pinged.
+                 * @example 192.0.2.10
+                 */
+                address: string;
+                /**
+                 * @description Address family of `address`.
+                 * @enum {unknown}
+                 */
+                ipVersion: 4 | 6;
+                /** @description Echo requests to send. */
+                count: number;
+                /** @description Time between echo requests, ms. */
+                intervalMs: number;
+                /** @description How long each echo request waits for its reply, ms. */
+                timeoutMs: number;
+                /** @description Payload bytes per echo request. */
+                size: number;
+                /** @description Time spent resolving the host name, ms (near 0 for an IP literal). */
+                resolveMs: number;
+                /**
+                 * Format: date-time
+                 * @description When the measurement started (UTC).
+                 */
+                startedAt: string;
+            };
+        } | {
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "reply";
+            /** @description One echo, as it will stand in the summary's `replies`, sent once its outcome is decided. */
+            data: {
+                /** @description Sequence number of the echo request, from 0. */
+                seq: number;
+                /**
+                 * @description reply: the target answered; timeout: nothing within timeoutMs; unreachable or time-exceeded: a router sent that ICMP error instead.
+                 * @enum {unknown}
+                 */
+                status: "reply" | "timeout" | "unreachable" | "time-exceeded";
+                /** @description Round-trip time, ms with microsecond precision. */
+                rttMs?: number;
+                /** @description The reply's TTL (IPv4) or hop limit (IPv6). */
+                ttl?: number;
+                /** @description Size of the ICMP reply: 8 header bytes plus the payload. */
+                bytes?: number;
+                /** @description Who sent an ICMP error. */
+                from?: string;
+                /** @description ICMP error code, e.g. host-unreachable. */
+                reason?: string;
+            };
+        } | {
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "summary";
+            data: components["schemas"]["PingResult"];
+        } | {
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "problem";
+            data: components["schemas"]["Problem"];
+        };
         /**
          * @example {
          *       "domain": "example.com",
@@ -517,6 +598,98 @@ export interface components {
                 };
             };
         };
+        /** @description One event of a streamed dns response: an NDJSON line as it stands; in SSE, `event:` is its `event` and `data:` its `data` (with `id:` counting from 1). */
+        DnsStreamEvent: {
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "start";
+            /** @description The queries start: every resolver's budget took them. */
+            data: {
+                /** @description The domain asked, in ASCII form. */
+                domain: string;
+                /** @description Record types asked. */
+                types: string[];
+                /** @description How long each query may take, ms. */
+                timeoutMs: number;
+                /** @description The resolvers asked, in configured order. */
+                resolvers: {
+                    /** @description The resolver's id. */
+                    id: string;
+                    /** @description The resolver's address. */
+                    address: string;
+                }[];
+            };
+        } | {
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "answer";
+            /** @description One resolver's answer to one type, as the summary's `resolvers` will hold it, sent as it settles. */
+            data: {
+                /** @description The resolver's id. */
+                resolver: string;
+                /** @description The resolver's address. */
+                address: string;
+                /** @description The record type. */
+                type: string;
+                /** @description One query's outcome: the resolver's answer, whatever its rcode, or why none came. */
+                query: {
+                    /**
+                     * @description DNS response code; NXDOMAIN and SERVFAIL are answers, not errors.
+                     * @example NOERROR
+                     * @example NXDOMAIN
+                     * @example SERVFAIL
+                     * @example REFUSED
+                     */
+                    rcode: string;
+                    /** @description Header flags set in the answer. */
+                    flags?: ("qr" | "aa" | "tc" | "rd" | "ra" | "ad" | "cd")[];
+                    /** @description From the first send to the answer, ms (a resend or a retry over TCP included). A question shared with other requests in flight reports the shared query's. */
+                    rttMs: number;
+                    /**
+                     * @description tcp when the UDP answer was truncated and the query went again over TCP.
+                     * @enum {unknown}
+                     */
+                    transport: "udp" | "tcp";
+                    /** @description Records of the asked type, shaped as in `records`. */
+                    answers: unknown[];
+                    /** @description Alias links followed to reach the answers. */
+                    cnames?: {
+                        /** @description The alias. */
+                        name: string;
+                        /** @description The name it points to. */
+                        target: string;
+                        /** @description Seconds the record may be cached. */
+                        ttl: number;
+                    }[];
+                } | {
+                    /**
+                     * @description Why no answer: timeout, connection-refused, connection-closed, network-error, malformed or cancelled.
+                     * @example timeout
+                     */
+                    error: string;
+                    /** @description More about the error, when there is more to say. */
+                    detail?: string;
+                };
+            };
+        } | {
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "summary";
+            data: components["schemas"]["DnsResult"];
+        } | {
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "problem";
+            data: components["schemas"]["Problem"];
+        };
         /**
          * @description RFC 9457 problem details.
          * @example {
@@ -618,7 +791,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A measurement was made. */
+            /** @description A measurement was made. With `Accept: application/x-ndjson` or `text/event-stream` (highest q wins, a tie goes to JSON) the result streams as events: `start`, each result as it arrives, then `summary` (the JSON body) or one `problem`. Refusals before the start stay problem responses. Streams carry `Cache-Control: no-store` and `X-Accel-Buffering: no`; SSE sends a `: keep-alive` comment after 15 s without an event; a reader more than 256 KiB behind is cut off. */
             200: {
                 headers: {
                     /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
@@ -637,6 +810,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PingResult"];
+                    "application/x-ndjson": components["schemas"]["PingStreamEvent"];
+                    "text/event-stream": string;
                 };
             };
             /**
@@ -895,7 +1070,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A measurement was made. */
+            /** @description A measurement was made. With `Accept: application/x-ndjson` or `text/event-stream` (highest q wins, a tie goes to JSON) the result streams as events: `start`, each result as it arrives, then `summary` (the JSON body) or one `problem`. Refusals before the start stay problem responses. Streams carry `Cache-Control: no-store` and `X-Accel-Buffering: no`; SSE sends a `: keep-alive` comment after 15 s without an event; a reader more than 256 KiB behind is cut off. */
             200: {
                 headers: {
                     /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
@@ -914,6 +1089,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DnsResult"];
+                    "application/x-ndjson": components["schemas"]["DnsStreamEvent"];
+                    "text/event-stream": string;
                 };
             };
             /**

@@ -7,6 +7,15 @@ export interface Sample {
   t: number; // seconds since the load started
   rssKiB: number | null;
   fds: number | null;
+  // The V8 heap as prom-client reports it at the scrape: what it holds from the OS (resized by V8's own
+  // rules, RSS following it up and down), what is in use, memory outside it (Buffers, the addon's
+  // external allocations), the young generation's size (4 to 32 MiB under this load, the largest of
+  // those moves) and the old generation's use (it falls only when a major collection runs).
+  heapTotalKiB: number | null;
+  heapUsedKiB: number | null;
+  externalKiB: number | null;
+  youngGenerationKiB: number | null;
+  oldGenerationUsedKiB: number | null;
   // Every gauge of /metrics whose name says in_flight, as read (the scrape that reads them is one of them).
   inFlight: Record<string, number>;
   // Event-loop delay as prom-client reports it: p99 and max since the previous scrape (its histogram has
@@ -39,7 +48,7 @@ export interface SoakResult {
   totals: { requests: number; perSecond: number; status500: number };
   inFlightAtEnd: Record<string, number>;
   idleInFlight: Record<string, number>;
-  trend: { rss: Trend; fds: Trend };
+  trend: { rss: Trend; rssOutsideHeap: Trend; oldAfterCollections: AfterCollections; fds: Trend };
   verdict: SoakVerdict;
   samples: Sample[];
 }
@@ -51,5 +60,20 @@ export interface Trend {
   firstThirdMedian: number;
   lastThirdMedian: number;
   tolerance: number; // growth over the window below this is not growth
+  // The same fit over the later half of that window, which decides: a step that settled before it is
+  // flat there, growth is not.
+  lateFromS: number;
+  lateSlopePerHour: number;
+  lateSlopeLowPerHour: number;
   growing: boolean;
+}
+
+// The old generation's use at the bottom of each fall (each major collection) after warm-up: the live
+// JavaScript objects, free of the sawtooth between collections.
+export interface AfterCollections {
+  collections: number;
+  firstThirdMedian: number;
+  lastThirdMedian: number;
+  tolerance: number;
+  growing: boolean; // the last third's median above the first third's by more than the tolerance
 }

@@ -1,8 +1,8 @@
 import { escapeXml } from '../lib/svg';
 import type { Sample, SoakResult } from './types';
 
-// One SVG with four panels over time (RSS, open fds, requests/s, event-loop delay p99) and the fault
-// windows shaded behind them; the warm-up is greyed.
+// One SVG with five panels over time (RSS, V8's young generation, open fds, requests/s, event-loop delay)
+// and the fault windows shaded behind them; the warm-up is greyed.
 
 const W = 900;
 const PANEL_H = 130;
@@ -18,6 +18,7 @@ interface Panel {
 export function renderSoakChart(r: SoakResult): string {
   const panels: Panel[] = [
     { title: 'server RSS (MiB)', value: (s) => (s.rssKiB === null ? null : s.rssKiB / 1024), format: (v) => v.toFixed(0) },
+    { title: "V8's young generation (MiB): resized by allocation rate, RSS follows it", value: (s) => (s.youngGenerationKiB === null ? null : s.youngGenerationKiB / 1024), format: (v) => v.toFixed(0) },
     { title: 'open file descriptors', value: (s) => s.fds, format: (v) => v.toFixed(0) },
     { title: 'requests completed per second', value: (s) => s.requests, format: (v) => v.toFixed(0) },
     { title: 'event-loop delay, p99 over each second (ms; prom-client measures in 10 ms steps)', value: (s) => s.loopLagP99Ms, format: (v) => v.toFixed(1) },

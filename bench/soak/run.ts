@@ -17,11 +17,11 @@ import { resultJson } from './result-json';
 import { scrape, takeSample } from './sampler';
 import { drive, lanes, type Counting } from './traffic';
 import type { Sample, SoakResult } from './types';
-import { fdTrend, judge, rssTrend } from './verdict';
+import { fdTrend, judge, oldAfterCollections, rssOutsideHeapTrend, rssTrend } from './verdict';
 
 // `npm run soak -- --minutes M`: the server on loopback resolvers under a bounded mixed load with faults,
-// sampled each second; fails on growth of RSS or fds after warm-up, an in-flight gauge not back to idle
-// at the end, or any 500. Writes soak.json and soak.svg (bench/results/ unless --out).
+// sampled each second; fails on growth of RSS or fds that lasts to the end, an in-flight gauge not back
+// to idle at the end, or any 500. Writes soak.json and soak.svg (bench/results/ unless --out).
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const MAIN = path.join(ROOT, 'dist', 'src', 'main.js');
@@ -139,10 +139,12 @@ async function main(): Promise<number> {
   const status500 = Object.values(counting.lanes).reduce((a, c) => a + (c['500'] ?? 0), 0);
   const requests = Object.values(counting.lanes).reduce((a, c) => a + Object.values(c).reduce((x, y) => x + y, 0), 0);
   const rss = rssTrend(samples, opts.warmupS);
+  const memory = { rssOutsideHeap: rssOutsideHeapTrend(samples, opts.warmupS), oldAfterCollections: oldAfterCollections(samples, opts.warmupS) };
   const fds = fdTrend(samples, opts.warmupS);
   const inFlightAtEnd = end?.inFlight ?? {};
   const verdict = judge({
     rss,
+    ...memory,
     fds,
     idleInFlight: idle.inFlight,
     inFlightAtEnd,
@@ -167,7 +169,7 @@ async function main(): Promise<number> {
     totals: { requests, perSecond: requests / (durationMs / 1000), status500 },
     inFlightAtEnd,
     idleInFlight: idle.inFlight,
-    trend: { rss, fds },
+    trend: { rss, ...memory, fds },
     verdict,
     samples,
   };
@@ -184,10 +186,13 @@ function summary(r: SoakResult, outDir: string): string {
   const sorted = (pick: (s: Sample) => number | null) => r.samples.map(pick).filter((v): v is number => v !== null).sort((a, b) => a - b);
   const p99s = sorted((s) => s.loopLagP99Ms);
   const lags = sorted((s) => s.loopLagMs);
+  const outside = r.trend.rssOutsideHeap;
   const lines = [
     `soak ${r.verdict.ok ? 'PASSED' : 'FAILED'}: ${r.minutes} min, ${r.totals.requests} requests (${r.totals.perSecond.toFixed(0)}/s), ${r.samples.length} samples`,
-    `  RSS after warm-up: median ${mib(r.trend.rss.firstThirdMedian)} (first third) -> ${mib(r.trend.rss.lastThirdMedian)} (last third), slope ${mib(r.trend.rss.slopePerHour)}/h (95% low ${mib(r.trend.rss.slopeLowPerHour)}/h)`,
-    `  open fds after warm-up: median ${r.trend.fds.firstThirdMedian} -> ${r.trend.fds.lastThirdMedian}, slope ${r.trend.fds.slopePerHour.toFixed(1)}/h`,
+    `  RSS after warm-up (as read, not judged): median ${mib(r.trend.rss.firstThirdMedian)} (first third) -> ${mib(r.trend.rss.lastThirdMedian)} (last third), slope ${mib(r.trend.rss.slopePerHour)}/h`,
+    `  RSS outside the V8 heap: median ${mib(outside.firstThirdMedian)} -> ${mib(outside.lastThirdMedian)}, slope ${mib(outside.slopePerHour)}/h; from ${outside.lateFromS} s (judged) ${mib(outside.lateSlopePerHour)}/h (95% low ${mib(outside.lateSlopeLowPerHour)}/h)`,
+    `  old generation after ${r.trend.oldAfterCollections.collections} major collections: median ${mib(r.trend.oldAfterCollections.firstThirdMedian)} (first third) -> ${mib(r.trend.oldAfterCollections.lastThirdMedian)} (last third)`,
+    `  open fds after warm-up: median ${r.trend.fds.firstThirdMedian} -> ${r.trend.fds.lastThirdMedian}, slope ${r.trend.fds.slopePerHour.toFixed(1)}/h; from ${r.trend.fds.lateFromS} s (judged): ${r.trend.fds.lateSlopePerHour.toFixed(1)}/h`,
     `  event-loop delay p99 per second (10 ms resolution): median ${(p99s[p99s.length >> 1] ?? 0).toFixed(1)} ms, worst ${(p99s[p99s.length - 1] ?? 0).toFixed(1)} ms; lag at scrape: median ${(lags[lags.length >> 1] ?? 0).toFixed(1)} ms, worst ${(lags[lags.length - 1] ?? 0).toFixed(1)} ms`,
     `  in flight at the end (idle reading in brackets): ${Object.entries(r.inFlightAtEnd).map(([k, v]) => `${k} ${v} (${r.idleInFlight[k]})`).join(', ')}`,
     ...Object.entries(r.lanes).map(([lane, counts]) => `  ${lane}: ${Object.entries(counts).sort().map(([s, n]) => `${s} ×${n}`).join(', ')}`),

@@ -19,6 +19,8 @@ const CONTROL = [...range(0x01, 0x08), 0x0b, 0x0c, ...range(0x0e, 0x1f), 0x7f].m
 const hex = (c: string) => `0x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
 
 const BODY = '{"domain":"a b"}';
+// The test servers' resolvers do not exist: each query fails fast, and the stream still starts.
+const STREAM_BODY = '{"domain":"a.test","timeoutMs":100}';
 const dnsPost = (lines: string) => `POST /api/tools/dns HTTP/1.1\r\nHost: x\r\n${lines}Connection: close\r\n\r\n${BODY}`;
 const get = (path: string) => (line: string) => `GET ${path} HTTP/1.1\r\nHost: x\r\n${line}Connection: close\r\n\r\n`;
 
@@ -55,6 +57,16 @@ const CASES: Case[] = [
     },
   },
   { header: 'If-None-Match', clean: (ctx) => ctx.etag, request: get('/docs'), works: (answer) => assert.equal(statuses(answer), [304]) },
+  {
+    header: 'Accept',
+    clean: () => 'application/x-ndjson',
+    // A request that passes validation, so the answer's form shows nettools read the header.
+    request: (line) => `POST /api/tools/dns HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${line}Content-Length: ${STREAM_BODY.length}\r\nConnection: close\r\n\r\n${STREAM_BODY}`,
+    works: (answer) => {
+      assert.equal(statuses(answer), [200]);
+      assert.match(answer, /\r\ncontent-type: application\/x-ndjson\r\n/i);
+    },
+  },
   { header: 'X-Request-Id', clean: () => 'front-door-2', request: get('/health'), works: (answer) => assert.match(answer, /\r\nx-request-id: front-door-2\r\n/i) },
   {
     header: 'X-Forwarded-For',

@@ -65,12 +65,7 @@ export class EventStream implements StreamSink {
 
   private begin(text: string): boolean | null {
     this.ex.header('Cache-Control', 'no-store').header('X-Accel-Buffering', 'no');
-    // Not stopping to listen from inside the abort: CancelSource calls its listeners from the very array
-    // that stopping splices, and the listener after this one (the tool's) would be skipped.
-    this.stopListening = this.ex.onAbort(() => {
-      this.stopListening = null;
-      this.close();
-    });
+    this.stopListening = this.ex.onAbort(() => this.close());
     this.metrics.opened(this.tool);
     if (this.mode === 'sse') this.timer = setTimeout(() => this.keepAlive(), STREAM_LIMITS.keepAliveMs);
     return this.ex.beginStream(CONTENT_TYPES[this.mode], this, text);

@@ -150,11 +150,14 @@ class Replacer {
 
 // A worker asks for /metrics: gather every worker's registry and merge them as prom-client merges a
 // cluster's (counters and per-thread gauges summed, shared gauges taken once), with the main thread's own.
+// One sequence of collection ids for every asking worker: two gatherings at once must not share an id,
+// or both would take the same worker's first answer.
+let nextCollection = 0;
+
 function relayMetrics(asking: Worker, workers: () => ReadonlyArray<Worker | null>, own: () => Promise<MetricObjectWithValues<MetricValue<string>>[]>, log: Logger): void {
-  let next = 0;
   asking.on('message', (m: FromWorker) => {
     if (m.type !== 'metrics-wanted') return;
-    const id = ++next;
+    const id = ++nextCollection;
     const serving = workers().filter((w): w is Worker => w !== null && w.threadId !== -1);
     const parts = serving.map((w) => nextMessage(w, (r) => r.type === 'collected' && r.id === id, true));
     for (const w of serving) w.postMessage({ type: 'collect', id } satisfies ToWorker);

@@ -84,14 +84,14 @@ export class Exchange implements CancelToken, TurnEndWrite {
     this.client = peer;
     res.onAborted(() => {
       try {
-        this.aborted_();
+        this.clientGone();
       } catch (err) {
         this.fail(err);
       }
     });
   }
 
-  private aborted_(): void {
+  private clientGone(): void {
     if (this.aborted) return;
     // A response already sent but still waiting for the end of the turn is dropped then, unwritten.
     if (this.finished) {

@@ -22,7 +22,7 @@ const ANSWER_BUDGET: Stage<LimitsFlow> = {
     const { key, plan, badKey } = caller as Caller;
     if (badKey !== null) return later(ex, ctx.admission.refuseKey(ex, key, badKey), (refusal) => refuse(ex, refusal));
     const peeked = ctx.admission.peek(ex, { kind: 'anonymous', key, plan });
-    const answered = peeked instanceof Promise ? peeked.then((p) => p, (err: unknown) => unreachable(err)) : peeked;
+    const answered = peeked instanceof Promise ? peeked.catch(unreachable) : peeked;
     later(ex, answered, (p) => {
       if ('code' in p) return refuse(ex, p);
       const { decision, inFlightLimit } = p;

@@ -105,6 +105,13 @@ const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     parse: integer(1, 100_000),
     help: 'echo requests per second the whole server sends to one address',
   },
+  streamMaxSeconds: {
+    key: 'streamMaxSeconds',
+    variable: 'NETTOOLS_STREAM_MAX_SECONDS',
+    fallback: '3600',
+    parse: integer(1, 86_400),
+    help: 'longest a streamed ping may run: (count - 1) x intervalMs + timeoutMs, in seconds',
+  },
   rateLimitCacheMax: {
     key: 'rateLimitCacheMax',
     variable: 'NETTOOLS_RATE_LIMIT_CACHE_MAX',

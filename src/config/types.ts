@@ -25,6 +25,7 @@ export interface Config {
   maxInFlightPerClient: number;
   maxInFlight: number;
   targetEchoesPerSecond: number;
+  streamMaxSeconds: number; // a streamed ping's longest run
   rateLimitCacheMax: number;
   shutdownGraceMs: number;
   bodyTimeoutMs: number;

@@ -79,6 +79,8 @@ export const FAILURE_PROBLEMS: Readonly<Record<FailureCode, ProblemCode>> = {
   'upstream-timeout': 'upstream-timeout',
   'upstream-busy': 'upstream-busy',
   'store-unavailable': 'rate-limit-store-unavailable',
+  'caller-rate-limited': 'rate-limited',
+  'shutting-down': 'shutting-down',
   aborted: 'internal-error',
   'internal-error': 'internal-error',
 };
@@ -92,6 +94,7 @@ function toolProblem(r: ToolFailure | Extract<StageRefusal, { code: FailureCode 
     case 'engine-busy':
     case 'upstream-busy':
     case 'store-unavailable':
+    case 'caller-rate-limited':
       return { code, detail: r.detail, retryAfterSeconds: r.retryAfterSeconds };
     case 'upstream-timeout':
       return { code, detail: r.detail, extensions: { resolvers: r.resolvers, durationMs: r.durationMs } };

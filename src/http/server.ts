@@ -14,6 +14,7 @@ import { Admission } from './pipeline/admit';
 import type { PipelineContext } from './pipeline/context';
 import { refuse } from './refusal';
 import { requestId } from './request-id';
+import { OpenStreams } from './open-streams';
 import { StreamMetrics } from './stream-metrics';
 import { buildRoutes } from './routes';
 import { loadNativeUws, type HttpRequest, type HttpResponse, type us_listen_socket } from './uws';
@@ -44,7 +45,7 @@ export function createServer(deps: ServerDeps): NettoolsServer {
   const uws = loadNativeUws();
   const app = uws.App();
   const admission = new Admission(config, { store: deps.store, inFlight: deps.inFlight }, (plan, outcome) => metrics.planDecision(plan, outcome));
-  const ctx: PipelineContext = { config, admission, deadlines: new Deadlines(), log, keys: deps.keys ?? null, streams: new StreamMetrics(metrics.registry) };
+  const ctx: PipelineContext = { config, admission, deadlines: new Deadlines(), log, keys: deps.keys ?? null, streams: new StreamMetrics(metrics.registry), openStreams: new OpenStreams() };
   const metricsText = deps.metricsText ?? (() => metrics.registry.metrics());
   const routes = buildRoutes(ctx, { tools: deps.tools, openapi: deps.openapi, docs: loadDocsAssets(), health: deps.health ?? (() => ({ status: 'ok' })), metrics: config.metrics ? { text: metricsText, contentType: metrics.registry.contentType } : null, log });
   const { limiter, inFlight } = ctx.admission;
@@ -129,6 +130,8 @@ function lifecycle(ctx: PipelineContext) {
       state.draining = true;
       if (listenSocket) uws.us_listen_socket_close(listenSocket);
       listenSocket = null;
+      // A stream may run for an hour: each ends now with a shutting-down problem event, not at the grace's end.
+      ctx.openStreams.stopAll();
       // Timers stop only once nothing is in flight: a body still arriving keeps its deadline while draining.
       const stopTimers = <T>(outcome: T): T => {
         ctx.admission.close();

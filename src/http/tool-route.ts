@@ -70,7 +70,7 @@ export function toolRoute(ctx: PipelineContext, open: OpenTool): Route {
     methods: {
       POST: (ex, req) => {
         const mode = negotiate(req.getHeader('accept'));
-        const r: ToolFlow = { ex, ctx, slot: open.slot, validate: open.validate as Validate<unknown>, tool: open.tool.name, mode, req, caller: null, early: null, reading: false, arrived: null, waiting: null, bytes: null, json: null, request: null, outcome: null };
+        const r: ToolFlow = { ex, ctx, slot: open.slot, validate: (mode === 'json' ? open.validate : open.validateStream) as Validate<unknown>, tool: open.tool.name, mode, req, caller: null, early: null, reading: false, arrived: null, waiting: null, bytes: null, json: null, request: null, outcome: null };
         runStages(mode === 'json' ? TOOL_STAGES : STREAMED_TOOL_STAGES, r, whileWaiting);
         r.req = null;
       },

@@ -28,6 +28,8 @@ export const PROBLEM_DESCRIPTIONS: Readonly<Record<ProblemCode, string>> = {
   'rate-limit-store-unavailable':
     'The store the budgets are shared in (Redis) cannot be reached and the operator chose to refuse rather than serve unlimited (NETTOOLS_REDIS_FAILURE=closed). Wait `Retry-After` seconds.',
   'upstream-timeout': 'dns: no resolver answered any query within `timeoutMs`. `resolvers` gives each one\'s outcome as in a 200, `durationMs` how long they were waited for.',
+  'shutting-down':
+    'Streamed requests only: the server began to stop (SIGTERM) while the measurement ran, and ended it at once rather than at the end of its grace period; a 503 if no event was sent yet, else the stream\'s `problem` event (the events before it stand). Send the request again, to another instance or once this one is back.',
   'internal-error': "A bug in the server. The response's `X-Request-Id` finds the request in the server's log.",
 };
 

@@ -50,6 +50,7 @@ const COMMON_TOOL_PROBLEMS: ProblemCode[] = [
   'overloaded',
   'rate-limit-store-unavailable',
   'engine-unavailable',
+  'shutting-down',
   'internal-error',
 ];
 

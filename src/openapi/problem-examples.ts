@@ -32,6 +32,7 @@ const SAMPLES: Readonly<Record<ProblemCode, Refusal>> = {
     resolvers: [{ id: 'quad9', address: '9.9.9.9', queries: { A: { error: 'timeout' } } }],
     durationMs: 2001.4,
   },
+  'shutting-down': { code: 'shutting-down', detail: 'the server is shutting down; the measurement ended here, send it again' },
   'internal-error': { code: 'internal-error', detail: 'unexpected error; this is a bug' },
 };
 

@@ -19,6 +19,7 @@ export const PROBLEMS = {
   'upstream-busy': { status: 503, title: "A resolver's query budget is spent" },
   'rate-limit-store-unavailable': { status: 503, title: 'The shared rate-limit store is unreachable' },
   'upstream-timeout': { status: 504, title: 'No resolver answered' },
+  'shutting-down': { status: 503, title: 'The server is shutting down' },
   'internal-error': { status: 500, title: 'Internal server error' },
 } as const satisfies Record<string, { status: number; title: string }>;
 

@@ -24,6 +24,10 @@ export type ToolFailure =
   | { code: 'upstream-busy'; detail: string; retryAfterSeconds: number }
   // The shared store holding the per-target budget is unreachable and the operator chose to refuse.
   | { code: 'store-unavailable'; detail: string; retryAfterSeconds: number }
+  // A streamed measurement that pays as it goes found the caller's bucket empty: it ended there.
+  | { code: 'caller-rate-limited'; detail: string; retryAfterSeconds: number }
+  // The server is stopping: a measurement still running (a stream) ends with this.
+  | { code: 'shutting-down'; detail: string }
   // The caller went away; nobody reads the answer, but metrics count it apart from faults.
   | { code: 'aborted'; detail: string }
   | { code: 'internal-error'; detail: string };

@@ -20,6 +20,7 @@ export const TOOLS: ReadonlyArray<Tool<any, any>> = [pingTool, dnsTool];
 export interface OpenTool<Req = unknown, Res = unknown> {
   tool: Tool<Req, Res>;
   validate: Validate<Req>;
+  validateStream: Validate<Req>; // for a request answered as a stream
   slot: ToolSlot<Req, Res>;
 }
 
@@ -28,10 +29,11 @@ export interface OpenTools {
   close(): void;
 }
 
-// Each tool's request validator by tool name, compiled once.
-export function requestValidators(resolverIds: readonly string[], tools: ReadonlyArray<Tool<any, any>> = TOOLS): Record<string, Validate<any>> {
+// Each tool's request validator by tool name, compiled once; `stream` picks the streamed request's.
+export function requestValidators(resolverIds: readonly string[], tools: ReadonlyArray<Tool<any, any>> = TOOLS, stream = false): Record<string, Validate<any>> {
   const compile = createSchemaCompiler();
-  return Object.fromEntries(tools.map((tool) => [tool.name, compile(tool.requestSchema(resolverIds), tool.normalize)]));
+  const schema = (tool: Tool<any, any>) => (stream && tool.streamRequestSchema ? tool.streamRequestSchema(resolverIds) : tool.requestSchema(resolverIds));
+  return Object.fromEntries(tools.map((tool) => [tool.name, compile(schema(tool), tool.normalize)]));
 }
 
 // Where the budgets shared across requests live; in this thread unless given (worker threads share them).
@@ -55,8 +57,10 @@ function openUpstream(config: Config, registry: Registry | null, store: LimiterS
 export function openTools(config: Config, registry: Registry | null, tools: ReadonlyArray<Tool<any, any>> = TOOLS, stores: SharedStores = {}): OpenTools {
   const dns = openUpstream(config, registry, stores.resolvers);
   const deps: ToolDeps = { config, dns, registry, ...(stores.targets ? { targetStore: stores.targets } : {}) };
-  const validators = requestValidators(config.resolvers.map((r) => r.id), tools);
-  const list = tools.map((tool) => ({ tool, validate: validators[tool.name] as Validate<unknown>, slot: tool.open(deps) }));
+  const ids = config.resolvers.map((r) => r.id);
+  const validators = requestValidators(ids, tools);
+  const streamValidators = requestValidators(ids, tools, true);
+  const list = tools.map((tool) => ({ tool, validate: validators[tool.name] as Validate<unknown>, validateStream: streamValidators[tool.name] as Validate<unknown>, slot: tool.open(deps) }));
   return {
     list,
     close() {

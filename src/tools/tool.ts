@@ -3,7 +3,8 @@ import type { Config } from '../config/types';
 import type { FieldError } from '../problems/codes';
 import type { LimiterStore } from '../ratelimit/limiter-store';
 import type { CancelToken } from '../util/cancel';
-import type { FailureCode, Outcome } from './outcome';
+import type { Maybe } from '../util/maybe';
+import type { FailureCode, Outcome, ToolFailure } from './outcome';
 import type { Upstream } from './upstream';
 
 export type JsonSchema = { $id: string } & Record<string, unknown>;
@@ -20,9 +21,12 @@ export interface ToolDeps {
 // What a streamed request hears while its tool runs. `start` comes once, when the measurement really
 // starts (every refusal is decided before it: a failure after it is the measurement's own); `item` then
 // comes per result as it is decided (ping `reply`, dns `answer`), each as it will stand in the result.
+// `spend` takes one more token of the caller's bucket, for a measurement that pays as it goes (a long
+// streamed ping); null: paid, else the failure to end with.
 export interface ToolEvents {
   start(info: Record<string, unknown>): void;
   item(event: string, data: unknown): void;
+  spend(): Maybe<ToolFailure | null>;
 }
 
 // A tool that runs. `request` has passed its schema and `normalize`; `cancel` aborts when the caller
@@ -64,6 +68,8 @@ export interface Tool<Req, Res> {
   summary: string;
   // Resolver ids are known only once the configuration is read.
   requestSchema(resolverIds: readonly string[]): JsonSchema;
+  // A streamed request's schema, where it differs (a streamed ping may run long); requestSchema otherwise.
+  streamRequestSchema?(resolverIds: readonly string[]): JsonSchema;
   resultSchema: JsonSchema;
   components: readonly JsonSchema[]; // further schemas the result refers to by $id
   failures: readonly FailureCode[]; // what `run` may fail with, for the OpenAPI document

@@ -1,12 +1,12 @@
 import { IcmpError, fromNative } from './errors';
 import { LinkedList } from '../../util/linked-list';
 import { nativeEngineClass, nativePing, type NativeIcmpEngine, type NativeStats } from './native';
-import { summarize, toReply } from './stats';
+import { summarize, toReply, type RawResult } from './stats';
 import { unpackEcho, unpackResult } from './unpack';
-import type { EchoOutcome, EchoReply, EchoResult, Pinger, PingerOptions, EchoOptions, SocketKinds } from './types';
+import type { EchoOutcome, EchoReply, EchoResult, Pinger, PingerOptions, EchoOptions, RawOutcome, SocketKinds } from './types';
 import { checkEchoOptions } from './validate';
 
-function failNow(done: (outcome: EchoOutcome) => void, error: IcmpError): () => void {
+function failNow(done: (outcome: { ok: false; error: IcmpError }) => void, error: IcmpError): () => void {
   done({ ok: false, error });
   return () => undefined;
 }
@@ -35,6 +35,10 @@ class NativePinger implements Pinger {
   }
 
   start(options: EchoOptions, done: (outcome: EchoOutcome) => void, onEcho?: (echo: EchoReply) => void): () => void {
+    return this.startRaw(options, (outcome) => done(outcome.ok ? { ok: true, echo: summarize(outcome.raw) } : outcome), onEcho);
+  }
+
+  startRaw(options: EchoOptions, done: (outcome: RawOutcome) => void, onEcho?: (echo: EchoReply) => void): () => void {
     const engine = this.engine;
     if (engine === null) return failNow(done, new IcmpError('engine-closed', 'the pinger is closed'));
     const wrong = checkEchoOptions(options);
@@ -45,7 +49,8 @@ class NativePinger implements Pinger {
     try {
       session = nativePing(engine, options, (numbers, texts) => {
         this.pending.remove(inFlight);
-        done({ ok: true, echo: summarize(unpackResult(numbers, texts, this.statusNames)) });
+        const raw: RawResult = unpackResult(numbers, texts, this.statusNames);
+        done({ ok: true, raw });
       }, onEcho && this.progress(onEcho));
     } catch (err) {
       this.pending.remove(inFlight);

@@ -1,5 +1,6 @@
 // Shapes of the ICMP engine's public API (the ping 200 body reuses them as they are).
 import type { IcmpError } from './errors';
+import type { RawResult } from './stats';
 
 export type IpFamily = 4 | 6;
 export type SocketKind = 'dgram' | 'raw';
@@ -64,6 +65,9 @@ export interface SocketKinds {
 
 export type EchoOutcome = { ok: true; echo: EchoResult } | { ok: false; error: IcmpError };
 
+// The engine's result before it is summarised: RTTs unrounded, for callers that merge several pings.
+export type RawOutcome = { ok: true; raw: RawResult } | { ok: false; error: IcmpError };
+
 export interface PingerOptions {
   kind?: KindPreference; // force one socket kind (tests); default: datagram, then raw
 }
@@ -77,6 +81,8 @@ export interface Pinger {
   // reply is no new event (it shows only in the result's packets.duplicates). It may call the returned
   // function; nothing else comes then.
   start(options: EchoOptions, done: (outcome: EchoOutcome) => void, onEcho?: (echo: EchoReply) => void): () => void;
+  // As start, with the engine's unrounded result: statistics over several pings stay exact (rounds.ts).
+  startRaw(options: EchoOptions, done: (outcome: RawOutcome) => void, onEcho?: (echo: EchoReply) => void): () => void;
   ping(options: EchoOptions, signal?: AbortSignal): Promise<EchoResult>;
   // Kernel drop counters and in-flight sequences, per family.
   // drops: the kernel's receive-queue overflows; stray: packets that parsed as ours but matched no echo in flight.

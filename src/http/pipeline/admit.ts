@@ -106,6 +106,13 @@ export class Admission {
     return decided instanceof Promise ? decided.catch(unreachable) : decided;
   }
 
+  // One more token of the principal's bucket, for a streamed measurement that pays as it goes. Its
+  // response head is out already, so nothing is written here. null: paid.
+  spend(key: string, plan: string): Maybe<AdmitRefusal | null> {
+    const decided = then(this.limiter.check(key, undefined, this.policy(plan).rate), (d) => (d.allowed ? null : rateLimited(d)));
+    return decided instanceof Promise ? decided.catch(unreachable) : decided;
+  }
+
   // The principal's budget now, spending nothing.
   peek(ex: Exchange, who: Principal): Maybe<{ decision: RateDecision; inFlightLimit: number }> {
     const policy = this.policy(who.plan);

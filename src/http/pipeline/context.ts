@@ -2,6 +2,7 @@ import type { Config } from '../../config/types';
 import type { KeyRing } from '../../keys/key-ring';
 import type { Logger } from '../../log';
 import type { Deadlines } from '../deadlines';
+import type { OpenStreams } from '../open-streams';
 import type { StreamMetrics } from '../stream-metrics';
 import type { Admission } from './admit';
 
@@ -13,4 +14,5 @@ export interface PipelineContext {
   log: Logger;
   keys: KeyRing | null; // null: keys are off
   streams: StreamMetrics;
+  openStreams: OpenStreams; // ended with a problem event at shutdown
 }

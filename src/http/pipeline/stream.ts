@@ -1,24 +1,48 @@
-import type { Outcome } from '../../tools/outcome';
+import type { Outcome, ToolFailure } from '../../tools/outcome';
 import type { ToolEvents } from '../../tools/tool';
+import { CancelSource } from '../../util/cancel';
+import { then } from '../../util/maybe';
 import type { Exchange } from '../exchange';
+import type { OpenStreams } from '../open-streams';
 import { problemJson } from '../problem-json';
 import { problemFor } from '../refusal';
 import type { StreamMetrics } from '../stream-metrics';
 import { EventStream, type StreamMode } from '../stream-writer';
 import { respond } from './respond';
+import type { AdmitRefusal } from './admit';
+import type { Caller } from './caller';
+import type { PipelineContext } from './context';
 import { runTool, type RunFlow } from './run-tool';
 import { later, type Stage } from './runner';
 
 export interface StreamFlow extends RunFlow {
-  readonly ctx: RunFlow['ctx'] & { readonly streams: StreamMetrics };
+  readonly ctx: RunFlow['ctx'] & { readonly streams: StreamMetrics; readonly openStreams: OpenStreams; readonly admission: PipelineContext['admission'] };
   readonly tool: string;
   mode: 'json' | StreamMode;
+  caller: Caller | null;
 }
+
+// What a stream that pays as it goes hears when the caller's bucket (or the store holding it) says no.
+function unpaid(refusal: AdmitRefusal): ToolFailure {
+  if (refusal.code === 'rate-limited') {
+    const every = `${refusal.limit} requests per ${refusal.windowMs / 1000} s`;
+    return { code: 'caller-rate-limited', detail: `the caller's budget (${every}) is spent: a stream pays one token per ten echoes started; retry after ${refusal.retryAfterSeconds} s`, retryAfterSeconds: refusal.retryAfterSeconds };
+  }
+  if (refusal.code === 'rate-limit-store-unavailable') {
+    return { code: 'store-unavailable', detail: 'the shared rate-limit store cannot be reached and this server refuses rather than serve unlimited; retry shortly', retryAfterSeconds: refusal.retryAfterSeconds };
+  }
+  return { code: 'internal-error', detail: `paying for the stream was refused with ${refusal.code}; this is a bug` };
+}
+
+const SHUTTING_DOWN: Outcome<never> = { ok: false, failure: { code: 'shutting-down', detail: 'the server is shutting down; the measurement ended here, send it again' } };
 
 // The tool's events, guarded: they come from engine callbacks, where a throw must not unwind into the
 // engine; it is the exchange's fault instead (a problem event once the head is out).
-function toolEvents(ex: Exchange, stream: EventStream): ToolEvents {
+function toolEvents(r: StreamFlow, stream: EventStream): ToolEvents {
+  const { ex } = r;
+  const caller = r.caller as Caller;
   return {
+    spend: () => then(r.ctx.admission.spend(caller.key, caller.plan), (refusal) => (refusal === null ? null : unpaid(refusal))),
     start(info) {
       try {
         stream.event('start', JSON.stringify(info));
@@ -50,11 +74,23 @@ function finish(ex: Exchange, stream: EventStream, outcome: Outcome<unknown>): v
 }
 
 // Run and respond in one, for a request whose Accept chose a streamed form: the second respond stage
-// beside RUN + RESPOND_JSON, at the end of the same list of stages.
+// beside RUN + RESPOND_JSON, at the end of the same list of stages. The measurement stops when the client
+// goes away or when the server shuts down; then the stream ends with a `shutting-down` problem first.
 export const RUN_STREAMED: Stage<StreamFlow> = {
   name: 'run-streamed',
   run(r) {
-    const stream = new EventStream(r.ex, r.mode as StreamMode, r.tool, r.ctx.streams);
-    later(r.ex, runTool(r.ex, r.slot, r.request, r.ctx.log, toolEvents(r.ex, stream)), (outcome) => finish(r.ex, stream, outcome));
+    const { ex } = r;
+    const stream = new EventStream(ex, r.mode as StreamMode, r.tool, r.ctx.streams);
+    const cancel = new CancelSource();
+    const clientGone = ex.onAbort(() => cancel.abort());
+    const forget = r.ctx.openStreams.add(() => {
+      finish(ex, stream, SHUTTING_DOWN);
+      cancel.abort();
+    });
+    later(ex, runTool(ex, r.slot, r.request, r.ctx.log, toolEvents(r, stream), cancel), (outcome) => {
+      forget();
+      clientGone();
+      finish(ex, stream, outcome);
+    });
   },
 };

@@ -3,7 +3,7 @@ import type { Tool } from '../tool';
 import { pingStreamEvents } from './stream-schema';
 import { pingProbe } from './probe';
 import { openPing } from './run';
-import { pingRequestSchema, pingResultSchema } from './schema';
+import { pingRequestSchema, pingResultSchema, pingStreamRequestSchema } from './schema';
 import type { PingRequest, PingResult } from './types';
 
 export type { PingRequest, PingResult } from './types';
@@ -13,6 +13,7 @@ export const pingTool: Tool<PingRequest, PingResult> = {
   path: '/api/tools/ping',
   summary: 'ICMP echo test of one host: reachability and latency',
   requestSchema: () => pingRequestSchema,
+  streamRequestSchema: () => pingStreamRequestSchema,
   resultSchema: pingResultSchema,
   components: [],
   failures: ['host-not-found', 'target-forbidden', 'target-rate-limited', 'upstream-busy', 'store-unavailable', 'invalid-field', 'engine-unavailable', 'engine-busy', 'internal-error'],

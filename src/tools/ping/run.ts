@@ -2,7 +2,8 @@ import { performance } from 'node:perf_hooks';
 import { IcmpError } from '../../engines/icmp/errors';
 import { openPinger } from '../../engines/icmp/pinger';
 import { roundMicros } from '../../engines/icmp/stats';
-import type { EchoOutcome, EchoReply, Pinger, PingerOptions, EchoOptions, SocketKinds } from '../../engines/icmp/types';
+import { pingInRounds, type RoundsOutcome } from '../../engines/icmp/rounds';
+import type { EchoReply, Pinger, PingerOptions, EchoOptions, SocketKinds } from '../../engines/icmp/types';
 import { createTargetCheck } from '../../policy/target-policy';
 import { StoreUnavailableError } from '../../ratelimit/failover-store';
 import type { BucketAnswer } from '../../ratelimit/limiter-store';
@@ -78,25 +79,58 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck)
     const resolveMs = roundMicros(performance.now() - t0);
     if (cancel.aborted) return failed(ABORTED);
     if (!resolved.ok) return failed('busy' in resolved ? upstreamBusy(resolved.busy) : { code: 'host-not-found', detail: resolved.reason });
-    const refused = await admitTarget(resolved.host, request.count, pinger.socketKinds, checkTarget, budget);
+    const tooLong = events === undefined ? null : beyondStreamLimit(request, config.streamMaxSeconds);
+    if (tooLong !== null) return failed(tooLong);
+    const refused = await admitTarget(resolved.host, Math.min(ROUND_ECHOES, request.count), pinger.socketKinds, checkTarget, budget);
     if (refused !== null) return failed(refused);
     const { address, family } = resolved.host;
     const options = { address, family, count: request.count, intervalMs: request.intervalMs, timeoutMs: request.timeoutMs, size: request.size };
     events?.start({ host: request.host, address, ipVersion: family, count: options.count, intervalMs: options.intervalMs, timeoutMs: options.timeoutMs, size: options.size, resolveMs, startedAt: startedAt.toISOString() });
-    const echo = await echoes(pinger, options, cancel, events && ((reply) => events.item('reply', reply)));
-    if (!echo.ok) return failed(engineFailure(echo.error));
+    const pay = events === undefined ? NOTHING_TO_PAY : payRound(events, budget, address);
+    const echo = await echoes(pinger, options, cancel, pay, events && ((reply) => events.item('reply', reply)));
+    if (!echo.ok) return failed('stopped' in echo ? echo.stopped : 'fault' in echo ? rethrow(echo.fault) : engineFailure(echo.error));
     const { packets, rtt, replies } = echo.echo;
     const durationMs = roundMicros(performance.now() - t0);
     return succeeded({ host: request.host, address, ipVersion: family, reachable: packets.received > 0, packets, rtt, replies, resolveMs, durationMs, startedAt: startedAt.toISOString() });
   };
 }
 
-// The echoes, or why not; stopped when the caller goes away.
+// A ping pays per round of ten echoes: the first round at admission (the request's token, and its echoes
+// from the target's budget), each later one as it starts (a long streamed ping).
+const ROUND_ECHOES = 10;
+
+type RoundPayment = (round: number, count: number) => Maybe<ToolFailure | null>;
+
+// A JSON ping has one round (at most ten echoes): nothing is asked after admission.
+const NOTHING_TO_PAY: RoundPayment = () => null;
+
+// One token of the caller's bucket, then the round's echoes from the target's budget.
+function payRound(events: ToolEvents, budget: TargetBudget<Maybe<BucketAnswer>>, address: string): RoundPayment {
+  return async (_round, count) => (await events.spend()) ?? reserveEchoes(budget, address, count);
+}
+
+// How long a streamed ping may run in all: its last echo's send plus its timeout.
+function beyondStreamLimit(request: PingRequest, maxSeconds: number): ToolFailure | null {
+  const ms = (request.count - 1) * request.intervalMs + request.timeoutMs;
+  if (ms <= maxSeconds * 1000) return null;
+  const message = `(count - 1) x intervalMs + timeoutMs must be <= ${maxSeconds * 1000} ms on this server (NETTOOLS_STREAM_MAX_SECONDS)`;
+  return { code: 'invalid-field', detail: `the stream would run ${ms} ms, longer than this server allows`, fields: [{ path: ['count'], message }] };
+}
+
+// A payment that threw is a bug: it fails the request as any throw in a tool does (a logged 500).
+function rethrow(fault: unknown): never {
+  throw fault instanceof Error ? fault : new Error(String(fault));
+}
+
+// The echoes in rounds, or why not; stopped when the caller goes away.
 // `onEcho`: each echo as soon as its outcome is decided.
-function echoes(pinger: Pinger, options: EchoOptions, cancel: CancelToken, onEcho?: (echo: EchoReply) => void): Promise<EchoOutcome> {
+function echoes(pinger: Pinger, options: EchoOptions, cancel: CancelToken, pay: RoundPayment, onEcho?: (echo: EchoReply) => void): Promise<RoundsOutcome<ToolFailure>> {
   return new Promise((resolve) => {
-    const stop = pinger.start(
+    const stop = pingInRounds(
+      pinger,
       options,
+      ROUND_ECHOES,
+      pay,
       (outcome) => {
         stopListening();
         resolve(outcome);
@@ -119,6 +153,11 @@ async function admitTarget(host: ResolvedHost, count: number, kinds: SocketKinds
     const why = family === 4 ? kinds.reasons.v4 : kinds.reasons.v6;
     return { code: 'engine-unavailable', detail: `no ICMP socket for IPv${family} on this server: ${why}` };
   }
+  return reserveEchoes(budget, address, count);
+}
+
+// `count` echoes from the target's budget (shared by every caller), or why not.
+async function reserveEchoes(budget: TargetBudget<Maybe<BucketAnswer>>, address: string, count: number): Promise<ToolFailure | null> {
   let reservation;
   try {
     reservation = await budget.reserve(address, count);

@@ -20,8 +20,8 @@ export const pingRequestSchema = {
         'Host name (IDN in Unicode is converted to ASCII), IPv4 literal, or IPv6 literal (brackets allowed). No scheme, port, path, spaces or control characters.',
       examples: ['example.com', '192.0.2.10', '[2001:db8::10]'],
     },
-    count: { type: 'integer', ...PING_LIMITS.count, description: 'Echo requests to send.', examples: [4] },
-    intervalMs: { type: 'integer', ...PING_LIMITS.intervalMs, description: 'Gap between sends, ms.', examples: [200] },
+    count: { type: 'integer', ...PING_LIMITS.count, description: 'Echo requests to send. Up to 3600 when the response is streamed (Accept: application/x-ndjson or text/event-stream).', examples: [4] },
+    intervalMs: { type: 'integer', ...PING_LIMITS.intervalMs, description: 'Gap between sends, ms. Up to 60000 when the response is streamed.', examples: [200] },
     timeoutMs: { type: 'integer', ...PING_LIMITS.timeoutMs, description: 'How long to wait for each reply, ms.', examples: [1000] },
     ipVersion: {
       enum: [4, 6],
@@ -30,6 +30,23 @@ export const pingRequestSchema = {
     size: { type: 'integer', ...PING_LIMITS.size, description: 'Payload bytes per echo request.' },
   },
   examples: [{ host: 'example.com', count: 4 }],
+} as const;
+
+// A streamed ping shows each echo as it comes back, so it may run long: wider bounds on count and
+// intervalMs (NETTOOLS_STREAM_MAX_SECONDS caps the whole run), everything else as above.
+export const PING_STREAM_LIMITS = {
+  count: { ...PING_LIMITS.count, maximum: 3600 },
+  intervalMs: { ...PING_LIMITS.intervalMs, maximum: 60_000 },
+} as const;
+
+export const pingStreamRequestSchema = {
+  ...pingRequestSchema,
+  $id: 'PingStreamRequest',
+  properties: {
+    ...pingRequestSchema.properties,
+    count: { ...pingRequestSchema.properties.count, ...PING_STREAM_LIMITS.count },
+    intervalMs: { ...pingRequestSchema.properties.intervalMs, ...PING_STREAM_LIMITS.intervalMs },
+  },
 } as const;
 
 const ms = { type: 'number', minimum: 0 } as const;

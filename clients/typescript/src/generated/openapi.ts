@@ -163,13 +163,13 @@ export interface components {
              */
             host: string;
             /**
-             * @description Echo requests to send.
+             * @description Echo requests to send. Up to 3600 when the response is streamed (Accept: application/x-ndjson or text/event-stream).
              * @default 4
              * @example 4
              */
             count?: number;
             /**
-             * @description Gap between sends, ms.
+             * @description Gap between sends, ms. Up to 60000 when the response is streamed.
              * @default 200
              * @example 200
              */
@@ -722,7 +722,7 @@ export interface components {
              * @description A stable slug to act on; each response lists when its codes are answered.
              * @enum {unknown}
              */
-            code: "invalid-json" | "validation-failed" | "invalid-api-key" | "not-found" | "method-not-allowed" | "request-timeout" | "payload-too-large" | "unsupported-media-type" | "host-not-found" | "target-forbidden" | "rate-limited" | "target-rate-limited" | "too-many-concurrent" | "overloaded" | "engine-unavailable" | "upstream-busy" | "rate-limit-store-unavailable" | "upstream-timeout" | "internal-error";
+            code: "invalid-json" | "validation-failed" | "invalid-api-key" | "not-found" | "method-not-allowed" | "request-timeout" | "payload-too-large" | "unsupported-media-type" | "host-not-found" | "target-forbidden" | "rate-limited" | "target-rate-limited" | "too-many-concurrent" | "overloaded" | "engine-unavailable" | "upstream-busy" | "rate-limit-store-unavailable" | "upstream-timeout" | "shutting-down" | "internal-error";
             /** @description Only on validation-failed: each field that is wrong. */
             errors?: {
                 /** @description JSON Pointer into the request body (on /probe: the query parameter). */
@@ -1013,6 +1013,7 @@ export interface operations {
              * @description - `overloaded`: Server is at its in-flight capacity. The server has as many requests in flight as it takes, from all callers (for ping, also: as many echo requests as its engine tracks at once). Wait `Retry-After` seconds.
              *     - `rate-limit-store-unavailable`: The shared rate-limit store is unreachable. The store the budgets are shared in (Redis) cannot be reached and the operator chose to refuse rather than serve unlimited (NETTOOLS_REDIS_FAILURE=closed). Wait `Retry-After` seconds.
              *     - `engine-unavailable`: The measurement engine is not available on this server. This server cannot make the measurement: for ping, no ICMP socket opens and `detail` says what the operator must grant (CAP_NET_RAW, or a wider net.ipv4.ping_group_range), or the engine is stopping with the server.
+             *     - `shutting-down`: The server is shutting down. Streamed requests only: the server began to stop (SIGTERM) while the measurement ran, and ended it at once rather than at the end of its grace period; a 503 if no event was sent yet, else the stream's `problem` event (the events before it stand). Send the request again, to another instance or once this one is back.
              *     - `upstream-busy`: A resolver's query budget is spent. dns, and ping of a host name: a resolver's query budget (`NETTOOLS_RESOLVER_QPS` queries a second from this server) cannot take this request's new queries, so the request is refused whole, before anything is sent, rather than half asked. Questions already in flight cost nothing. Resends and TCP fall-backs the server already sent are charged afterwards, even past the budget, so the next requests pay for them: `Retry-After` then covers that debt as well. Wait `Retry-After` seconds.
              */
             503: {
@@ -1267,6 +1268,7 @@ export interface operations {
              * @description - `overloaded`: Server is at its in-flight capacity. The server has as many requests in flight as it takes, from all callers (for ping, also: as many echo requests as its engine tracks at once). Wait `Retry-After` seconds.
              *     - `rate-limit-store-unavailable`: The shared rate-limit store is unreachable. The store the budgets are shared in (Redis) cannot be reached and the operator chose to refuse rather than serve unlimited (NETTOOLS_REDIS_FAILURE=closed). Wait `Retry-After` seconds.
              *     - `engine-unavailable`: The measurement engine is not available on this server. This server cannot make the measurement: for ping, no ICMP socket opens and `detail` says what the operator must grant (CAP_NET_RAW, or a wider net.ipv4.ping_group_range), or the engine is stopping with the server.
+             *     - `shutting-down`: The server is shutting down. Streamed requests only: the server began to stop (SIGTERM) while the measurement ran, and ended it at once rather than at the end of its grace period; a 503 if no event was sent yet, else the stream's `problem` event (the events before it stand). Send the request again, to another instance or once this one is back.
              *     - `upstream-busy`: A resolver's query budget is spent. dns, and ping of a host name: a resolver's query budget (`NETTOOLS_RESOLVER_QPS` queries a second from this server) cannot take this request's new queries, so the request is refused whole, before anything is sent, rather than half asked. Questions already in flight cost nothing. Resends and TCP fall-backs the server already sent are charged afterwards, even past the budget, so the next requests pay for them: `Retry-After` then covers that debt as well. Wait `Retry-After` seconds.
              */
             503: {

@@ -1,0 +1,116 @@
+import { performance } from 'node:perf_hooks';
+import type { Maybe } from '../../util/maybe';
+import { summarize, type RawEcho } from './stats';
+import type { EchoOptions, EchoReply, EchoResult, Pinger } from './types';
+import type { IcmpError } from './errors';
+
+// Before each round but the first: may it start? null lets it; anything else ends the ping with that value
+// (the caller's own reason, e.g. a spent budget) once the rounds already paid for are done: no later round
+// starts. It may answer now or later.
+export type RoundGate<Stop> = (round: number, count: number) => Maybe<Stop | null>;
+
+// `fault`: the gate rejected (a bug of the caller's): the ping ended there.
+export type RoundsOutcome<Stop> = { ok: true; echo: EchoResult } | { ok: false; error: IcmpError } | { ok: false; stopped: Stop } | { ok: false; fault: unknown };
+
+// One long ping as consecutive engine pings of at most `size` echoes each (rounds), so that it can be paid
+// for as it goes and holds only one round's sequences at a time. Round k starts at k * size * intervalMs
+// from the first send, whatever the earlier rounds still wait for; the echoes keep their places (seq
+// counts on across rounds) and the statistics are computed once over every unrounded RTT, so the result is
+// what one ping of `count` echoes would report. A ping of at most `size` echoes is one engine ping.
+// Returns the stop function, as Pinger.start does: after it, nothing is called back.
+export function pingInRounds<Stop>(
+  pinger: Pinger,
+  options: EchoOptions,
+  size: number,
+  gate: RoundGate<Stop>,
+  done: (outcome: RoundsOutcome<Stop>) => void,
+  onEcho?: (echo: EchoReply) => void,
+): () => void {
+  const run = new Rounds(pinger, options, size, gate, done, onEcho);
+  run.begin(0);
+  return () => run.stop();
+}
+
+class Rounds<Stop> {
+  private readonly t0 = performance.now();
+  private readonly total: number;
+  private readonly echoes: RawEcho[] = [];
+  private readonly running = new Map<number, () => void>();
+  private duplicates = 0;
+  private durationMs = 0;
+  private finishedRounds = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private over = false;
+  private refused: { stopped: Stop } | null = null; // by the gate: the rounds running finish, no other starts
+
+  constructor(
+    private readonly pinger: Pinger,
+    private readonly options: EchoOptions,
+    private readonly size: number,
+    private readonly gate: RoundGate<Stop>,
+    private readonly done: (outcome: RoundsOutcome<Stop>) => void,
+    private readonly onEcho: ((echo: EchoReply) => void) | undefined,
+  ) {
+    this.total = Math.ceil(options.count / size);
+  }
+
+  // Round k: asked of the gate (not the first), then started; the next one is timed from the first send.
+  begin(k: number): void {
+    const count = Math.min(this.size, this.options.count - k * this.size);
+    if (k === 0) return this.launch(0, count);
+    const verdict = this.gate(k, count);
+    if (!(verdict instanceof Promise)) return this.decided(k, count, verdict);
+    verdict.then(
+      (v) => this.decided(k, count, v),
+      (fault: unknown) => this.end({ ok: false, fault }),
+    );
+  }
+
+  private decided(k: number, count: number, verdict: Stop | null): void {
+    if (this.over) return;
+    if (verdict === null) return this.launch(k, count);
+    this.refused = { stopped: verdict };
+    if (this.running.size === 0) this.end({ ok: false, ...this.refused });
+  }
+
+  private launch(k: number, count: number): void {
+    const offset = k * this.size;
+    // The first round's own duration is the ping's, as for one engine ping.
+    const startedAt = k === 0 ? 0 : performance.now() - this.t0;
+    const onEcho = this.onEcho && ((echo: EchoReply) => this.onEcho!({ ...echo, seq: echo.seq + offset }));
+    const stop = this.pinger.startRaw({ ...this.options, count }, (outcome) => {
+      this.running.delete(k);
+      if (!outcome.ok) return this.end(outcome);
+      for (const echo of outcome.raw.replies) this.echoes.push({ ...echo, seq: echo.seq + offset });
+      this.duplicates += outcome.raw.duplicates;
+      this.durationMs = Math.max(this.durationMs, startedAt + outcome.raw.durationMs);
+      this.finishedRounds++;
+      if (this.refused !== null && this.running.size === 0) return this.end({ ok: false, ...this.refused });
+      if (this.finishedRounds === this.total) this.end({ ok: true, echo: summarize({ replies: this.echoes, duplicates: this.duplicates, durationMs: this.durationMs }) });
+    }, onEcho);
+    if (this.over) return stop(); // the start failed at once, or an echo report stopped it
+    this.running.set(k, stop);
+    if (k + 1 < this.total) {
+      const due = (k + 1) * this.size * this.options.intervalMs - (performance.now() - this.t0);
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.begin(k + 1);
+      }, Math.max(0, due));
+    }
+  }
+
+  private end(outcome: RoundsOutcome<Stop>): void {
+    if (this.over) return;
+    this.stop();
+    this.done(outcome);
+  }
+
+  stop(): void {
+    if (this.over) return;
+    this.over = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    for (const stop of this.running.values()) stop();
+    this.running.clear();
+  }
+}

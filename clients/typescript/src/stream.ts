@@ -58,6 +58,8 @@ export async function* readEvents<E extends WireEvent>(body: ReadableStream<Uint
         const event = parseEventLine(line);
         if (event === null) throw fail({ kind: 'unexpected', status: head.status, message: `not an event line: ${line.slice(0, 200)}` });
         if (event.event === 'problem') throw fail({ kind: 'problem', status: (event.data as Problem).status ?? head.status, problem: event.data as Problem });
+        // Lines already read are not handed out once the caller has aborted.
+        if (signal.aborted) throw fail({ kind: 'aborted', message: 'aborted while reading the stream' });
         yield event as E;
         if (event.event === 'summary') return;
       }

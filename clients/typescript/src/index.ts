@@ -2,7 +2,6 @@
 export { NettoolsClient, type CallOptions, type ClientOptions, type RetryOptions, type WaitNotice } from './client.js';
 export type { Answer, ClientError } from './answer.js';
 export { NettoolsError } from './error.js';
-export { LineSplitter } from './lines.js';
 export { readRateLimit, retryAfterSeconds, type RateLimitInfo } from './rate-limit.js';
 export type { DnsEvent, DnsRequest, DnsResolverResult, DnsResult, DnsStreamEvent, Limits, PingEvent, PingRequest, PingResult, PingStreamEvent, Problem, ProblemCode, RecordType } from './types.js';
 export type { components, operations, paths } from './generated/openapi.js';

@@ -15,7 +15,11 @@ const test = suite<{ api: RunningServer; site: http.Server; origin: string; brow
 const PAGE = `<!doctype html><script type="module">
 import { NettoolsClient } from '/client/index.js';
 const api = new URL(location.href).searchParams.get('api');
-window.answer = await new NettoolsClient({ baseUrl: api }).ping({ host: '127.0.0.1', count: 1 });
+const client = new NettoolsClient({ baseUrl: api });
+window.answer = await client.ping({ host: '127.0.0.1', count: 1 });
+const events = [];
+for await (const e of client.pingStream({ host: '127.0.0.1', count: 2, intervalMs: 100 })) events.push(e);
+window.events = events;
 </script>`;
 
 // Serves the page and the client's built files, nothing else.
@@ -54,6 +58,16 @@ test('ping() from a page of another origin answers the measurement and the rate-
   assert.is(answer.value.reachable, true);
   assert.is(answer.rateLimit.policy, 'default');
   assert.type(answer.rateLimit.remaining, 'number');
+  await page.close();
+});
+
+test('pingStream() from a page of another origin yields start, each reply and the summary', async ({ api, origin, browser }) => {
+  const page = await browser.newPage();
+  await page.goto(`${origin}/?api=${encodeURIComponent(api.base)}`);
+  await page.waitForFunction('window.events !== undefined', { timeout: 10_000 });
+  const events: any[] = (await page.evaluate('window.events')) as any[];
+  assert.equal(events.map((e) => e.event), ['start', 'reply', 'reply', 'summary']);
+  assert.equal(events[3].data.replies, [events[1].data, events[2].data]);
   await page.close();
 });
 

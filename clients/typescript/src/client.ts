@@ -1,6 +1,8 @@
 import { failed, readAnswer, type Answer } from './answer.js';
+import { NettoolsError } from './error.js';
 import type { RateLimitInfo } from './rate-limit.js';
-import type { DnsRequest, DnsResult, Limits, PingRequest, PingResult, ProblemCode } from './types.js';
+import { openStream, readEvents } from './stream.js';
+import type { DnsEvent, DnsRequest, DnsResult, Limits, PingEvent, PingRequest, PingResult, ProblemCode } from './types.js';
 import { wait } from './wait.js';
 
 // Good manners on 429 and 503: resend once `Retry-After` has passed, a bounded number of times, and
@@ -31,6 +33,11 @@ export interface CallOptions {
 }
 
 const DEFAULT_RETRY = { maxRetries: 2, maxWaitSeconds: 60 };
+const JSON_ACCEPT = 'application/json, application/problem+json';
+// Only NDJSON is asked for: a stream, or (refused before the start) a problem; never the JSON form.
+const STREAM_ACCEPT = 'application/x-ndjson, application/problem+json';
+
+type Reader<T> = (response: Response, waits: number[]) => Promise<Answer<T>>;
 
 export class NettoolsClient {
   private readonly base: string;
@@ -57,10 +64,38 @@ export class NettoolsClient {
     return this.send<Limits>('GET', 'api/limits', undefined, call);
   }
 
-  private async send<T>(method: string, path: string, body: unknown, call: CallOptions): Promise<Answer<T>> {
+  // The streamed forms: `start`, each result as it arrives (ping `reply`, dns `answer`), then `summary`,
+  // whose data is what ping() / dns() answer. The request goes out on the first next(); a refusal
+  // (after the same Retry-After waits as ping() / dns()), a `problem` event and a broken stream are
+  // thrown as NettoolsError. Leaving the loop early aborts the request, and the server stops measuring.
+  pingStream(request: PingRequest, call: CallOptions = {}): AsyncGenerator<PingEvent, void, undefined> {
+    return this.stream<PingEvent>('api/tools/ping', request, call);
+  }
+
+  dnsStream(request: DnsRequest, call: CallOptions = {}): AsyncGenerator<DnsEvent, void, undefined> {
+    return this.stream<DnsEvent>('api/tools/dns', request, call);
+  }
+
+  private async *stream<E extends { event: string; data: unknown }>(path: string, body: unknown, call: CallOptions): AsyncGenerator<E, void, undefined> {
+    // Our own controller, so that leaving the loop can abort the request whatever the caller's signal.
+    const own = new AbortController();
+    const stop = () => own.abort();
+    if (call.signal?.aborted) stop();
+    call.signal?.addEventListener('abort', stop, { once: true });
+    try {
+      const answer = await this.send('POST', path, body, { signal: own.signal }, STREAM_ACCEPT, openStream);
+      if (!answer.ok) throw new NettoolsError(answer.error, answer.rateLimit, answer.requestId, answer.waits);
+      yield* readEvents<E>(answer.value, answer, own.signal);
+    } finally {
+      call.signal?.removeEventListener('abort', stop);
+      own.abort();
+    }
+  }
+
+  private async send<T>(method: string, path: string, body: unknown, call: CallOptions, accept = JSON_ACCEPT, read: Reader<T> = readAnswer): Promise<Answer<T>> {
     const waits: number[] = [];
     for (;;) {
-      const answer = await this.once<T>(method, path, body, call, waits);
+      const answer = await this.once<T>(method, path, body, call, waits, accept, read);
       if (Object.keys(answer.rateLimit).length > 0) this.lastRateLimit = answer.rateLimit;
       const seconds = this.waitFor(answer);
       if (seconds === null) return answer;
@@ -80,8 +115,8 @@ export class NettoolsClient {
     return seconds;
   }
 
-  private async once<T>(method: string, path: string, body: unknown, call: CallOptions, waits: number[]): Promise<Answer<T>> {
-    const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
+  private async once<T>(method: string, path: string, body: unknown, call: CallOptions, waits: number[], accept: string, read: Reader<T>): Promise<Answer<T>> {
+    const headers: Record<string, string> = { accept };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (this.options.apiKey !== undefined) headers['authorization'] = `Bearer ${this.options.apiKey}`;
     const init: RequestInit = { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }), ...(call.signal ? { signal: call.signal } : {}) };
@@ -93,7 +128,7 @@ export class NettoolsClient {
       const aborted = call.signal?.aborted === true;
       return failed({ kind: aborted ? 'aborted' : 'network', message: describe(err) }, [...waits]);
     }
-    return readAnswer<T>(response, [...waits]);
+    return read(response, [...waits]);
   }
 }
 

@@ -11,3 +11,8 @@ export type RecordType = NonNullable<DnsRequest['types']>[number];
 export type Limits = Schemas['Limits'];
 export type Problem = Schemas['Problem'];
 export type ProblemCode = Problem['code'];
+export type PingStreamEvent = Schemas['PingStreamEvent'];
+export type DnsStreamEvent = Schemas['DnsStreamEvent'];
+// What a streamed call yields: every event of the stream but `problem`, which is thrown instead.
+export type PingEvent = Exclude<PingStreamEvent, { event: 'problem' }>;
+export type DnsEvent = Exclude<DnsStreamEvent, { event: 'problem' }>;

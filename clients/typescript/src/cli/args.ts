@@ -5,6 +5,7 @@ export interface Common {
   key?: string;
   json: boolean;
   wait: boolean; // false: --no-wait, a 429 or 503 is reported at once
+  watch: boolean; // --watch: each result printed as it arrives, from the streamed form
 }
 
 export type Command =
@@ -16,13 +17,15 @@ export type Command =
 export type Parsed = { ok: true; value: Command } | { ok: false; message: string };
 
 export const USAGE = `Usage:
-  nettools ping HOST [--count N]
-  nettools dns DOMAIN [--type A|AAAA|MX|TXT ...] [--expect TEXT ...] [--consistent] [--resolver ID ...]
+  nettools ping HOST [--count N] [--watch]
+  nettools dns DOMAIN [--type A|AAAA|MX|TXT ...] [--expect TEXT ...] [--consistent] [--resolver ID ...] [--watch]
 
 Options:
   --server URL   the nettools server (or NETTOOLS_URL; http://127.0.0.1:8080 unless set)
   --key KEY      API key, sent as a Bearer token (or NETTOOLS_API_KEY)
-  --json         print the API's JSON answer instead of text
+  --json         print the API's JSON answer instead of text (with --watch: its events, one JSON a line)
+  --watch        print each result as it arrives; Ctrl-C stops, prints the statistics so far, and
+                 exits 0 only if every echo decided by then was answered
   --no-wait      on 429 or 503, do not wait as Retry-After says and resend; report at once
   -h, --help     this text
   --version      the client's version
@@ -31,7 +34,7 @@ Exit status: 0 success; 1 measured but failed (unreachable, packet loss, no reco
 disagree, expectation not met); 2 usage; 3 refused by the server; 4 no answer from the server.`;
 
 const VALUED = new Set(['--server', '--key', '--count', '--type', '--expect', '--resolver']);
-const FLAGS = new Set(['--json', '--no-wait', '--consistent', '--help', '-h', '--version']);
+const FLAGS = new Set(['--json', '--no-wait', '--watch', '--consistent', '--help', '-h', '--version']);
 
 interface Scan {
   operands: string[];
@@ -65,7 +68,7 @@ const list = (s: Scan, name: string) => (s.values.get(name) ?? []).flatMap((v) =
 
 function common(s: Scan, env: Readonly<Record<string, string | undefined>>): Common {
   const key = last(s, '--key') ?? env['NETTOOLS_API_KEY'];
-  return { server: last(s, '--server') ?? env['NETTOOLS_URL'] ?? 'http://127.0.0.1:8080', ...(key ? { key } : {}), json: s.flags.has('--json'), wait: !s.flags.has('--no-wait') };
+  return { server: last(s, '--server') ?? env['NETTOOLS_URL'] ?? 'http://127.0.0.1:8080', ...(key ? { key } : {}), json: s.flags.has('--json'), wait: !s.flags.has('--no-wait'), watch: s.flags.has('--watch') };
 }
 
 // Options that belong to one command only are refused with the other.

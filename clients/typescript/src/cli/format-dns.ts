@@ -1,4 +1,4 @@
-import type { DnsResolverResult, DnsResult } from '../types.js';
+import type { DnsEvent, DnsResolverResult, DnsResult } from '../types.js';
 import { recordData, recordMatches, type ApiRecord } from './records.js';
 
 type Query = DnsResolverResult['queries'][string];
@@ -6,6 +6,14 @@ const answered = (q: Query | undefined): q is Extract<Query, { rcode: string }> 
 
 function queryText(type: string, q: Query): string {
   return answered(q) ? `${type} ${q.rcode} ${q.rttMs.toFixed(1)} ms${q.transport === 'tcp' ? ' tcp' : ''}` : `${type} ${q.error}`;
+}
+
+// One resolver's answer to one type as it lands (--watch): its outcome, then its records as dig writes them.
+export function answerLines(answer: Extract<DnsEvent, { event: 'answer' }>['data'], domain: string): string[] {
+  const { query } = answer;
+  const lines = [`;; ${answer.resolver} (${answer.address}): ${queryText(answer.type, query)}`];
+  if (answered(query)) for (const r of query.answers as ApiRecord[]) lines.push(`${domain}.\t${r.ttl ?? 0}\tIN\t${answer.type}\t${recordData(answer.type, r)}`);
+  return lines;
 }
 
 // What dig prints, for every asked type at once, then each resolver's own outcome.

@@ -7,6 +7,11 @@ run(process.argv.slice(2), {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
   env: process.env,
+  // Only while a --watch runs: elsewhere Ctrl-C ends the process as it always does.
+  onInterrupt: (stop) => {
+    process.on('SIGINT', stop);
+    return () => void process.off('SIGINT', stop);
+  },
 }).then(
   (code) => {
     process.exitCode = code;

@@ -1,15 +1,16 @@
-import type { Answer, ClientError } from '../answer.js';
 import { NettoolsClient } from '../client.js';
-import type { DnsRequest, RecordType } from '../types.js';
+import type { DnsRequest, PingRequest, RecordType } from '../types.js';
 import { parseArgs, USAGE, type Command } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { dnsFailure, formatDns } from './format-dns.js';
 import { formatPing, pingFailure } from './format-ping.js';
+import { refused, verdict } from './refused.js';
 import { VERSION } from './version.js';
+import type { WatchIo } from './watch.js';
+import { watchDns } from './watch-dns.js';
+import { watchPing } from './watch-ping.js';
 
-export interface Io {
-  out(line: string): void;
-  err(line: string): void;
+export interface Io extends WatchIo {
   env: Readonly<Record<string, string | undefined>>;
 }
 
@@ -39,9 +40,13 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   return cmd.command === 'ping' ? ping(client, cmd, io) : dns(client, cmd, io);
 }
 
+const printJson = (io: Io) => (problem: object) => io.out(JSON.stringify(problem, null, 2));
+
 async function ping(client: NettoolsClient, cmd: Extract<Measure, { command: 'ping' }>, io: Io): Promise<number> {
-  const answer = await client.ping({ host: cmd.host, ...(cmd.count === undefined ? {} : { count: cmd.count }) });
-  if (!answer.ok) return refused(answer, cmd, io);
+  const request: PingRequest = { host: cmd.host, ...(cmd.count === undefined ? {} : { count: cmd.count }) };
+  if (cmd.watch) return watchPing(client, request, cmd, io);
+  const answer = await client.ping(request);
+  if (!answer.ok) return refused(answer, cmd.server, io, cmd.json ? printJson(io) : null);
   for (const line of cmd.json ? [JSON.stringify(answer.value, null, 2)] : formatPing(answer.value, cmd.server)) io.out(line);
   return verdict(pingFailure(answer.value), io);
 }
@@ -50,30 +55,9 @@ async function dns(client: NettoolsClient, cmd: Extract<Measure, { command: 'dns
   const request: DnsRequest = { domain: cmd.domain };
   if (cmd.types.length > 0) request.types = cmd.types as RecordType[];
   if (cmd.resolvers.length > 0) request.resolvers = cmd.resolvers;
+  if (cmd.watch) return watchDns(client, request, cmd, io);
   const answer = await client.dns(request);
-  if (!answer.ok) return refused(answer, cmd, io);
+  if (!answer.ok) return refused(answer, cmd.server, io, cmd.json ? printJson(io) : null);
   for (const line of cmd.json ? [JSON.stringify(answer.value, null, 2)] : formatDns(answer.value, cmd.server)) io.out(line);
   return verdict(dnsFailure(answer.value, cmd), io);
-}
-
-function verdict(failure: string | null, io: Io): number {
-  if (failure === null) return EXIT.ok;
-  io.err(`nettools: ${failure}`);
-  return EXIT.failed;
-}
-
-// A call without a value: the problem's title and detail on stderr (and, with --json, its body on stdout).
-function refused(answer: Extract<Answer<unknown>, { ok: false }>, cmd: Measure, io: Io): number {
-  const error: ClientError = answer.error;
-  if (error.kind !== 'problem') {
-    io.err(`nettools: no answer from ${cmd.server}: ${error.message}`);
-    return EXIT.noAnswer;
-  }
-  const p = error.problem;
-  if (cmd.json) io.out(JSON.stringify(p, null, 2));
-  io.err(`nettools: refused by the server: ${error.status} ${p.title} (${p.code})`);
-  io.err(`nettools: ${p.detail}`);
-  for (const e of p.errors ?? []) io.err(`nettools:   ${e.pointer}: ${e.message}`);
-  if (answer.rateLimit.retryAfterSeconds !== undefined) io.err(`nettools: Retry-After ${answer.rateLimit.retryAfterSeconds} s`);
-  return EXIT.refused;
 }

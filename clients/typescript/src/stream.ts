@@ -1,0 +1,78 @@
+import { readAnswer, type Answer, type ClientError } from './answer.js';
+import { NettoolsError } from './error.js';
+import { LineSplitter } from './lines.js';
+import { readRateLimit, type RateLimitInfo } from './rate-limit.js';
+import type { Problem } from './types.js';
+
+// What the stream's HTTP answer said, carried by every error thrown while reading it.
+export interface StreamHead {
+  status: number;
+  rateLimit: RateLimitInfo;
+  requestId: string | null;
+  waits: number[];
+}
+
+// A stream's opening: its still unread body on 200 NDJSON; a refusal read whole; anything else (a server
+// or proxy that answered JSON or HTML instead) is unexpected.
+export async function openStream(response: Response, waits: number[]): Promise<Answer<ReadableStream<Uint8Array>>> {
+  if (!response.ok) return readAnswer(response, waits);
+  const common = { rateLimit: readRateLimit(response.headers), requestId: response.headers.get('x-request-id'), waits };
+  const type = response.headers.get('content-type');
+  if (type?.split(';')[0]?.trim().toLowerCase() === 'application/x-ndjson' && response.body !== null) return { ok: true, status: response.status, value: response.body, ...common };
+  await response.body?.cancel();
+  return { ok: false, error: { kind: 'unexpected', status: response.status, message: `HTTP ${response.status} with ${type ?? 'no content type'} where a stream was asked for` }, ...common };
+}
+
+interface WireEvent {
+  event: string;
+  data: unknown;
+}
+
+// One NDJSON line as the server writes it: an object with a string `event` and its `data`.
+export function parseEventLine(line: string): WireEvent | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null || typeof (value as WireEvent).event !== 'string' || !('data' in value)) return null;
+  return value as WireEvent;
+}
+
+// The events of one NDJSON response body as each line completes. Ends after `summary`; a `problem` event,
+// an unreadable line, a body that ends before the summary and the caller's abort are thrown as
+// NettoolsError. Leaving early (break, return, throw in the loop) cancels the body.
+export async function* readEvents<E extends WireEvent>(body: ReadableStream<Uint8Array>, head: StreamHead, signal: AbortSignal): AsyncGenerator<E, void, undefined> {
+  const fail = (error: ClientError) => new NettoolsError(error, head.rateLimit, head.requestId, head.waits);
+  const reader = body.getReader();
+  const lines = new LineSplitter();
+  try {
+    for (;;) {
+      const chunk = await reader.read().catch((err: unknown) => {
+        throw fail(signal.aborted ? { kind: 'aborted', message: 'aborted while reading the stream' } : { kind: 'network', message: `the stream broke off: ${describe(err)}` });
+      });
+      if (chunk.done) break;
+      for (const line of lines.push(chunk.value)) {
+        if (line === '') continue;
+        const event = parseEventLine(line);
+        if (event === null) throw fail({ kind: 'unexpected', status: head.status, message: `not an event line: ${line.slice(0, 200)}` });
+        if (event.event === 'problem') throw fail({ kind: 'problem', status: (event.data as Problem).status ?? head.status, problem: event.data as Problem });
+        // Lines already read are not handed out once the caller has aborted.
+        if (signal.aborted) throw fail({ kind: 'aborted', message: 'aborted while reading the stream' });
+        yield event as E;
+        if (event.event === 'summary') return;
+      }
+    }
+    const rest = lines.end();
+    throw fail({ kind: 'network', message: rest === '' ? 'the stream ended before its summary' : 'the stream ended in the middle of an event' });
+  } finally {
+    // Cancelling tells fetch the rest is not wanted; a body already ended or errored refuses quietly.
+    reader.cancel().catch(() => undefined);
+  }
+}
+
+function describe(err: unknown): string {
+  const e = err as { message?: string; cause?: { code?: string; message?: string } };
+  return e.cause?.code ?? e.cause?.message ?? e.message ?? String(err);
+}

@@ -125,10 +125,8 @@ test('NDJSON streams get no keep-alive comment', async ({ server }) => {
   }
 });
 
-test('a reader that stops reading is cut off, counted, its measurement cancelled and its slot freed', async ({ server }) => {
-  const read = async () => parsePromText((await request(server.base, '/metrics')).text);
-  const cutBefore = sampleValue(await read(), 'nettools_streams_cut_off_total', { tool: 'ping' });
-  const cancelledBefore = cancelled;
+// A client that asks for the flood and never reads: its socket, and whether it was closed.
+function stalledReader(server: RunningServer): { socket: net.Socket; closed: () => boolean } {
   const socket = net.connect(server.port, '127.0.0.1');
   const body = JSON.stringify({ host: 'flood.test' });
   socket.write(`POST /api/tools/ping HTTP/1.1\r\nHost: x\r\nAccept: application/x-ndjson\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
@@ -136,16 +134,53 @@ test('a reader that stops reading is cut off, counted, its measurement cancelled
   let closed = false;
   socket.on('close', () => (closed = true));
   socket.on('error', () => {});
+  return { socket, closed: () => closed };
+}
+
+test('a reader that stops reading is cut off, counted, its measurement cancelled and its slot freed', async ({ server }) => {
+  const read = async () => parsePromText((await request(server.base, '/metrics')).text);
+  const cutBefore = sampleValue(await read(), 'nettools_streams_cut_off_total', { tool: 'ping' });
+  const cancelledBefore = cancelled;
+  const { socket, closed } = stalledReader(server);
   try {
     await waitFor('the flood to be cancelled', async () => cancelled > cancelledBefore, { timeoutMs: 20_000, everyMs: 20 });
     assert.is(sampleValue(await read(), 'nettools_streams_cut_off_total', { tool: 'ping' }), cutBefore + 1);
     await waitFor('the server to free the request', async () => server.app.inFlight() === 0, { everyMs: 10 });
     assert.is(sampleValue(await read(), 'nettools_streams_open', { tool: 'ping' }), 0);
     socket.resume();
-    await waitFor('the connection to close', async () => closed, { everyMs: 10 });
+    await waitFor('the connection to close', async () => closed(), { everyMs: 10 });
   } finally {
     socket.destroy();
   }
+});
+
+// Memory outside the JS heap, where uWS keeps what waits for a client: a stream cut off must leave none of it.
+const nativeBytes = () => {
+  const m = process.memoryUsage();
+  return m.rss - m.heapTotal;
+};
+
+async function cutOffs(server: RunningServer, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const cancelledBefore = cancelled;
+    const { socket } = stalledReader(server);
+    await waitFor('the flood to be cut off', async () => cancelled > cancelledBefore, { timeoutMs: 20_000, everyMs: 10 });
+    socket.destroy();
+  }
+  await waitFor('every slot freed', async () => server.app.inFlight() === 0, { everyMs: 10 });
+}
+
+test("readers cut off leave no memory behind: forty more cut-offs grow the memory outside the JS heap by less than a tenth of what they held", async ({ server }) => {
+  // The first forty take the allocator and uWS's pools to their working size (about 3 MiB here); the next
+  // forty added 0.1 MiB.
+  await cutOffs(server, 40);
+  const before = nativeBytes();
+  await cutOffs(server, 40);
+  const grown = nativeBytes() - before;
+
+  // Each held at least STREAM_LIMITS.cutOffBytes when it was cut off: kept, forty would be 10 MiB or more.
+  const held = 40 * STREAM_LIMITS.cutOffBytes;
+  assert.ok(grown < held / 10, `${(grown / 2 ** 20).toFixed(1)} MiB more outside the heap after 40 cut-offs that held ${(held / 2 ** 20).toFixed(0)} MiB`);
 });
 
 test.run();

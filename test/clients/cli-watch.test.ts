@@ -50,6 +50,23 @@ async function cli(args: string[], options: Options = {}): Promise<Ran> {
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
+test('ping --watch --interval runs a long streamed ping: 12 echoes 100 ms apart, past the JSON bound of 10', async ({ open }) => {
+  const r = await cli(['ping', '127.0.0.1', '--count', '12', '--interval', '100', '--watch', '--server', open.base]);
+  assert.is(r.code, 0, r.err);
+  const replies = r.out.split('\n').filter((l) => l.startsWith('64 bytes'));
+  assert.equal(replies.map((l) => Number(/icmp_seq=(\d+)/.exec(l)![1])), [...Array(12).keys()]);
+  assert.match(r.out, /12 packets transmitted, 12 received, 0% packet loss/);
+});
+
+test('--interval must be a whole number (exit 2), and goes with ping only', async ({ open }) => {
+  const r = await cli(['ping', '127.0.0.1', '--interval', 'fast', '--server', open.base]);
+  assert.is(r.code, 2);
+  assert.match(r.err, '--interval must be a whole number, not fast');
+  const d = await cli(['dns', 'example.test', '--interval', '100', '--server', open.base]);
+  assert.is(d.code, 2);
+  assert.match(d.err, '--interval does not go with dns');
+});
+
 test('ping --watch prints each echo while the server is still measuring, then the statistics, and exits 0', async ({ open }) => {
   const inFlightAtLine: number[] = [];
   const r = await cli(['ping', '127.0.0.1', '--count', '3', '--watch', '--server', open.base], { onLine: (l) => l.startsWith('64 bytes') && inFlightAtLine.push(open.app.inFlight()) });

@@ -11,19 +11,20 @@ export interface Common {
 export type Command =
   | { command: 'help' }
   | { command: 'version' }
-  | ({ command: 'ping'; host: string; count?: number } & Common)
+  | ({ command: 'ping'; host: string; count?: number; intervalMs?: number } & Common)
   | ({ command: 'dns'; domain: string; types: string[]; expect: string[]; consistent: boolean; resolvers: string[] } & Common);
 
 export type Parsed = { ok: true; value: Command } | { ok: false; message: string };
 
 export const USAGE = `Usage:
-  nettools ping HOST [--count N] [--watch]
+  nettools ping HOST [--count N] [--interval MS] [--watch]
   nettools dns DOMAIN [--type A|AAAA|MX|TXT ...] [--expect TEXT ...] [--consistent] [--resolver ID ...] [--watch]
 
 Options:
   --server URL   the nettools server (or NETTOOLS_URL; http://127.0.0.1:8080 unless set)
   --key KEY      API key, sent as a Bearer token (or NETTOOLS_API_KEY)
   --json         print the API's JSON answer instead of text (with --watch: its events, one JSON a line)
+  --interval MS  ping: milliseconds between echoes (the server's bounds: up to 1000, or 60000 with --watch)
   --watch        print each result as it arrives; Ctrl-C stops, prints the statistics so far, and
                  exits 0 only if every echo decided by then was answered
   --no-wait      on 429 or 503, do not wait as Retry-After says and resend; report at once
@@ -33,7 +34,7 @@ Options:
 Exit status: 0 success; 1 measured but failed (unreachable, packet loss, no record, resolvers
 disagree, expectation not met); 2 usage; 3 refused by the server; 4 no answer from the server.`;
 
-const VALUED = new Set(['--server', '--key', '--count', '--type', '--expect', '--resolver']);
+const VALUED = new Set(['--server', '--key', '--count', '--interval', '--type', '--expect', '--resolver']);
 const FLAGS = new Set(['--json', '--no-wait', '--watch', '--consistent', '--help', '-h', '--version']);
 
 interface Scan {
@@ -88,15 +89,18 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
   if (command !== 'ping' && command !== 'dns') return { ok: false, message: `unknown command ${command}` };
   if (operand === undefined) return { ok: false, message: `${command} needs a ${command === 'ping' ? 'HOST' : 'DOMAIN'}` };
   if (extra.length > 0) return { ok: false, message: `unexpected argument ${extra[0]}` };
-  const stray = foreign(s, command === 'ping' ? ['--count'] : ['--type', '--expect', '--resolver', '--consistent']);
+  const stray = foreign(s, command === 'ping' ? ['--count', '--interval'] : ['--type', '--expect', '--resolver', '--consistent']);
   if (stray !== null) return { ok: false, message: `${stray} does not go with ${command}` };
   if (command === 'ping') return pingCommand(s, operand, common(s, env));
   return { ok: true, value: { command: 'dns', domain: operand, types: list(s, '--type').map((t) => t.toUpperCase()), expect: s.values.get('--expect') ?? [], consistent: s.flags.has('--consistent'), resolvers: list(s, '--resolver'), ...common(s, env) } };
 }
 
+// Bounds are the server's to say (they differ for --watch): only the form is checked here.
 function pingCommand(s: Scan, host: string, c: Common): Parsed {
   const count = last(s, '--count');
-  if (count === undefined) return { ok: true, value: { command: 'ping', host, ...c } };
-  if (!/^\d+$/.test(count)) return { ok: false, message: `--count must be a whole number, not ${count}` };
-  return { ok: true, value: { command: 'ping', host, count: Number(count), ...c } };
+  const interval = last(s, '--interval');
+  for (const [name, value] of [['--count', count], ['--interval', interval]] as const) {
+    if (value !== undefined && !/^\d+$/.test(value)) return { ok: false, message: `${name} must be a whole number, not ${value}` };
+  }
+  return { ok: true, value: { command: 'ping', host, ...(count === undefined ? {} : { count: Number(count) }), ...(interval === undefined ? {} : { intervalMs: Number(interval) }), ...c } };
 }

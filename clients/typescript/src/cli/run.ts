@@ -43,7 +43,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
 const printJson = (io: Io) => (problem: object) => io.out(JSON.stringify(problem, null, 2));
 
 async function ping(client: NettoolsClient, cmd: Extract<Measure, { command: 'ping' }>, io: Io): Promise<number> {
-  const request: PingRequest = { host: cmd.host, ...(cmd.count === undefined ? {} : { count: cmd.count }) };
+  const request: PingRequest = { host: cmd.host, ...(cmd.count === undefined ? {} : { count: cmd.count }), ...(cmd.intervalMs === undefined ? {} : { intervalMs: cmd.intervalMs }) };
   if (cmd.watch) return watchPing(client, request, cmd, io);
   const answer = await client.ping(request);
   if (!answer.ok) return refused(answer, cmd.server, io, cmd.json ? printJson(io) : null);

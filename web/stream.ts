@@ -17,6 +17,7 @@ export interface Problem {
   title?: string;
   detail?: string;
   status?: number;
+  errors?: Array<{ pointer?: string; message?: string }>; // validation-failed: which field and why
 }
 
 const NDJSON = 'application/x-ndjson';
@@ -74,8 +75,10 @@ async function readLines(body: ReadableStream<Uint8Array>, onLine: (line: string
 export function problemText(problem: Problem, retryAfter: string | null = null): string {
   const head = [problem.title, problem.detail].filter((s) => s !== undefined && s !== '').join(': ') || 'the server refused the request';
   const code = problem.code !== undefined ? ` (${problem.code})` : '';
+  const fields = (problem.errors ?? []).map((e) => `${(e.pointer ?? '').replace(/^\//, '') || 'body'} ${e.message ?? 'is not valid'}`);
+  const why = fields.length > 0 ? ` ${fields.join('; ')}.` : '';
   const wait = retryAfter !== null ? ` Try again in ${retryAfter} s.` : '';
-  return `${head}${code}.${wait}`.replace(/\.\.(?= |$)/, '.');
+  return `${head}${code}.${why}${wait}`;
 }
 
 // What a section's status line says when a run ends without its summary.

@@ -15,6 +15,7 @@ export interface RouteSources {
   tools: readonly OpenTool[];
   openapi: string; // the serialised document
   docs: ReadonlyMap<string, DocsAsset>; // the API reference page and its files
+  page: ReadonlyMap<string, DocsAsset>; // the live page at / and its files
   health: () => object; // the /health body
   metrics: { text(): Promise<string>; contentType: string } | null; // null: /metrics is not served
   log: Logger;
@@ -29,7 +30,7 @@ export function buildRoutes(ctx: PipelineContext, sources: RouteSources): Map<st
   routes.set('/api/limits', limitsRoute(ctx));
   routes.set('/health', { allow: 'GET, HEAD', methods: { GET: (ex) => ex.json(200, sources.health()) } });
   routes.set('/openapi.json', { allow: 'GET, HEAD', methods: { GET: (ex) => ex.send(200, 'application/json', sources.openapi) } });
-  for (const [path, asset] of sources.docs) routes.set(path, docsRoute(asset));
+  for (const [path, asset] of [...sources.docs, ...sources.page]) routes.set(path, docsRoute(asset));
   const { metrics } = sources;
   if (metrics !== null) routes.set('/metrics', { allow: 'GET, HEAD', methods: { GET: (ex) => serveMetrics(ex, metrics, sources.log) } });
   return routes;

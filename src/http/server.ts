@@ -1,5 +1,6 @@
 import type { Config } from '../config/types';
-import { loadDocsAssets } from '../docs/docs-assets';
+import { loadDocsAssets, type DocsAsset } from '../docs/docs-assets';
+import { loadPageAssets } from '../page/page-assets';
 import type { KeyRing } from '../keys/key-ring';
 import type { Logger } from '../log';
 import type { HttpMetrics } from '../observability/metrics';
@@ -39,6 +40,13 @@ export interface NettoolsServer {
   inFlight(): number;
 }
 
+// The live page, or none (GET / is then a 404) when its script was not built: the API works without it.
+function pageFiles(log: Logger): Map<string, DocsAsset> {
+  const { files, missing } = loadPageAssets();
+  if (missing !== null) log.log('warn', 'the live page is not served: its script is missing', { missing });
+  return files;
+}
+
 // Wiring and lifecycle: the request pipeline itself is in routes, tool-route and pipeline/.
 export function createServer(deps: ServerDeps): NettoolsServer {
   const { config, log, metrics } = deps;
@@ -47,7 +55,7 @@ export function createServer(deps: ServerDeps): NettoolsServer {
   const admission = new Admission(config, { store: deps.store, inFlight: deps.inFlight }, (plan, outcome) => metrics.planDecision(plan, outcome));
   const ctx: PipelineContext = { config, admission, deadlines: new Deadlines(), log, keys: deps.keys ?? null, streams: new StreamMetrics(metrics.registry), openStreams: new OpenStreams() };
   const metricsText = deps.metricsText ?? (() => metrics.registry.metrics());
-  const routes = buildRoutes(ctx, { tools: deps.tools, openapi: deps.openapi, docs: loadDocsAssets(), health: deps.health ?? (() => ({ status: 'ok' })), metrics: config.metrics ? { text: metricsText, contentType: metrics.registry.contentType } : null, log });
+  const routes = buildRoutes(ctx, { tools: deps.tools, openapi: deps.openapi, docs: loadDocsAssets(), page: pageFiles(log), health: deps.health ?? (() => ({ status: 'ok' })), metrics: config.metrics ? { text: metricsText, contentType: metrics.registry.contentType } : null, log });
   const { limiter, inFlight } = ctx.admission;
   // With worker threads these are read from shared memory: every thread sees the same value.
   const shared = deps.inFlight === undefined ? 'sum' : 'max';

@@ -171,6 +171,18 @@ const FIXED_PATHS = {
       responses: { '200': { description: 'OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } } },
     },
   },
+  '/': {
+    get: {
+      operationId: 'livePage',
+      tags: ['operations'],
+      security: OPEN,
+      summary: 'Live page: a streamed ping drawn as it arrives, and each resolver\'s answers (every file served by this server)',
+      responses: {
+        '200': { description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } },
+        '304': { description: 'Not modified (If-None-Match matched the ETag).' },
+      },
+    },
+  },
   '/docs': {
     get: {
       operationId: 'docs',
@@ -225,6 +237,7 @@ export function buildOpenApi(tools: readonly AnyTool[], resolverIds: readonly st
       '/health': FIXED_PATHS['/health'],
       '/openapi.json': FIXED_PATHS['/openapi.json'],
       '/docs': FIXED_PATHS['/docs'],
+      '/': FIXED_PATHS['/'],
       '/api/limits': LIMITS_PATH,
       '/probe': probePath(tools),
       '/metrics': FIXED_PATHS['/metrics'],

@@ -7,7 +7,7 @@ export const LAYERS: ReadonlyArray<readonly string[]> = [
   ['src/openapi'],
   ['src/http'],
   ['src/tools'],
-  ['src/probe', 'src/observability', 'src/docs'],
+  ['src/probe', 'src/observability', 'src/docs', 'src/page'],
   ['src/engines', 'src/policy', 'src/validation', 'src/keys', 'src/log.ts'],
   ['src/config'],
   ['src/ratelimit'],

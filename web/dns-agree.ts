@@ -1,0 +1,42 @@
+// Whether resolvers agree on a type, by the server's own rule (src/tools/dns/merge.ts): only NOERROR and
+// NXDOMAIN state what the zone holds (NXDOMAIN as the empty set); record sets are compared by their data,
+// never their TTL, names in any letter case. SERVFAIL, timeouts and the like neither agree nor differ.
+
+export type Query = { rcode: string; answers: any[] } | { error: string; detail?: string };
+
+export type Agreement = 'waiting' | 'agree' | 'differ' | 'unknown';
+
+export function recordKey(type: string, record: any): string {
+  if (type === 'MX') return `${record.priority} ${String(record.exchange).toLowerCase()}`;
+  if (type === 'TXT') return JSON.stringify(record.parts);
+  if (typeof record.address === 'string') return record.address.toLowerCase();
+  return JSON.stringify(record);
+}
+
+function statedSet(type: string, query: Query): Set<string> | null {
+  if (!('rcode' in query) || (query.rcode !== 'NOERROR' && query.rcode !== 'NXDOMAIN')) return null;
+  return new Set(query.answers.map((r) => recordKey(type, r)));
+}
+
+// `queries` holds the answers in so far, of `expected` resolvers in all.
+export function agreement(type: string, queries: readonly Query[], expected: number): Agreement {
+  const sets = queries.map((q) => statedSet(type, q)).filter((s): s is Set<string> => s !== null);
+  const first = sets[0];
+  if (first !== undefined && sets.some((s) => s.size !== first.size || [...s].some((k) => !first.has(k)))) return 'differ';
+  if (queries.length < expected) return 'waiting';
+  return sets.length >= 2 ? 'agree' : 'unknown';
+}
+
+// One cell's text: the records, or what the resolver said instead.
+export function queryText(type: string, query: Query): string {
+  if ('error' in query) return query.detail !== undefined ? `${query.error}: ${query.detail}` : query.error;
+  if (query.answers.length === 0) return query.rcode === 'NOERROR' ? 'no records' : query.rcode;
+  const records = query.answers.map((r) => recordText(type, r)).join('\n');
+  return query.rcode === 'NOERROR' ? records : `${query.rcode}\n${records}`;
+}
+
+function recordText(type: string, record: any): string {
+  if (type === 'MX') return `${record.priority} ${record.exchange}`;
+  if (type === 'TXT') return `"${record.value}"`;
+  return String(record.address ?? JSON.stringify(record));
+}

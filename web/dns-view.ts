@@ -1,0 +1,108 @@
+import { agreement, queryText, type Agreement, type Query } from './dns-agree.js';
+import { byId, el, say } from './dom.js';
+import { endText, problemText, runStream, type StreamEvent } from './stream.js';
+
+// The dns section: a table with one row per resolver and one column per type, each cell filled as that
+// resolver's answer lands, and a last row saying per type whether the resolvers agree so far.
+
+interface Table {
+  types: string[];
+  resolvers: string[];
+  answers: Map<string, Query[]>; // per type, in arrival order
+}
+
+const VERDICT: Record<Agreement, string> = { waiting: 'waiting…', agree: 'agree', differ: 'differ', unknown: 'fewer than two answers' };
+
+export function startDnsView(): void {
+  const form = byId<HTMLFormElement>('dns-form');
+  const status = byId('dns-status');
+  let running = false;
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (running) return;
+    running = true;
+    byId<HTMLButtonElement>('dns-run').disabled = true;
+    void run(form, status).finally(() => {
+      running = false;
+      byId<HTMLButtonElement>('dns-run').disabled = false;
+    });
+  });
+}
+
+async function run(form: HTMLFormElement, status: HTMLElement): Promise<void> {
+  const fields = new FormData(form);
+  const types = fields.getAll('type').map(String);
+  const body = { domain: String(fields.get('domain')).trim(), ...(types.length > 0 ? { types } : {}) };
+  const table: Table = { types: [], resolvers: [], answers: new Map() };
+  byId('dns-table').replaceChildren();
+  byId('dns-verdict').textContent = '';
+  say(status, `Asking about ${body.domain}…`);
+  const end = await runStream('/api/tools/dns', body, new AbortController().signal, (e) => onEvent(e, table, status));
+  const text = endText(end);
+  if (text !== null) say(status, text, 'error');
+}
+
+function onEvent(e: StreamEvent, table: Table, status: HTMLElement): void {
+  if (e.event === 'start') {
+    table.types = e.data.types;
+    table.resolvers = e.data.resolvers.map((r: { id: string }) => r.id);
+    drawTable(table, e.data.resolvers);
+  } else if (e.event === 'answer') {
+    const { resolver, type, query } = e.data as { resolver: string; type: string; query: Query };
+    const cell = document.querySelector<HTMLElement>(`[data-resolver="${CSS.escape(resolver)}"][data-type="${CSS.escape(type)}"]`);
+    if (cell !== null) {
+      cell.textContent = queryText(type, query);
+      cell.classList.add('answered');
+    }
+    table.answers.set(type, [...(table.answers.get(type) ?? []), query]);
+    showAgreement(table, type);
+  } else if (e.event === 'summary') {
+    say(status, `Done in ${Math.round(e.data.durationMs)} ms.`);
+    byId('dns-verdict').textContent = e.data.consistent ? 'The resolvers agree on every type.' : 'The resolvers disagree.';
+  } else if (e.event === 'problem') {
+    say(status, problemText(e.data), 'error');
+  }
+}
+
+function showAgreement(table: Table, type: string): void {
+  const verdict = agreement(type, table.answers.get(type) ?? [], table.resolvers.length);
+  const cell = document.querySelector<HTMLElement>(`[data-agree="${CSS.escape(type)}"]`);
+  if (cell === null) return;
+  cell.textContent = VERDICT[verdict];
+  cell.dataset['verdict'] = verdict;
+}
+
+function drawTable(table: Table, resolvers: Array<{ id: string; address: string }>): void {
+  const head = el('tr');
+  head.append(el('th', 'Resolver'), ...table.types.map((t) => el('th', t)));
+  const rows = resolvers.map(({ id, address }) => {
+    const name = rowHeader(`${id} `);
+    name.append(el('span', address, 'address'));
+    return row(name, table.types.map((type) => cell('…', { resolver: id, type })));
+  });
+  const agree = row(rowHeader('Agree?'), table.types.map((type) => cell(VERDICT.waiting, { agree: type })));
+  agree.className = 'agreement';
+  const thead = el('thead');
+  thead.append(head);
+  const tbody = el('tbody');
+  tbody.append(...rows, agree);
+  byId('dns-table').replaceChildren(thead, tbody);
+}
+
+function rowHeader(text: string): HTMLTableCellElement {
+  const th = el('th', text);
+  th.scope = 'row';
+  return th;
+}
+
+function cell(text: string, data: Record<string, string>): HTMLTableCellElement {
+  const td = el('td', text);
+  Object.assign(td.dataset, data);
+  return td;
+}
+
+function row(header: HTMLElement, cells: HTMLElement[]): HTMLTableRowElement {
+  const tr = el('tr');
+  tr.append(header, ...cells);
+  return tr;
+}

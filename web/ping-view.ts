@@ -1,0 +1,69 @@
+import { byId, say } from './dom.js';
+import { PingChart } from './ping-chart.js';
+import { ms, percent, PingStats, type Echo } from './ping-stats.js';
+import { endText, problemText, runStream, type StreamEvent } from './stream.js';
+
+// The ping section: host, count and interval; each echo drawn as its event arrives; figures kept live.
+
+export function startPingView(): void {
+  const form = byId<HTMLFormElement>('ping-form');
+  const stop = byId<HTMLButtonElement>('ping-stop');
+  const status = byId('ping-status');
+  const chart = new PingChart(byId('ping-chart') as unknown as SVGSVGElement);
+  let running: AbortController | null = null;
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (running !== null) return;
+    running = new AbortController();
+    setRunning(true);
+    void run(form, chart, status, running.signal).finally(() => {
+      running = null;
+      setRunning(false);
+    });
+  });
+  stop.addEventListener('click', () => running?.abort());
+
+  function setRunning(on: boolean): void {
+    byId<HTMLButtonElement>('ping-run').disabled = on;
+    stop.disabled = !on;
+  }
+}
+
+async function run(form: HTMLFormElement, chart: PingChart, status: HTMLElement, signal: AbortSignal): Promise<void> {
+  const fields = new FormData(form);
+  const count = Number(fields.get('count'));
+  const body = { host: String(fields.get('host')).trim(), count, intervalMs: Number(fields.get('interval')) };
+  const stats = new PingStats();
+  chart.reset(count);
+  showFigures(stats);
+  say(status, `Pinging ${body.host}…`);
+  const end = await runStream('/api/tools/ping', body, signal, (e) => onEvent(e, chart, stats, status));
+  const text = endText(end);
+  if (text !== null) say(status, text, end.kind === 'stopped' ? 'info' : 'error');
+}
+
+function onEvent(e: StreamEvent, chart: PingChart, stats: PingStats, status: HTMLElement): void {
+  if (e.event === 'start') {
+    chart.reset(e.data.count);
+    say(status, `Pinging ${e.data.host} (${e.data.address}), ${e.data.count} echoes every ${e.data.intervalMs} ms…`);
+  } else if (e.event === 'reply') {
+    const echo = e.data as Echo;
+    chart.add(echo);
+    stats.add(echo);
+    showFigures(stats);
+  } else if (e.event === 'summary') {
+    say(status, `Done: ${e.data.packets.received} of ${e.data.packets.sent} echoes answered.`);
+  } else if (e.event === 'problem') {
+    say(status, problemText(e.data), 'error');
+  }
+}
+
+function showFigures(stats: PingStats): void {
+  const f = stats.figures();
+  byId('ping-sent').textContent = String(f.sent);
+  byId('ping-min').textContent = ms(f.minMs);
+  byId('ping-avg').textContent = ms(f.avgMs);
+  byId('ping-max').textContent = ms(f.maxMs);
+  byId('ping-loss').textContent = percent(f.lossPercent);
+}

@@ -1,0 +1,63 @@
+import { byId, el, say } from './dom.js';
+import { endText, problemText, runStream, type StreamEvent } from './stream.js';
+
+// The trace section, shown only when this server offers traceroute (its OpenAPI document lists the
+// path): one list item per hop as its event arrives.
+
+export const TRACE_PATH = '/api/tools/traceroute';
+
+interface Probe {
+  address?: string;
+  rttMs?: number;
+  status?: string;
+  icmp?: { name?: string };
+}
+
+export function startTraceView(): void {
+  byId('trace').hidden = false;
+  const form = byId<HTMLFormElement>('trace-form');
+  const stop = byId<HTMLButtonElement>('trace-stop');
+  const status = byId('trace-status');
+  let running: AbortController | null = null;
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (running !== null) return;
+    const controller = (running = new AbortController());
+    setRunning(true);
+    void run(form, status, controller.signal).finally(() => {
+      running = null;
+      setRunning(false);
+    });
+  });
+  stop.addEventListener('click', () => running?.abort());
+
+  function setRunning(on: boolean): void {
+    byId<HTMLButtonElement>('trace-run').disabled = on;
+    stop.disabled = !on;
+  }
+}
+
+async function run(form: HTMLFormElement, status: HTMLElement, signal: AbortSignal): Promise<void> {
+  const host = String(new FormData(form).get('host')).trim();
+  const list = byId('trace-hops');
+  list.replaceChildren();
+  say(status, `Tracing the path to ${host}…`);
+  const end = await runStream(TRACE_PATH, { host }, signal, (e) => onEvent(e, list, status));
+  const text = endText(end);
+  if (text !== null) say(status, text, end.kind === 'stopped' ? 'info' : 'error');
+}
+
+function onEvent(e: StreamEvent, list: HTMLElement, status: HTMLElement): void {
+  if (e.event === 'hop') list.append(hopItem(e.data));
+  else if (e.event === 'summary') say(status, 'Done.');
+  else if (e.event === 'problem') say(status, problemText(e.data), 'error');
+}
+
+function hopItem(hop: { ttl: number; probes: Probe[]; name?: string }): HTMLLIElement {
+  const item = el('li', `${hop.ttl}  `);
+  item.value = hop.ttl;
+  const name = hop.name !== undefined ? ` (${hop.name})` : '';
+  const probes = hop.probes.map((p) => (p.status === 'timeout' ? '*' : `${p.address ?? '?'} ${p.rttMs ?? '?'} ms${p.icmp?.name ? ` ${p.icmp.name}` : ''}`));
+  item.append(el('span', probes.join('   ') + name, 'hop'));
+  return item;
+}

@@ -126,6 +126,7 @@ struct Engine::Socket {
   // socket, late or forged packets): dropped, and counted so an operator can see them.
   uint64_t stray = 0;
   uint64_t stray_errors = 0;  // of those, ICMP errors quoting no echo of ours (forged ones among them)
+  uint64_t sent = 0;
 };
 
 struct Engine::Echo {
@@ -207,6 +208,7 @@ FamilyState Engine::state(Family family) const {
   st.drops = s.drops;
   st.stray = s.stray;
   st.stray_errors = s.stray_errors;
+  st.sent = s.sent;
   return st;
 }
 
@@ -311,6 +313,7 @@ bool Engine::SendNext(Session* session) {
     e.outcome.reason = SendFailureReason(err);
     return Settled(session, e);
   }
+  ++s.sent;
   e.state = Echo::State::kInFlight;
   e.deadline_ns = e.sent_mono_ns + static_cast<uint64_t>(o.timeout_ms) * kNsPerMs;
   return true;

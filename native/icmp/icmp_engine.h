@@ -68,6 +68,7 @@ struct FamilyState {
   uint32_t drops = 0;    // kernel drops on the socket (SO_RXQ_OVFL)
   uint64_t stray = 0;    // parsed replies and errors that matched no echo of ours
   uint64_t stray_errors = 0;  // of those, the ICMP errors (a forged or foreign error quoting no probe of ours)
+  uint64_t sent = 0;          // echo requests the kernel took
 };
 
 class Engine {

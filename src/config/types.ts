@@ -25,6 +25,7 @@ export interface Config {
   maxInFlightPerClient: number;
   maxInFlight: number;
   targetEchoesPerSecond: number;
+  targetTracesPerMinute: number;
   rateLimitCacheMax: number;
   shutdownGraceMs: number;
   bodyTimeoutMs: number;

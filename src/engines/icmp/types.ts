@@ -38,6 +38,7 @@ export interface FamilyStats {
   drops: number;
   stray: number;
   strayErrors: number; // the ICMP errors among `stray`: quoting no echo of ours (forged or foreign)
+  sent: number; // echo requests the kernel took
 }
 
 export interface EchoResult {

@@ -25,6 +25,7 @@ declare -A wanted=(
   [redis-cli]=redis-tools
   [faketime]=faketime
   [clang++]=clang
+  [traceroute]=traceroute
 )
 
 missing=()

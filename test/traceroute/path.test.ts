@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { assertMatchesSchema } from '../support/contract';
 import { parsePromText, sampleValue } from '../support/prom-text';
 import { createTracePath, type TracePath } from '../support/trace-path';
 import type { TraceHop, TracerouteResult } from '../../src/tools/traceroute/types';
@@ -52,6 +53,7 @@ for (const family of [4, 6] as const) {
     const expected = [...p.routers.map((n) => (family === 4 ? n.v4 : n.v6)), target];
     assert.equal(addresses(r.hops), expected);
     assert.equal(reference(p, family, target), expected);
+    assertMatchesSchema('TracerouteResult', r);
     assert.is(r.destinationReached, true);
     assert.is(r.ipVersion, family);
     const exceeded = family === 4 ? { type: 11, code: 0, name: 'ttl-exceeded' } : { type: 3, code: 0, name: 'hop-limit-exceeded' };
@@ -133,6 +135,27 @@ test('forged time exceeded messages quoting probes the trace never sent change n
   assert.equal(addresses(r.hops), [...p.routers.map((n) => n.v4), '*', '*']);
   const dropped = sampleValue(parsePromText(result.metrics), 'nettools_traceroute_unmatched_errors_total', { family: '4' });
   assert.is(dropped, 20);
+});
+
+test('streamed: each hop arrives once decided, in TTL order even when a lower hop is decided last, then the summary', async ({ path: p }) => {
+  const r2 = p.routers[1]!;
+  const rule = ['OUTPUT', '-p', 'icmp', '--icmp-type', 'time-exceeded', '-j', 'DROP'];
+  p.exec(r2.ns, ['iptables', '-A', ...rule]);
+  try {
+    const { answers } = await traceInPath(p, { asks: [{ body: { host: p.destination.v4, timeoutMs: 300 }, accept: 'application/x-ndjson' }] });
+    const answer = answers[0]!;
+    assert.is(answer.status, 200, answer.text);
+    assert.is(answer.contentType, 'application/x-ndjson');
+    const events = answer.text.trim().split('\n').map((line) => JSON.parse(line) as { event: string; data: Record<string, unknown> });
+    assert.equal(events.map((e) => e.event), ['start', 'hop', 'hop', 'hop', 'hop', 'summary']);
+    for (const e of events) assertMatchesSchema('TracerouteStreamEvent', e);
+    const summary = events[5]!.data as unknown as TracerouteResult;
+    assert.equal(events.slice(1, 5).map((e) => e.data), summary.hops);
+    assert.equal(summary.hops.map((h) => h.ttl), [1, 2, 3, 4]);
+    assert.equal(events[0]!.data['address'], p.destination.v4);
+  } finally {
+    p.exec(r2.ns, ['iptables', '-D', ...rule]);
+  }
 });
 
 test.run();

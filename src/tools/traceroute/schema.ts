@@ -20,7 +20,7 @@ export const tracerouteRequestSchema = {
     resolveNames: {
       type: 'boolean',
       default: false,
-      description: "Ask the configured resolvers for each hop address's PTR name. Not available on this server yet: true is refused (422 invalid-field).",
+      description: "Ask the configured resolvers for each hop address's PTR name. Not available on this server yet: true is refused (400 validation-failed naming /resolveNames).",
     },
   },
   examples: [{ host: 'example.com', maxHops: 30, probesPerHop: 2 }],

@@ -1,6 +1,7 @@
 // Runs inside a path's source namespace (see test/support/trace-path.ts): the real server on this
 // namespace's loopback, the requests the parent test names, then /metrics. Prints one JSON line when
-// the server listens ({ ready }) and one with every answer ({ answers, metrics }).
+// the server listens ({ ready }) and one with every answer ({ answers, metrics, kinds }).
+import { openPinger } from '../../src/engines/icmp';
 import { startServer } from '../support/server';
 
 interface Ask {
@@ -33,7 +34,11 @@ async function main(): Promise<void> {
     if (job.parallel) answers.push(...(await Promise.all(job.asks.map((a) => ask(server.base, a)))));
     else for (const a of job.asks) answers.push(await ask(server.base, a));
     const metrics = await (await fetch(`${server.base}/metrics`)).text();
-    process.stdout.write(JSON.stringify({ answers, metrics }) + '\n');
+    // The socket kinds an engine opens here, as the server's did (datagram first, raw when refused).
+    const probe = openPinger();
+    const kinds = { v4: probe.socketKinds.v4, v6: probe.socketKinds.v6 };
+    probe.close();
+    process.stdout.write(JSON.stringify({ answers, metrics, kinds }) + '\n');
   } finally {
     await server.stop();
   }

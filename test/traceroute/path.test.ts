@@ -69,6 +69,23 @@ for (const family of [4, 6] as const) {
   });
 }
 
+test('on datagram ICMP sockets (errors from the error queue) the same hops are found over IPv4 and IPv6', async ({ path: p }) => {
+  // Root passes no ping_group_range check by itself: opening the range in the source namespace lets the
+  // engine take datagram sockets there, as an unprivileged server would.
+  p.exec(p.source.ns, ['sysctl', '-qw', 'net.ipv4.ping_group_range=0 2147483647']);
+  try {
+    const { answers, kinds } = await traceInPath(p, { asks: [{ body: { host: p.destination.v4, timeoutMs: 1000 } }, { body: { host: p.destination.v6, timeoutMs: 1000 } }] });
+    assert.equal(kinds, { v4: 'dgram', v6: 'dgram' });
+    const [r4, r6] = answers.map((a) => JSON.parse(a.text) as TracerouteResult);
+    assert.equal(addresses(r4!.hops), [...p.routers.map((n) => n.v4), p.destination.v4]);
+    assert.equal(addresses(r6!.hops), [...p.routers.map((n) => n.v6), p.destination.v6]);
+    assert.equal(r4!.hops[0]!.probes[0], { ...r4!.hops[0]!.probes[0]!, icmp: { type: 11, code: 0, name: 'ttl-exceeded' } });
+    assert.equal(r6!.hops[0]!.probes[0], { ...r6!.hops[0]!.probes[0]!, icmp: { type: 3, code: 0, name: 'hop-limit-exceeded' } });
+  } finally {
+    p.exec(p.source.ns, ['sysctl', '-qw', 'net.ipv4.ping_group_range=1 0']);
+  }
+});
+
 test('a router that sends no time exceeded is a hop of timeouts, and the hops after it are still found', async ({ path: p }) => {
   const r2 = p.routers[1]!;
   const rule = ['OUTPUT', '-p', 'icmp', '--icmp-type', 'time-exceeded', '-j', 'DROP'];

@@ -10,7 +10,13 @@ export interface Answer {
 
 export interface InPath {
   ready: Promise<void>;
-  done: Promise<{ answers: Answer[]; metrics: string }>;
+  done: Promise<PathAnswers>;
+}
+
+export interface PathAnswers {
+  answers: Answer[];
+  metrics: string;
+  kinds: { v4: string | null; v6: string | null }; // the ICMP socket kinds the server used
 }
 
 const CHILD = path.join(__dirname, 'path-child.js');
@@ -21,7 +27,7 @@ export function runInPath(p: TracePath, job: { env?: Record<string, string>; ask
   let err = '';
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
-  const done = new Promise<{ answers: Answer[]; metrics: string }>((resolve, reject) => {
+  const done = new Promise<PathAnswers>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       if (out.includes('"ready"')) markReady();
@@ -37,6 +43,6 @@ export function runInPath(p: TracePath, job: { env?: Record<string, string>; ask
 }
 
 // Runs the job and returns its answers.
-export async function traceInPath(p: TracePath, job: Parameters<typeof runInPath>[1]): Promise<{ answers: Answer[]; metrics: string }> {
+export async function traceInPath(p: TracePath, job: Parameters<typeof runInPath>[1]): Promise<PathAnswers> {
   return runInPath(p, job).done;
 }

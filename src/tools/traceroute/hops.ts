@@ -7,7 +7,7 @@ import type { TraceHop, TraceProbe } from './types';
 // lower one is decided, or every probe is: higher TTLs then only repeat the end.
 export class HopAssembler {
   private readonly probes: (RawEcho | undefined)[];
-  private emitted = 0; // hops handed out in TTL order so far
+  private emitted = 0; // hops handed out by newlyDecided so far
 
   constructor(
     readonly maxHops: number,
@@ -34,7 +34,9 @@ export class HopAssembler {
   }
 
   complete(): boolean {
-    return this.emitted === this.lastTtl() && this.decided(this.emitted);
+    const last = this.lastTtl();
+    for (let ttl = 1; ttl <= last; ttl++) if (!this.decided(ttl)) return false;
+    return true;
   }
 
   hops(): TraceHop[] {
@@ -71,8 +73,9 @@ export class HopAssembler {
   }
 }
 
+// An ICMP answer that ends the path; a probe that failed to leave (no ICMP message) ends nothing.
 function isFinal(p: RawEcho): boolean {
-  return p.status === 'reply' || p.status === 'unreachable';
+  return (p.status === 'reply' || p.status === 'unreachable') && p.icmpType !== undefined;
 }
 
 // An answer needs its sender and ICMP message; a probe that could not even be sent counts as unanswered.

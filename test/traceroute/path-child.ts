@@ -7,6 +7,7 @@ import { startServer } from '../support/server';
 interface Ask {
   body: Record<string, unknown>;
   accept?: string;
+  abortAfterMs?: number; // the client goes away this long after asking
 }
 
 interface Job {
@@ -16,12 +17,19 @@ interface Job {
 }
 
 async function ask(base: string, a: Ask): Promise<{ status: number; contentType: string | null; text: string }> {
-  const reply = await fetch(`${base}/api/tools/traceroute`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: a.accept ?? 'application/json' },
-    body: JSON.stringify(a.body),
-  });
-  return { status: reply.status, contentType: reply.headers.get('content-type'), text: await reply.text() };
+  const signal = a.abortAfterMs === undefined ? null : AbortSignal.timeout(a.abortAfterMs);
+  try {
+    const reply = await fetch(`${base}/api/tools/traceroute`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: a.accept ?? 'application/json' },
+      body: JSON.stringify(a.body),
+      signal,
+    });
+    return { status: reply.status, contentType: reply.headers.get('content-type'), text: await reply.text() };
+  } catch (err) {
+    if (signal?.aborted) return { status: 0, contentType: null, text: 'aborted by the client' };
+    throw err;
+  }
 }
 
 async function main(): Promise<void> {
@@ -33,6 +41,8 @@ async function main(): Promise<void> {
     const answers = [];
     if (job.parallel) answers.push(...(await Promise.all(job.asks.map((a) => ask(server.base, a)))));
     else for (const a of job.asks) answers.push(await ask(server.base, a));
+    // A trace the client left is stopped by the server; give it a moment to count it.
+    if (job.asks.some((a) => a.abortAfterMs !== undefined)) await new Promise((r) => setTimeout(r, 200));
     const metrics = await (await fetch(`${server.base}/metrics`)).text();
     // The socket kinds an engine opens here, as the server's did (datagram first, raw when refused).
     const probe = openPinger();

@@ -154,6 +154,16 @@ test('forged time exceeded messages quoting probes the trace never sent change n
   assert.is(dropped, 20);
 });
 
+test('a client that goes away stops its trace at once: counted as aborted, its stream closed', async ({ path: p }) => {
+  const { answers, metrics } = await withSilentDestination(p, () =>
+    traceInPath(p, { asks: [{ body: { host: p.destination.v4, maxHops: 8, probesPerHop: 1, timeoutMs: 3000 }, accept: 'application/x-ndjson', abortAfterMs: 300 }] }),
+  );
+  assert.is(answers[0]!.status, 0);
+  const samples = parsePromText(metrics);
+  assert.is(sampleValue(samples, 'nettools_traceroute_traces_total', { outcome: 'aborted' }), 1);
+  assert.is(sampleValue(samples, 'nettools_streams_open', { tool: 'traceroute' }), 0);
+});
+
 test('streamed: each hop arrives once decided, in TTL order even when a lower hop is decided last, then the summary', async ({ path: p }) => {
   const r2 = p.routers[1]!;
   const rule = ['OUTPUT', '-p', 'icmp', '--icmp-type', 'time-exceeded', '-j', 'DROP'];

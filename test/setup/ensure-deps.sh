@@ -26,6 +26,7 @@ declare -A wanted=(
   [faketime]=faketime
   [clang++]=clang
   [traceroute]=traceroute
+  [mtr]=mtr-tiny
 )
 
 missing=()

@@ -107,7 +107,12 @@ Status CheckOptions(const PingOptions& o) {
   const bool ok = limits::kCount.contains(o.count) && limits::kIntervalMs.contains(o.interval_ms) &&
                   limits::kTimeoutMs.contains(o.timeout_ms) && limits::kSize.contains(o.size) &&
                   (!o.has_ttl || limits::kTtl.contains(o.ttl));
-  return ok ? Status::kOk : Status::kInvalidOptions;
+  if (!ok) return Status::kInvalidOptions;
+  if (o.probes_per_ttl == 0) return Status::kOk;
+  // A trace: whole TTLs only, and the last one still a TTL.
+  const bool trace = limits::kProbesPerTtl.contains(o.probes_per_ttl) && limits::kPaceUs.contains(o.pace_us) &&
+                     o.count % o.probes_per_ttl == 0 && limits::kTtl.contains(o.count / o.probes_per_ttl) && !o.has_ttl;
+  return trace ? Status::kOk : Status::kInvalidOptions;
 }
 
 struct Engine::Socket {
@@ -120,6 +125,8 @@ struct Engine::Socket {
   // Replies and errors that parsed but matched no echo of ours (other processes' traffic on a raw
   // socket, late or forged packets): dropped, and counted so an operator can see them.
   uint64_t stray = 0;
+  uint64_t stray_errors = 0;  // of those, ICMP errors quoting no echo of ours (forged ones among them)
+  uint64_t sent = 0;
 };
 
 struct Engine::Echo {
@@ -200,6 +207,8 @@ FamilyState Engine::state(Family family) const {
   st.in_flight = s.seqs.in_use();
   st.drops = s.drops;
   st.stray = s.stray;
+  st.stray_errors = s.stray_errors;
+  st.sent = s.sent;
   return st;
 }
 
@@ -241,9 +250,13 @@ void Engine::OnTimer(uv_timer_t* handle) {
   session->engine->Advance(session);
 }
 
+uint64_t Engine::IntervalNs(const PingOptions& o) {
+  return o.probes_per_ttl > 0 ? static_cast<uint64_t>(o.pace_us) * 1000 : static_cast<uint64_t>(o.interval_ms) * kNsPerMs;
+}
+
 void Engine::Advance(Session* session) {
   const PingOptions& o = session->opts;
-  const uint64_t interval_ns = static_cast<uint64_t>(o.interval_ms) * kNsPerMs;
+  const uint64_t interval_ns = IntervalNs(o);
   while (session->next_send < o.count &&
          uv_hrtime() >= session->start_ns + static_cast<uint64_t>(session->next_send) * interval_ns) {
     if (!SendNext(session)) return;
@@ -291,13 +304,16 @@ bool Engine::SendNext(Session* session) {
   // the monotonic one as the fallback when the wall clock jumps.
   clock_gettime(CLOCK_REALTIME, &e.sent_wall);
   e.sent_mono_ns = uv_hrtime();
-  const int err = SendEcho(s.opened.fd, o.family, o.address, pkt, len, o.has_ttl ? static_cast<int>(o.ttl) : -1);
+  const uint32_t index = session->next_send - 1;
+  const int ttl = o.probes_per_ttl > 0 ? static_cast<int>(1 + index / o.probes_per_ttl) : o.has_ttl ? static_cast<int>(o.ttl) : -1;
+  const int err = SendEcho(s.opened.fd, o.family, o.address, pkt, len, ttl);
   if (err != 0) {
     e.state = Echo::State::kSettled;
     e.outcome.status = ReplyStatus::kUnreachable;
     e.outcome.reason = SendFailureReason(err);
     return Settled(session, e);
   }
+  ++s.sent;
   e.state = Echo::State::kInFlight;
   e.deadline_ns = e.sent_mono_ns + static_cast<uint64_t>(o.timeout_ms) * kNsPerMs;
   return true;
@@ -318,7 +334,7 @@ void Engine::Schedule(Session* session) {
   const PingOptions& o = session->opts;
   uint64_t wake = UINT64_MAX;
   if (session->next_send < o.count) {
-    wake = session->start_ns + static_cast<uint64_t>(session->next_send) * o.interval_ms * kNsPerMs;
+    wake = session->start_ns + static_cast<uint64_t>(session->next_send) * IntervalNs(o);
   }
   for (const Echo& e : session->echoes) {
     if (e.state == Echo::State::kInFlight && e.deadline_ns < wake) wake = e.deadline_ns;
@@ -440,29 +456,36 @@ Engine::Session* Engine::Owner(Socket& s, const ParsedPacket& p, uint32_t* index
   return it->second;
 }
 
-void Engine::Stray(Socket& s) { ++s.stray; }
+void Engine::Stray(Socket& s, bool error) {
+  ++s.stray;
+  if (error) ++s.stray_errors;
+}
+
+// The round trip of an answer to echo e: the kernel stamp excludes our own wake-up latency; trust it
+// unless the wall clock moved.
+double Engine::RttMs(const Echo& e, const Received& rx) {
+  const double mono_ms = static_cast<double>(uv_hrtime() - e.sent_mono_ns) / 1e6;
+  if (!rx.has_stamp) return mono_ms;
+  const double wall = WallDiffMs(rx.stamp, e.sent_wall);
+  return wall >= 0 && wall <= mono_ms + 1.0 ? wall : mono_ms;
+}
 
 void Engine::HandlePacket(Socket& s, const uint8_t* data, const Received& rx) {
   const ParsedPacket p = ParsePacket(s.family, s.opened.kind, data, rx.len);
   if (p.kind == PacketKind::kIgnore) return;
+  const bool error = p.kind == PacketKind::kError;
   uint32_t index = 0;
   Session* session = Owner(s, p, &index);
-  if (session == nullptr) return Stray(s);
+  if (session == nullptr) return Stray(s, error);
   Echo& e = session->echoes[index];
-  if (e.state == Echo::State::kUnsent || !CookieMatches(p, session->cookie, session->opts.size)) return Stray(s);
+  if (e.state == Echo::State::kUnsent || !CookieMatches(p, session->cookie, session->opts.size)) return Stray(s, error);
   if (p.kind == PacketKind::kEchoReply) {
     if (!SameAddress(rx.from, session->opts.address)) return Stray(s);
     if (e.state == Echo::State::kSettled) {
       if (e.outcome.status == ReplyStatus::kReply) ++session->duplicates;
       return;
     }
-    const double mono_ms = static_cast<double>(uv_hrtime() - e.sent_mono_ns) / 1e6;
-    double rtt = mono_ms;
-    if (rx.has_stamp) {
-      // The kernel stamp excludes our own wake-up latency; trust it unless the wall clock moved.
-      const double wall = WallDiffMs(rx.stamp, e.sent_wall);
-      if (wall >= 0 && wall <= mono_ms + 1.0) rtt = wall;
-    }
+    const double rtt = RttMs(e, rx);
     e.state = Echo::State::kSettled;
     if (rtt > session->opts.timeout_ms) {
       e.outcome.status = ReplyStatus::kTimeout;
@@ -472,14 +495,16 @@ void Engine::HandlePacket(Socket& s, const uint8_t* data, const Received& rx) {
       e.outcome.ttl = p.has_ttl ? p.ttl : rx.ttl;
       e.outcome.bytes = p.icmp_len;
       e.outcome.from = AddressText(rx.from);
+      e.outcome.icmp_type = s.family == Family::kV4 ? 0 : 129;  // echo reply
+      e.outcome.icmp_code = 0;
     }
     if (!Settled(session, e)) return;
   } else {
     // An error quoting our echo: the quoted destination must be this session's target.
     if (e.state != Echo::State::kInFlight || !p.has_quoted_dst || !SameAddress(session->opts.address, p.quoted_dst)) {
-      return Stray(s);
+      return Stray(s, true);
     }
-    if (!SettleWithError(session, e, ClassifyError(s.family, p.err_type, p.err_code), AddressText(rx.from))) return;
+    if (!SettleWithError(session, e, rx, p.err_type, p.err_code, AddressText(rx.from))) return;
   }
   FinishIfDone(session);
 }
@@ -491,15 +516,14 @@ void Engine::HandleQueuedError(Socket& s, const uint8_t* data, const Received& r
   if (p.kind == PacketKind::kIgnore) return;
   uint32_t index = 0;
   Session* session = Owner(s, p, &index);
-  if (session == nullptr) return Stray(s);
+  if (session == nullptr) return Stray(s, true);
   Echo& e = session->echoes[index];
   // The error queue names the original destination in msg_name.
   if (e.state != Echo::State::kInFlight || !SameAddress(rx.from, session->opts.address) ||
       !CookieMatches(p, session->cookie, session->opts.size)) {
-    return Stray(s);
+    return Stray(s, true);
   }
-  if (!SettleWithError(session, e, ClassifyError(s.family, rx.err_type, rx.err_code),
-                       rx.has_offender ? AddressText(rx.offender) : std::string())) {
+  if (!SettleWithError(session, e, rx, rx.err_type, rx.err_code, rx.has_offender ? AddressText(rx.offender) : std::string())) {
     return;
   }
   FinishIfDone(session);
@@ -507,10 +531,14 @@ void Engine::HandleQueuedError(Socket& s, const uint8_t* data, const Received& r
 
 // Whoever settles an echo with an ICMP error (a quoted packet on a raw socket, or the error queue of a
 // datagram one) reports it the same way.
-bool Engine::SettleWithError(Session* session, Echo& e, const ErrorMeaning& m, std::string from) {
+bool Engine::SettleWithError(Session* session, Echo& e, const Received& rx, uint8_t type, uint8_t code, std::string from) {
+  const ErrorMeaning m = ClassifyError(session->socket->family, type, code);
   e.state = Echo::State::kSettled;
   e.outcome.status = m.status;
   e.outcome.reason = m.reason;
+  e.outcome.rtt_ms = RttMs(e, rx);
+  e.outcome.icmp_type = type;
+  e.outcome.icmp_code = code;
   if (!from.empty()) e.outcome.from = std::move(from);
   return Settled(session, e);
 }

@@ -29,6 +29,10 @@ struct PingOptions {
   uint32_t size = 56;
   bool has_ttl = false;  // else the system default
   uint32_t ttl = 0;
+  // A trace: echo i goes out with TTL / hop limit 1 + i / probes_per_ttl, and the echoes leave pace_us
+  // apart instead of interval_ms (a whole path probed within a few ms). 0: a ping.
+  uint32_t probes_per_ttl = 0;
+  uint32_t pace_us = 0;
 };
 
 // Parses an IP literal of the family (IPv6 may carry a %scope for link-local) into opts->address.
@@ -40,11 +44,13 @@ Status CheckOptions(const PingOptions& opts);
 
 struct EchoOutcome {
   ReplyStatus status = ReplyStatus::kTimeout;
-  double rtt_ms = 0;
+  double rtt_ms = -1;  // a reply's or an ICMP error's round trip; -1 when nothing came in time
   int ttl = -1;
   size_t bytes = 0;
   std::string from;    // empty when unknown
   const char* reason = nullptr;  // errors only
+  int icmp_type = -1;  // the answer's ICMP type and code (echo reply or error); -1 when none came
+  int icmp_code = -1;
 };
 
 struct PingResult {
@@ -61,6 +67,8 @@ struct FamilyState {
   size_t in_flight = 0;  // sequences reserved
   uint32_t drops = 0;    // kernel drops on the socket (SO_RXQ_OVFL)
   uint64_t stray = 0;    // parsed replies and errors that matched no echo of ours
+  uint64_t stray_errors = 0;  // of those, the ICMP errors (a forged or foreign error quoting no probe of ours)
+  uint64_t sent = 0;          // echo requests the kernel took
 };
 
 class Engine {
@@ -100,8 +108,8 @@ class Engine {
   static void OnPoll(uv_poll_t* handle, int status, int events);
   void Drain(Socket& s, bool errqueue);
   void HandlePacket(Socket& s, const uint8_t* data, const Received& rx);
-  static void Stray(Socket& s);
-  bool SettleWithError(Session* session, Echo& e, const ErrorMeaning& m, std::string from);
+  static void Stray(Socket& s, bool error = false);
+  bool SettleWithError(Session* session, Echo& e, const Received& rx, uint8_t type, uint8_t code, std::string from);
   // Counts an echo as decided and reports it when the session asked to; false when the report stopped
   // the session (cancelled it or closed the engine): the caller must then leave it alone.
   bool Settled(Session* session, const Echo& e);
@@ -112,6 +120,8 @@ class Engine {
   void Advance(Session* session);
   bool SendNext(Session* session);  // false as Settled
   static bool HasDue(const Session& session, uint64_t now_ns);  // an echo in flight past its deadline
+  static uint64_t IntervalNs(const PingOptions& o);
+  static double RttMs(const Echo& e, const Received& rx);
   void Schedule(Session* session);
   void Finish(Session* session);
   void Drop(Session* session);

@@ -69,6 +69,8 @@ class IcmpEngineWrap : public Napi::ObjectWrap<IcmpEngineWrap> {
 
  private:
   Napi::Value Ping(const Napi::CallbackInfo& info);
+  Napi::Value Trace(const Napi::CallbackInfo& info);
+  Napi::Value Begin(const Napi::CallbackInfo& info, const PingOptions& opts, size_t done_at);
   Napi::Value Cancel(const Napi::CallbackInfo& info);
   Napi::Value Close(const Napi::CallbackInfo& info);
   Napi::Value SocketKinds(const Napi::CallbackInfo& info);
@@ -104,6 +106,7 @@ Napi::Function IcmpEngineWrap::Define(Napi::Env env) {
   return DefineClass(env, "IcmpEngine",
                      {
                          InstanceMethod("ping", &IcmpEngineWrap::Ping),
+                         InstanceMethod("trace", &IcmpEngineWrap::Trace),
                          InstanceMethod("cancel", &IcmpEngineWrap::Cancel),
                          InstanceMethod("close", &IcmpEngineWrap::Close),
                          InstanceMethod("socketKinds", &IcmpEngineWrap::SocketKinds),
@@ -215,12 +218,47 @@ Napi::Value IcmpEngineWrap::Ping(const Napi::CallbackInfo& info) {
     opts.has_ttl = true;
     opts.ttl = UintArg(env, info[6], "ttl");
   }
+  return Begin(info, opts, 7);
+}
+
+// trace(address, family, maxHops, probesPerHop, timeoutMs, paceUs, size, done, progress?): one session
+// whose echo i goes out with TTL 1 + i / probesPerHop, paceUs apart; results and progress as for ping.
+Napi::Value IcmpEngineWrap::Trace(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (engine() == nullptr) throw StatusError(env, Status::kEngineClosed);
+  const bool progress = info.Length() > 8 && info[8].IsFunction();
+  if (info.Length() < 8 || !info[7].IsFunction() || (info.Length() > 8 && !progress && !info[8].IsUndefined()) ||
+      !info[0].IsString()) {
+    throw StatusError(env, Status::kInvalidOptions,
+                      "trace(address, family, maxHops, probesPerHop, timeoutMs, paceUs, size, done, progress?)");
+  }
+  const uint32_t family = UintArg(env, info[1], "family");
+  if (family != 4 && family != 6) throw StatusError(env, Status::kInvalidOptions, "family must be 4 or 6");
+  PingOptions opts;
+  const Status parsed = ParseAddress(family == 4 ? Family::kV4 : Family::kV6, info[0].As<Napi::String>(), &opts);
+  if (parsed != Status::kOk) throw StatusError(env, parsed);
+  const uint32_t hops = UintArg(env, info[2], "maxHops");
+  opts.probes_per_ttl = UintArg(env, info[3], "probesPerHop");
+  if (hops > limits::kTtl.max || opts.probes_per_ttl > limits::kProbesPerTtl.max) {
+    throw StatusError(env, Status::kInvalidOptions);
+  }
+  opts.count = hops * opts.probes_per_ttl;
+  opts.timeout_ms = UintArg(env, info[4], "timeoutMs");
+  opts.pace_us = UintArg(env, info[5], "paceUs");
+  opts.size = UintArg(env, info[6], "size");
+  return Begin(info, opts, 7);
+}
+
+// Starts a session with the done function at info[done_at] and an optional progress one after it.
+Napi::Value IcmpEngineWrap::Begin(const Napi::CallbackInfo& info, const PingOptions& opts, size_t done_at) {
+  Napi::Env env = info.Env();
+  const bool progress = info.Length() > done_at + 1 && info[done_at + 1].IsFunction();
   uint64_t session = 0;
   const Status started = engine()->Start(opts, &session, progress);
   if (started != Status::kOk) throw StatusError(env, started);
   if (callbacks_.empty()) Ref();
-  callbacks_.emplace(session, Napi::Persistent(info[7].As<Napi::Function>()));
-  if (progress) progress_.emplace(session, Napi::Persistent(info[8].As<Napi::Function>()));
+  callbacks_.emplace(session, Napi::Persistent(info[done_at].As<Napi::Function>()));
+  if (progress) progress_.emplace(session, Napi::Persistent(info[done_at + 1].As<Napi::Function>()));
   return Napi::Number::New(env, static_cast<double>(session));
 }
 
@@ -259,6 +297,8 @@ Napi::Value IcmpEngineWrap::Stats(const Napi::CallbackInfo& info) {
     fo.Set("inFlight", static_cast<double>(st.in_flight));
     fo.Set("drops", static_cast<double>(st.drops));
     fo.Set("stray", static_cast<double>(st.stray));
+    fo.Set("strayErrors", static_cast<double>(st.stray_errors));
+    fo.Set("sent", static_cast<double>(st.sent));
     o.Set(f == Family::kV4 ? "v4" : "v6", fo);
   }
   o.Set("sessions", static_cast<double>(engine()->sessions()));

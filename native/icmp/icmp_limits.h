@@ -24,6 +24,9 @@ constexpr Range kIntervalMs{1, 60000};
 constexpr Range kTimeoutMs{1, 60000};
 constexpr Range kSize{0, static_cast<uint32_t>(kMaxPayload)};  // payload bytes; the codec's buffer bound
 constexpr Range kTtl{1, 255};
+// Traces: probes per TTL, and the gap between two probes (a trace is paced, never a burst).
+constexpr Range kProbesPerTtl{1, 10};
+constexpr Range kPaceUs{0, 100000};
 }  // namespace limits
 
 }  // namespace nettools::icmp

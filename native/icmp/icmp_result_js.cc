@@ -24,15 +24,18 @@ double Text(std::string* texts, const char* text, size_t length) {
   return static_cast<double>(length);
 }
 
-// The six numbers of one echo, its texts appended to `texts`.
+// The numbers of one echo (kPerEcho), its texts appended to `texts`.
 void WriteEcho(const EchoOutcome& e, double* d, std::string* texts) {
   const bool reply = e.status == ReplyStatus::kReply;
+  const bool answered = reply || e.status == ReplyStatus::kUnreachable || e.status == ReplyStatus::kTimeExceeded;
   d[0] = static_cast<double>(e.status);
-  d[1] = reply ? e.rtt_ms : -1;
+  d[1] = answered && e.rtt_ms >= 0 ? e.rtt_ms : -1;
   d[2] = reply && e.ttl >= 0 ? e.ttl : -1;
   d[3] = reply ? static_cast<double>(e.bytes) : -1;
   d[4] = e.from.empty() ? -1 : Text(texts, e.from.data(), e.from.size());
   d[5] = e.reason == nullptr ? -1 : Text(texts, e.reason, std::char_traits<char>::length(e.reason));
+  d[6] = e.icmp_type;
+  d[7] = e.icmp_code;
 }
 
 std::pair<Napi::Float64Array, Napi::String> Pair(Napi::Env env, Napi::Float64Array numbers, const std::string& texts) {
@@ -52,7 +55,7 @@ Napi::Array ReplyStatusNames(Napi::Env env) {
 ResultWriter::ResultWriter(Napi::Env env) { numbers_ = Napi::Persistent(Napi::Float64Array::New(env, kSharedNumbers)); }
 
 std::pair<Napi::Float64Array, Napi::String> ResultWriter::Packed(Napi::Env env, const PingResult& result) const {
-  const size_t count = 3 + 6 * result.echoes.size();
+  const size_t count = 3 + kPerEcho * result.echoes.size();
   Napi::Float64Array numbers = numbers_.Value();
   if (count > numbers.ElementLength()) numbers = Napi::Float64Array::New(env, count);
   double* d = numbers.Data();
@@ -63,7 +66,7 @@ std::pair<Napi::Float64Array, Napi::String> ResultWriter::Packed(Napi::Env env, 
   std::string texts;
   for (const EchoOutcome& e : result.echoes) {
     WriteEcho(e, d + k, &texts);
-    k += 6;
+    k += kPerEcho;
   }
   return Pair(env, numbers, texts);
 }

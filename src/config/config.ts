@@ -112,6 +112,13 @@ const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     parse: integer(1, 86_400),
     help: 'longest a streamed ping may run: (count - 1) x intervalMs + timeoutMs, in seconds',
   },
+  targetTracesPerMinute: {
+    key: 'targetTracesPerMinute',
+    variable: 'NETTOOLS_TARGET_TRACES_PER_MINUTE',
+    fallback: '6',
+    parse: integer(1, 10_000),
+    help: 'traceroutes per minute the whole server runs to one address',
+  },
   rateLimitCacheMax: {
     key: 'rateLimitCacheMax',
     variable: 'NETTOOLS_RATE_LIMIT_CACHE_MAX',

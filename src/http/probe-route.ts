@@ -2,6 +2,7 @@ import type { FieldError } from '../problems/codes';
 import { integerParam, readProbeQuery, toQueryPointer } from '../probe/query';
 import type { Outcome } from '../tools/outcome';
 import type { OpenTool } from '../tools/registry';
+import { hasProbe, type ProbingTool } from '../tools/tool';
 import type { Exchange } from './exchange';
 import { ADMIT, IDENTIFY, type Caller } from './pipeline/caller';
 import type { PipelineContext } from './pipeline/context';
@@ -14,16 +15,19 @@ import type { HttpRequest } from './uws';
 
 const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';
 
+// An open tool that has a /probe module.
+type ProbingOpenTool = OpenTool & { tool: ProbingTool<unknown, unknown> };
+
 // One probe request as the stages fill it in: the query in place of the body, probe metrics in place
 // of the JSON result.
 interface ProbeFlow {
   readonly ex: Exchange;
   readonly ctx: PipelineContext;
-  readonly tools: readonly OpenTool[];
+  readonly tools: readonly ProbingOpenTool[];
   req: HttpRequest | null;
   query: string;
   caller: Caller | null;
-  open: OpenTool | null;
+  open: ProbingOpenTool | null;
   slot: OpenTool['slot'];
   request: unknown;
   startedAt: number;
@@ -56,7 +60,7 @@ const CHOOSE_TOOL: Stage<ProbeFlow> = {
 const RESPOND_METRICS: Stage<ProbeFlow> = {
   name: 'respond',
   run(r) {
-    const { probe } = (r.open as OpenTool).tool;
+    const { probe } = (r.open as ProbingOpenTool).tool;
     const outcome = r.outcome as Outcome<unknown>;
     if (!outcome.ok && !probe.failuresAsMetrics.has(outcome.failure.code)) return respond(r.ex, outcome);
     later(r.ex, probe.exposition(outcome, r.request, (performance.now() - r.startedAt) / 1000), (text) => r.ex.send(200, PROMETHEUS_TEXT, text));
@@ -66,7 +70,9 @@ const RESPOND_METRICS: Stage<ProbeFlow> = {
 // GET /probe, in order.
 export const PROBE_STAGES: ReadonlyArray<Stage<ProbeFlow>> = [READ_QUERY, IDENTIFY, ADMIT, CHOOSE_TOOL, RUN, RESPOND_METRICS];
 
-export function probeRoute(ctx: PipelineContext, tools: readonly OpenTool[]): Route {
+export function probeRoute(ctx: PipelineContext, all: readonly OpenTool[]): Route {
+  // A tool without a probe module is no module here.
+  const tools = all.filter((t): t is ProbingOpenTool => hasProbe(t.tool));
   return {
     allow: 'GET, HEAD',
     methods: {
@@ -79,11 +85,11 @@ export function probeRoute(ctx: PipelineContext, tools: readonly OpenTool[]): Ro
   };
 }
 
-function probeRequest(tools: readonly OpenTool[], query: string): { open: OpenTool; request: unknown } | StageRefusal {
+function probeRequest(tools: readonly ProbingOpenTool[], query: string): { open: ProbingOpenTool; request: unknown } | StageRefusal {
   const invalid = (errors: FieldError[]): StageRefusal => ({ code: 'validation-failed', detail: 'the query does not describe a probe; pointers name query parameters', errors });
   const read = readProbeQuery(query, tools.map((t) => t.tool.probe));
   if (!read.ok) return invalid(read.errors);
-  const open = tools.find((t) => t.tool.probe.module === read.module) as OpenTool;
+  const open = tools.find((t) => t.tool.probe.module === read.module) as ProbingOpenTool;
   const built = open.tool.probe.body(read.target, read.get);
   if ('errors' in built) return invalid(built.errors);
   const timeout = integerParam(read.get('timeout_ms'));

@@ -2,7 +2,7 @@ import { FAILURE_PROBLEMS } from '../http/refusal';
 import { PROBLEMS, type ProblemCode } from '../problems/codes';
 import { problemSchema } from '../problems/schema';
 import { COMMON_PROBE_PARAMS } from '../probe/query';
-import type { Tool } from '../tools/tool';
+import { hasProbe, type Tool } from '../tools/tool';
 import { describeProblems, INTRODUCTION, problemHeaders, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER, TAGS } from './descriptions';
 import { LIMITS_SCHEMA } from './limits-schema';
 import { problemExample } from './problem-examples';
@@ -109,7 +109,9 @@ function toolPath(tool: AnyTool, resolverIds: readonly string[]) {
   };
 }
 
-function probePath(tools: readonly AnyTool[]) {
+function probePath(all: readonly AnyTool[]) {
+  // Only tools with a probe module answer on /probe.
+  const tools = all.filter(hasProbe);
   const params = { ...COMMON_PROBE_PARAMS, ...Object.assign({}, ...tools.map((t) => t.probe.params)) } as Record<string, string>;
   const refusals: ProblemCode[] = ['invalid-api-key', 'validation-failed', 'rate-limited', 'too-many-concurrent', 'overloaded', 'engine-unavailable', 'internal-error'];
   const toolRefusals = tools.flatMap((t) => t.failures.filter((f) => !t.probe.failuresAsMetrics.has(f)).map((f) => FAILURE_PROBLEMS[f]));

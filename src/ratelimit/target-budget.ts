@@ -17,8 +17,12 @@ import type { BucketParams } from './token-bucket';
 export const DEFAULT_TARGET_CACHE_MAX = 10_000;
 
 export interface TargetBudgetOptions<A extends Maybe<BucketAnswer>> {
-  /** Echo requests per second per target address (Config.targetEchoesPerSecond). */
+  /** Echo requests per second per target address (Config.targetEchoesPerSecond), or per `windowMs`. */
   echoesPerSecond: number;
+  /** The refill window, 1000 by default; traces use a minute. */
+  windowMs?: number;
+  /** Keeps budgets of another kind (traces) apart from echo budgets in one shared store. */
+  keyPrefix?: string;
   /** Where the budgets live; by default in this process, at most `max` addresses. */
   store?: LimiterStore<A>;
   max?: number;
@@ -37,9 +41,11 @@ export class TargetBudget<A extends Maybe<BucketAnswer> = BucketAnswer> {
   readonly #now: () => number;
   readonly #store: LimiterStore<A>;
   readonly #local: boolean;
+  readonly #prefix: string;
 
   constructor(options: TargetBudgetOptions<A>) {
-    this.#rule = { capacity: options.echoesPerSecond, windowMs: 1000 };
+    this.#rule = { capacity: options.echoesPerSecond, windowMs: options.windowMs ?? 1000 };
+    this.#prefix = options.keyPrefix ?? '';
     this.#now = options.now ?? monotonicMs;
     const store = options.store ?? new MemoryLimiterStore({ max: options.max ?? DEFAULT_TARGET_CACHE_MAX, now: this.#now });
     this.#store = store as LimiterStore<A>;
@@ -63,7 +69,7 @@ export class TargetBudget<A extends Maybe<BucketAnswer> = BucketAnswer> {
       return (this.#local ? refusal : Promise.resolve(refusal)) as MappedMaybe<A, EchoReservation>;
     }
     // Dotted IPv4 as the ping tool hands it in is its own canonical spelling: no parse and format.
-    const key = isCanonicalIPv4(address) ? address : (normaliseIp(address) ?? address);
+    const key = this.#prefix + (isCanonicalIPv4(address) ? address : (normaliseIp(address) ?? address));
     const answer = this.#store.take(key, this.#rule, echoes, this.#now());
     return then(answer, (a): EchoReservation => {
       if (!a.allowed) return { granted: false, reason: 'budget-spent', retryAfterSeconds: a.retryAfterSeconds, limit };

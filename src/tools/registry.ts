@@ -8,13 +8,14 @@ import { MemoryLimiterStore } from '../ratelimit/memory-limiter-store';
 import { createSchemaCompiler, type Validate } from '../validation/validator';
 import { dnsTool } from './dns';
 import { pingTool } from './ping';
+import { tracerouteTool } from './traceroute';
 import type { Tool, ToolDeps, ToolSlot } from './tool';
 import { Upstream } from './upstream';
 
 // Every tool the server offers. Adding a tool: its folder, and one line here.
 // eslint-style `any`: the list holds tools of different request and result types.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const TOOLS: ReadonlyArray<Tool<any, any>> = [pingTool, dnsTool];
+export const TOOLS: ReadonlyArray<Tool<any, any>> = [pingTool, dnsTool, tracerouteTool];
 
 // A tool ready to serve: its definition, its request validator and what runs it.
 export interface OpenTool<Req = unknown, Res = unknown> {

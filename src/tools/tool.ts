@@ -77,7 +77,14 @@ export interface Tool<Req, Res> {
   // After the schema: canonical forms (IDN to ASCII, bare IP literals).
   normalize(request: Req): Req;
   open(deps: ToolDeps): ToolSlot<Req, Res>;
-  probe: ProbeSpec<Req, Res>;
+  probe?: ProbeSpec<Req, Res>; // GET /probe module, for tools that have one
+}
+
+// A tool with a GET /probe module.
+export type ProbingTool<Req = any, Res = any> = Tool<Req, Res> & { probe: ProbeSpec<Req, Res> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export function hasProbe<T extends Tool<any, any>>(tool: T): tool is T & { probe: ProbeSpec<any, any> } { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return tool.probe !== undefined;
 }
 
 // Checks a resolved ping target against the operator's target policy; returns the refused range's name.

@@ -77,7 +77,7 @@ test('a result that cannot be serialised (a throw after the tool resolved) is a 
 test('a probe whose metrics cannot be written (a rejection after the tool ran) is a 500 and the server serves on', async () => {
   const failingProbe: Tool<any, any> = {
     ...pingReturning({}),
-    probe: { ...pingTool.probe, exposition: async () => Promise.reject(new Error('exposition failed')) },
+    probe: { ...pingTool.probe!, exposition: async () => Promise.reject(new Error('exposition failed')) },
   };
   const server = await startServerWithTools([failingProbe, dnsUnavailable], {}, log);
   try {

@@ -5,13 +5,14 @@ import { unpackResult } from '../../src/engines/icmp/unpack';
 const NAMES = ['reply', 'timeout', 'unreachable', 'time-exceeded'];
 
 test('a packed result reads back as echoes in order, absent numbers and texts left out', () => {
-  // 2 echoes, 1 duplicate, 12.5 ms; a reply without a TTL, then an unreachable with its sender and reason.
-  const numbers = Float64Array.from([2, 1, 12.5, 0, 0.25, -1, 64, -1, -1, 2, -1, -1, -1, 10, 16]);
+  // 2 echoes, 1 duplicate, 12.5 ms; a reply without a TTL or ICMP type, then an unreachable with its
+  // round trip, sender, reason and ICMP type and code.
+  const numbers = Float64Array.from([2, 1, 12.5, 0, 0.25, -1, 64, -1, -1, -1, -1, 2, 1.5, -1, -1, 10, 16, 3, 1]);
   const r = unpackResult(numbers, '198.18.0.2host-unreachable', NAMES);
   assert.equal(r, {
     replies: [
       { seq: 0, status: 'reply', rttMs: 0.25, bytes: 64 },
-      { seq: 1, status: 'unreachable', from: '198.18.0.2', reason: 'host-unreachable' },
+      { seq: 1, status: 'unreachable', rttMs: 1.5, from: '198.18.0.2', reason: 'host-unreachable', icmpType: 3, icmpCode: 1 },
     ],
     duplicates: 1,
     durationMs: 12.5,
@@ -19,14 +20,14 @@ test('a packed result reads back as echoes in order, absent numbers and texts le
 });
 
 test('only the echoes the count names are read from a longer (reused) array', () => {
-  const numbers = Float64Array.from([1, 0, 1, 1, -1, -1, -1, -1, -1, 0, 5, 5, 5, 5, 5]);
+  const numbers = Float64Array.from([1, 0, 1, 1, -1, -1, -1, -1, -1, -1, -1, 0, 5, 5, 5, 5, 5, 5, 5]);
   assert.equal(unpackResult(numbers, '', NAMES).replies, [{ seq: 0, status: 'timeout' }]);
 });
 
 test('a packed result that does not hold what it announces is refused, not read past its end', () => {
-  assert.throws(() => unpackResult(Float64Array.from([2, 0, 1, 1, -1, -1, -1, -1, -1]), '', NAMES), /do not fit/);
-  assert.throws(() => unpackResult(Float64Array.from([1, 0, 1, 2, -1, -1, -1, 20, -1]), 'short', NAMES), /cut short/);
-  assert.throws(() => unpackResult(Float64Array.from([1, 0, 1, 7, -1, -1, -1, -1, -1]), '', NAMES), /unknown status/);
+  assert.throws(() => unpackResult(Float64Array.from([2, 0, 1, 1, -1, -1, -1, -1, -1, -1, -1]), '', NAMES), /do not fit/);
+  assert.throws(() => unpackResult(Float64Array.from([1, 0, 1, 2, -1, -1, -1, 20, -1, -1, -1]), 'short', NAMES), /cut short/);
+  assert.throws(() => unpackResult(Float64Array.from([1, 0, 1, 7, -1, -1, -1, -1, -1, -1, -1]), '', NAMES), /unknown status/);
 });
 
 test('the engine names its statuses in the order the packed numbers use', async () => {

@@ -82,6 +82,18 @@ test('the per-target echo budget is shared by the instances', async ({ redis }) 
   }
 });
 
+test('the per-target trace budget is shared by the instances', async ({ redis }) => {
+  const env = { NETTOOLS_REDIS_URL: redis.url, NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true', NETTOOLS_TARGET_TRACES_PER_MINUTE: '2' };
+  const [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
+  try {
+    const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => postJson((i % 2 === 0 ? a : b).base, '/api/tools/traceroute', { host: '127.0.0.6', probesPerHop: 1 })));
+    assert.equal([replies.filter((r) => r.status === 200).length, replies.filter((r) => r.status === 429).length], [2, 4]);
+    for (const r of replies.filter((x) => x.status === 429)) assertProblem(r, 429, 'target-rate-limited');
+  } finally {
+    await stop(a, b);
+  }
+});
+
 test('keys in Redis are prefixed, expire, and never hold an API key', async ({ redis, dir }) => {
   const env = { NETTOOLS_REDIS_URL: redis.url, NETTOOLS_API_KEYS_FILE: join(dir, 'keys'), NETTOOLS_PLANS: 'pro=100/60s' };
   const key = (await runToExit(env, ['keys', 'create', '--plan', 'pro'])).stdout.trim();

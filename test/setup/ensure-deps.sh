@@ -25,6 +25,8 @@ declare -A wanted=(
   [redis-cli]=redis-tools
   [faketime]=faketime
   [clang++]=clang
+  [traceroute]=traceroute
+  [mtr]=mtr-tiny
 )
 
 missing=()

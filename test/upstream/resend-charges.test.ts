@@ -5,7 +5,7 @@ import { openResolverClient } from '../../src/engines/dns';
 import { coalesce } from '../../src/engines/dns/coalescing-client';
 import { ResolverBudget } from '../../src/ratelimit/resolver-budget';
 import { MemoryLimiterStore } from '../../src/ratelimit/memory-limiter-store';
-import { resolveHost } from '../../src/tools/ping/resolve-host';
+import { resolveHost } from '../../src/tools/resolve-host';
 import { Upstream } from '../../src/tools/upstream';
 import { startSilentDns } from '../support/fault-dns';
 import { startKnot, type KnotServer } from '../support/knot';

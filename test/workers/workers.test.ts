@@ -106,6 +106,13 @@ test('the per-target echo budget is shared by the workers', async ({ server }) =
   assert.equal([replies.filter((r) => r.status === 200).length, replies.filter((r) => r.status === 429).length], [1, 5]);
 });
 
+test('the per-target trace budget (default 6 a minute) is shared by the workers', async ({ server }) => {
+  const replies = await Promise.all(
+    Array.from({ length: 8 }, (_, i) => request(server.base, '/api/tools/traceroute', { localAddress: `127.0.3.${i + 1}`, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"host":"127.0.0.7","probesPerHop":1}' })),
+  );
+  assert.equal([replies.filter((r) => r.status === 200).length, replies.filter((r) => r.status === 429).length], [6, 2]);
+});
+
 test('/metrics describes the whole process', async ({ server }) => {
   const before = parsePromText((await request(server.base, '/metrics')).text);
   for (let i = 0; i < 10; i++) await request(server.base, '/openapi.json');

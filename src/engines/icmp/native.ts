@@ -1,5 +1,5 @@
 import { addon } from '../../native/addon';
-import type { FamilyStats, KindPreference, EchoOptions, SocketKind } from './types';
+import type { FamilyStats, KindPreference, EchoOptions, SocketKind, TraceOptions } from './types';
 
 // The shapes the C++ binding (native/icmp/icmp_engine_binding.cc) hands over.
 export interface NativeFamily {
@@ -28,13 +28,25 @@ export interface NativeIcmpEngine {
     done: (numbers: Float64Array, texts: string) => void,
     progress?: EchoProgress,
   ): number;
+  // One session probing TTLs 1..maxHops, probesPerHop echoes each, paceUs apart (see nativeTrace).
+  trace(
+    address: string,
+    family: number,
+    maxHops: number,
+    probesPerHop: number,
+    timeoutMs: number,
+    paceUs: number,
+    size: number,
+    done: (numbers: Float64Array, texts: string) => void,
+    progress?: EchoProgress,
+  ): number;
   cancel(session: number): void;
   close(): void;
   socketKinds(): { v4: NativeFamily; v6: NativeFamily };
   stats(): NativeStats;
 }
 
-// One echo's outcome as it is decided: its index (seq) and its six packed numbers first in the engine's
+// One echo's outcome as it is decided: its index (seq) and its eight packed numbers first in the engine's
 // shared array (see unpackEcho), its texts.
 export type EchoProgress = (index: number, numbers: Float64Array, texts: string) => void;
 
@@ -71,4 +83,14 @@ export function nativePing(
   progress?: EchoProgress,
 ): number {
   return engine.ping(o.address, o.family, o.count, o.intervalMs, o.timeoutMs, o.size, o.ttl ?? -1, done, progress);
+}
+
+// Starts one trace on the engine: echo i goes out with TTL / hop limit 1 + floor(i / probesPerHop).
+export function nativeTrace(
+  engine: NativeIcmpEngine,
+  o: TraceOptions,
+  done: (numbers: Float64Array, texts: string) => void,
+  progress?: EchoProgress,
+): number {
+  return engine.trace(o.address, o.family, o.maxHops, o.probesPerHop, o.timeoutMs, o.paceUs, o.size, done, progress);
 }

@@ -1,9 +1,10 @@
 import { IcmpError, fromNative } from './errors';
 import { LinkedList } from '../../util/linked-list';
-import { nativeEngineClass, nativePing, type NativeIcmpEngine, type NativeStats } from './native';
-import { summarize, toReply, type RawResult } from './stats';
+import { nativeEngineClass, nativePing, nativeTrace, type EchoProgress, type NativeIcmpEngine, type NativeStats } from './native';
+import type { RawEcho, RawResult } from './stats';
+import { summarize, toReply } from './stats';
 import { unpackEcho, unpackResult } from './unpack';
-import type { EchoOutcome, EchoReply, EchoResult, Pinger, PingerOptions, EchoOptions, RawOutcome, SocketKinds } from './types';
+import type { EchoOutcome, EchoReply, EchoResult, Pinger, PingerOptions, EchoOptions, RawOutcome, SocketKinds, TraceOptions, TraceOutcome } from './types';
 import { checkEchoOptions } from './validate';
 
 function failNow(done: (outcome: { ok: false; error: IcmpError }) => void, error: IcmpError): () => void {
@@ -39,24 +40,52 @@ class NativePinger implements Pinger {
   }
 
   startRaw(options: EchoOptions, done: (outcome: RawOutcome) => void, onEcho?: (echo: EchoReply) => void): () => void {
-    const engine = this.engine;
-    if (engine === null) return failNow(done, new IcmpError('engine-closed', 'the pinger is closed'));
     const wrong = checkEchoOptions(options);
     if (wrong !== null) return failNow(done, new IcmpError('invalid-options', wrong));
+    return this.launch(
+      (engine, finished, progress) => nativePing(engine, options, finished, progress),
+      (raw) => done({ ok: true, raw }),
+      (error) => done({ ok: false, error }),
+      onEcho && ((raw) => onEcho(toReply(raw))),
+    );
+  }
+
+  trace(options: TraceOptions, done: (outcome: TraceOutcome) => void, onProbe?: (probe: RawEcho) => void): () => void {
+    return this.launch(
+      (engine, finished, progress) => nativeTrace(engine, options, finished, progress),
+      (raw) => done({ ok: true, probes: raw.replies, durationMs: raw.durationMs }),
+      (error) => done({ ok: false, error }),
+      onProbe,
+    );
+  }
+
+  // Starts one engine session: `call` makes it; `ok` or `fail` comes once, unless the returned function
+  // is called first; `onRaw` gets each echo as it is decided.
+  private launch(
+    call: (engine: NativeIcmpEngine, finished: (numbers: Float64Array, texts: string) => void, progress?: EchoProgress) => number,
+    ok: (raw: RawResult) => void,
+    fail: (error: IcmpError) => void,
+    onRaw?: (raw: RawEcho) => void,
+  ): () => void {
+    const engine = this.engine;
+    if (engine === null) {
+      fail(new IcmpError('engine-closed', 'the pinger is closed'));
+      return () => undefined;
+    }
     // Called only by close(), which has taken it off the list already.
-    const inFlight = this.pending.push((error) => done({ ok: false, error }));
+    const inFlight = this.pending.push(fail);
     let session: number;
     try {
-      session = nativePing(engine, options, (numbers, texts) => {
+      session = call(engine, (numbers, texts) => {
         this.pending.remove(inFlight);
-        const raw: RawResult = unpackResult(numbers, texts, this.statusNames);
-        done({ ok: true, raw });
-      }, onEcho && this.progress(onEcho));
+        ok(unpackResult(numbers, texts, this.statusNames));
+      }, onRaw && this.progress(onRaw));
     } catch (err) {
       this.pending.remove(inFlight);
       const error = fromNative(err);
-      if (error instanceof IcmpError) return failNow(done, error);
-      throw error;
+      if (!(error instanceof IcmpError)) throw error;
+      fail(error);
+      return () => undefined;
     }
     return () => {
       // Stops sending and frees the sequences at once; the engine's callback will not come.
@@ -64,11 +93,9 @@ class NativePinger implements Pinger {
     };
   }
 
-  // The engine's per-echo report turned into the API's item, as `done` will list it.
-  private progress(onEcho: (echo: EchoReply) => void) {
-    return (index: number, numbers: Float64Array, texts: string): void => {
-      onEcho(toReply(unpackEcho(index, numbers, texts, this.statusNames)));
-    };
+  // The engine's per-echo report, unpacked.
+  private progress(onRaw: (raw: RawEcho) => void): EchoProgress {
+    return (index, numbers, texts) => onRaw(unpackEcho(index, numbers, texts, this.statusNames));
   }
 
   ping(options: EchoOptions, signal?: AbortSignal): Promise<EchoResult> {
@@ -89,7 +116,8 @@ class NativePinger implements Pinger {
 
   stats(): NativeStats {
     if (this.engine === null) {
-      return { v4: { inFlight: 0, drops: 0, stray: 0 }, v6: { inFlight: 0, drops: 0, stray: 0 }, sessions: 0 };
+      const none = { inFlight: 0, drops: 0, stray: 0, strayErrors: 0, sent: 0 };
+      return { v4: { ...none }, v6: { ...none }, sessions: 0 };
     }
     return this.engine.stats();
   }

@@ -48,6 +48,8 @@ export interface RawEcho {
   bytes?: number;
   from?: string;
   reason?: string;
+  icmpType?: number; // the answer's ICMP type and code (echo reply or error), for traces
+  icmpCode?: number;
 }
 
 export interface RawResult {

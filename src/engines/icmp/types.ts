@@ -1,6 +1,6 @@
 // Shapes of the ICMP engine's public API (the ping 200 body reuses them as they are).
 import type { IcmpError } from './errors';
-import type { RawResult } from './stats';
+import type { RawEcho, RawResult } from './stats';
 
 export type IpFamily = 4 | 6;
 export type SocketKind = 'dgram' | 'raw';
@@ -37,6 +37,8 @@ export interface FamilyStats {
   inFlight: number;
   drops: number;
   stray: number;
+  strayErrors: number; // the ICMP errors among `stray`: quoting no echo of ours (forged or foreign)
+  sent: number; // echo requests the kernel took
 }
 
 export interface EchoResult {
@@ -68,6 +70,19 @@ export type EchoOutcome = { ok: true; echo: EchoResult } | { ok: false; error: I
 // The engine's result before it is summarised: RTTs unrounded, for callers that merge several pings.
 export type RawOutcome = { ok: true; raw: RawResult } | { ok: false; error: IcmpError };
 
+export interface TraceOptions {
+  address: string; // IP literal of `family`, no brackets
+  family: IpFamily;
+  maxHops: number; // TTLs 1..maxHops
+  probesPerHop: number;
+  timeoutMs: number;
+  paceUs: number; // gap between two probes: the whole path goes out within maxHops * probesPerHop * paceUs
+  size: number; // payload bytes per probe
+}
+
+// Every probe in order (index = (ttl - 1) * probesPerHop + probe), as the engine decided it.
+export type TraceOutcome = { ok: true; probes: RawEcho[]; durationMs: number } | { ok: false; error: IcmpError };
+
 export interface PingerOptions {
   kind?: KindPreference; // force one socket kind (tests); default: datagram, then raw
 }
@@ -84,6 +99,8 @@ export interface Pinger {
   // As start, with the engine's unrounded result: statistics over several pings stay exact (rounds.ts).
   startRaw(options: EchoOptions, done: (outcome: RawOutcome) => void, onEcho?: (echo: EchoReply) => void): () => void;
   ping(options: EchoOptions, signal?: AbortSignal): Promise<EchoResult>;
+  // One trace, as `start` runs a ping: `done` once unless stopped first; `onProbe` per probe as decided.
+  trace(options: TraceOptions, done: (outcome: TraceOutcome) => void, onProbe?: (probe: RawEcho) => void): () => void;
   // Kernel drop counters and in-flight sequences, per family.
   // drops: the kernel's receive-queue overflows; stray: packets that parsed as ours but matched no echo in flight.
   stats(): { v4: FamilyStats; v6: FamilyStats; sessions: number };

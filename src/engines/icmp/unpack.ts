@@ -4,10 +4,10 @@ import type { EchoReply } from './types';
 type TextAt = (length: number) => string | undefined;
 
 // Reads a ping's packed result (native/icmp/icmp_result_js.h): numbers in a Float64Array (echoes,
-// duplicates, durationMs, then six per echo), texts back to back in one string, -1 for absent. The
+// duplicates, durationMs, then eight per echo), texts back to back in one string, -1 for absent. The
 // array is the engine's own and is rewritten by its next result: this reads it all at once.
 const HEAD = 3;
-const PER_ECHO = 6;
+const PER_ECHO = 8;
 
 export function unpackResult(numbers: Float64Array, texts: string, statusNames: readonly string[]): RawResult {
   const echoes = numbers[0] as number;
@@ -39,13 +39,18 @@ function echoAt(numbers: Float64Array, k: number, seq: number, text: TextAt, sta
   const reason = text(numbers[k + 5] as number);
   if (from !== undefined) echo.from = from;
   if (reason !== undefined) echo.reason = reason;
+  const icmpType = numbers[k + 6] as number;
+  if (icmpType >= 0) {
+    echo.icmpType = icmpType;
+    echo.icmpCode = numbers[k + 7] as number;
+  }
   return echo;
 }
 
-// Reads one echo's outcome as the engine reports it on the way (ResultWriter::PackedEcho): its six
+// Reads one echo's outcome as the engine reports it on the way (ResultWriter::PackedEcho): its eight
 // numbers first in the shared array, its texts in order.
 export function unpackEcho(seq: number, numbers: Float64Array, texts: string, statusNames: readonly string[]): RawEcho {
-  if (numbers.length < PER_ECHO) throw new TypeError('packed echo: six numbers expected');
+  if (numbers.length < PER_ECHO) throw new TypeError('packed echo: eight numbers expected');
   let at = 0;
   const text: TextAt = (length) => {
     if (length < 0) return undefined;

@@ -5,14 +5,14 @@ import { roundMicros } from '../../engines/icmp/stats';
 import { pingInRounds, type RoundsOutcome } from '../../engines/icmp/rounds';
 import type { EchoReply, Pinger, PingerOptions, EchoOptions, SocketKinds } from '../../engines/icmp/types';
 import { createTargetCheck } from '../../policy/target-policy';
-import { StoreUnavailableError } from '../../ratelimit/failover-store';
 import type { BucketAnswer } from '../../ratelimit/limiter-store';
 import { TargetBudget } from '../../ratelimit/target-budget';
 import type { CancelToken } from '../../util/cancel';
 import type { Maybe } from '../../util/maybe';
 import { failed, succeeded, upstreamBusy, type Outcome, type ToolFailure } from '../outcome';
 import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
-import { resolveHost, type ResolvedHost } from './resolve-host';
+import { resolveHost, type ResolvedHost } from '../resolve-host';
+import { refuseTarget, storeFailure } from '../target-admission';
 import type { PingRequest, PingResult } from './types';
 import { watchPinger, type PingMetrics } from './metrics';
 
@@ -146,14 +146,9 @@ function echoes(pinger: Pinger, options: EchoOptions, cancel: CancelToken, pay: 
 
 // Whether this server may send `count` echoes to the resolved address now: policy, socket, budget.
 async function admitTarget(host: ResolvedHost, count: number, kinds: SocketKinds, checkTarget: TargetCheck, budget: TargetBudget<Maybe<BucketAnswer>>): Promise<ToolFailure | null> {
-  const { address, family } = host;
-  const range = checkTarget(address);
-  if (range !== null) return { code: 'target-forbidden', detail: `${address} is in the refused range ${range}`, address, range };
-  if ((family === 4 ? kinds.v4 : kinds.v6) === null) {
-    const why = family === 4 ? kinds.reasons.v4 : kinds.reasons.v6;
-    return { code: 'engine-unavailable', detail: `no ICMP socket for IPv${family} on this server: ${why}` };
-  }
-  return reserveEchoes(budget, address, count);
+  const refused = refuseTarget(host, kinds, checkTarget);
+  if (refused !== null) return refused;
+  return reserveEchoes(budget, host.address, count);
 }
 
 // `count` echoes from the target's budget (shared by every caller), or why not.
@@ -162,8 +157,7 @@ async function reserveEchoes(budget: TargetBudget<Maybe<BucketAnswer>>, address:
   try {
     reservation = await budget.reserve(address, count);
   } catch (err) {
-    if (!(err instanceof StoreUnavailableError)) throw err;
-    return { code: 'store-unavailable', detail: 'the shared store of per-target budgets cannot be reached; retry shortly', retryAfterSeconds: err.retryAfterSeconds };
+    return storeFailure(err);
   }
   if (reservation.granted) return null;
   if (reservation.reason === 'over-budget') {

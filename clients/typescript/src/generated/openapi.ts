@@ -38,6 +38,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tools/traceroute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The path to one host, hop by hop, with ICMP echo probes of rising TTL / hop limit */
+        post: operations["traceroute"];
+        delete?: never;
+        /** CORS preflight */
+        options: operations["traceroutePreflight"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -708,6 +726,274 @@ export interface components {
             data: components["schemas"]["Problem"];
         };
         /**
+         * @example {
+         *       "host": "example.com",
+         *       "maxHops": 30,
+         *       "probesPerHop": 2
+         *     }
+         */
+        TracerouteRequest: {
+            /**
+             * Format: host
+             * @description Host name (IDN in Unicode is converted to ASCII), IPv4 literal, or IPv6 literal (brackets allowed). No scheme, port, path, spaces or control characters. The target policy applies after resolution, as for ping.
+             * @example example.com
+             * @example 192.0.2.10
+             * @example [2001:db8::10]
+             */
+            host: string;
+            /**
+             * @description Highest TTL (hop limit) probed.
+             * @default 30
+             * @example 30
+             */
+            maxHops?: number;
+            /**
+             * @description Probes per TTL.
+             * @default 2
+             * @example 2
+             */
+            probesPerHop?: number;
+            /**
+             * @description How long to wait for each probe's answer, ms.
+             * @default 1000
+             * @example 1000
+             */
+            timeoutMs?: number;
+            /**
+             * @description Address family to resolve a host name to; an IP literal decides it itself. Without it: IPv4 first, then IPv6.
+             * @enum {unknown}
+             */
+            ipVersion?: 4 | 6;
+            /**
+             * @description Ask the configured resolvers for each hop address's PTR name. Not available on this server yet: true is refused (400 validation-failed naming /resolveNames).
+             * @default false
+             */
+            resolveNames?: boolean;
+        };
+        /**
+         * @description A trace was made, whatever its outcome: a target that never answers is a 200 with destinationReached false.
+         * @example {
+         *       "host": "192.0.2.10",
+         *       "address": "192.0.2.10",
+         *       "ipVersion": 4,
+         *       "destinationReached": true,
+         *       "hops": [
+         *         {
+         *           "ttl": 1,
+         *           "probes": [
+         *             {
+         *               "address": "198.51.100.1",
+         *               "rttMs": 0.412,
+         *               "icmp": {
+         *                 "type": 11,
+         *                 "code": 0,
+         *                 "name": "ttl-exceeded"
+         *               }
+         *             },
+         *             {
+         *               "address": "198.51.100.1",
+         *               "rttMs": 0.398,
+         *               "icmp": {
+         *                 "type": 11,
+         *                 "code": 0,
+         *                 "name": "ttl-exceeded"
+         *               }
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "ttl": 2,
+         *           "probes": [
+         *             {
+         *               "status": "timeout"
+         *             },
+         *             {
+         *               "status": "timeout"
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "ttl": 3,
+         *           "probes": [
+         *             {
+         *               "address": "192.0.2.10",
+         *               "rttMs": 11.021,
+         *               "icmp": {
+         *                 "type": 0,
+         *                 "code": 0,
+         *                 "name": "echo-reply"
+         *               }
+         *             },
+         *             {
+         *               "address": "192.0.2.10",
+         *               "rttMs": 10.977,
+         *               "icmp": {
+         *                 "type": 0,
+         *                 "code": 0,
+         *                 "name": "echo-reply"
+         *               }
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "durationMs": 1004.2,
+         *       "startedAt": "2026-11-22T12:00:00.000Z"
+         *     }
+         */
+        TracerouteResult: {
+            /**
+             * @description The host as asked (an IDN in its ASCII form).
+             * @example example.com
+             */
+            host: string;
+            /**
+             * @description The address traced to.
+             * @example 192.0.2.10
+             */
+            address: string;
+            /**
+             * @description Address family of `address`.
+             * @enum {unknown}
+             */
+            ipVersion: 4 | 6;
+            /** @description True when the target itself answered (echo reply or destination unreachable). */
+            destinationReached: boolean;
+            /** @description From TTL 1 up to the first TTL answered by the target (or by a router refusing with destination unreachable), or to maxHops. */
+            hops: {
+                /** @description The TTL (hop limit) of this hop’s probes. */
+                ttl: number;
+                /** @description One entry per probe, in the order sent. */
+                probes: ({
+                    /** @description Who answered: a router (time exceeded, unreachable) or the target. */
+                    address: string;
+                    /** @description Round-trip time, ms with microsecond precision. */
+                    rttMs: number;
+                    /** @description The ICMP message that answered. */
+                    icmp: {
+                        /** @description ICMP (IPv4) or ICMPv6 type of the answer: 11 / 3 time exceeded, 3 / 1 unreachable, 0 / 129 echo reply. */
+                        type: number;
+                        /** @description Its ICMP code. */
+                        code: number;
+                        /** @description What type and code mean, e.g. echo-reply, ttl-exceeded, hop-limit-exceeded, admin-prohibited. */
+                        name: string;
+                    };
+                } | {
+                    /**
+                     * @description Nothing came back (or the probe could not be sent).
+                     * @constant
+                     */
+                    status: "timeout";
+                })[];
+                /** @description PTR name of the hop’s address (with resolveNames). */
+                name?: string;
+            }[];
+            /** @description Time for the whole trace, resolution included, ms. */
+            durationMs: number;
+            /**
+             * Format: date-time
+             * @description When the trace started (UTC).
+             */
+            startedAt: string;
+        };
+        /** @description One event of a streamed traceroute response: an NDJSON line as it stands; in SSE, `event:` is its `event` and `data:` its `data` (with `id:` counting from 1). */
+        TracerouteStreamEvent: {
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "start";
+            /** @description The trace starts: the resolved address and the settings in force. */
+            data: {
+                /**
+                 * @description The host as asked (an IDN in its ASCII form).
+                 * @example example.com
+                 */
+                host: string;
+                /**
+                 * @description The address traced to.
+                 * @example 192.0.2.10
+                 */
+                address: string;
+                /**
+                 * @description Address family of `address`.
+                 * @enum {unknown}
+                 */
+                ipVersion: 4 | 6;
+                /**
+                 * @description Highest TTL (hop limit) probed.
+                 * @default 30
+                 * @example 30
+                 */
+                maxHops: number;
+                /**
+                 * @description Probes per TTL.
+                 * @default 2
+                 * @example 2
+                 */
+                probesPerHop: number;
+                /**
+                 * @description How long to wait for each probe's answer, ms.
+                 * @default 1000
+                 * @example 1000
+                 */
+                timeoutMs: number;
+                /**
+                 * Format: date-time
+                 * @description When the trace started (UTC).
+                 */
+                startedAt: string;
+            };
+        } | {
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "hop";
+            /** @description One hop, as it will stand in the summary's `hops`, sent in TTL order once it and every lower hop are decided. */
+            data: {
+                /** @description The TTL (hop limit) of this hop’s probes. */
+                ttl: number;
+                /** @description One entry per probe, in the order sent. */
+                probes: ({
+                    /** @description Who answered: a router (time exceeded, unreachable) or the target. */
+                    address: string;
+                    /** @description Round-trip time, ms with microsecond precision. */
+                    rttMs: number;
+                    /** @description The ICMP message that answered. */
+                    icmp: {
+                        /** @description ICMP (IPv4) or ICMPv6 type of the answer: 11 / 3 time exceeded, 3 / 1 unreachable, 0 / 129 echo reply. */
+                        type: number;
+                        /** @description Its ICMP code. */
+                        code: number;
+                        /** @description What type and code mean, e.g. echo-reply, ttl-exceeded, hop-limit-exceeded, admin-prohibited. */
+                        name: string;
+                    };
+                } | {
+                    /**
+                     * @description Nothing came back (or the probe could not be sent).
+                     * @constant
+                     */
+                    status: "timeout";
+                })[];
+                /** @description PTR name of the hop’s address (with resolveNames). */
+                name?: string;
+            };
+        } | {
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "summary";
+            data: components["schemas"]["TracerouteResult"];
+        } | {
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "problem";
+            data: components["schemas"]["Problem"];
+        };
+        /**
          * @description RFC 9457 problem details.
          * @example {
          *       "type": "https://nettools.dev/problems/validation-failed",
@@ -1334,6 +1620,286 @@ export interface operations {
         };
     };
     dnsPreflight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Preflight answer. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    traceroute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TracerouteRequest"];
+            };
+        };
+        responses: {
+            /** @description A measurement was made. With `Accept: application/x-ndjson` or `text/event-stream` (highest q wins, a tie goes to JSON) the result streams as events: `start`, each result as it arrives, then `summary` (the JSON body) or one `problem`. Refusals before the start stay problem responses. Streams carry `Cache-Control: no-store` and `X-Accel-Buffering: no`; SSE sends a `: keep-alive` comment after 15 s without an event; a reader more than 256 KiB behind is cut off. */
+            200: {
+                headers: {
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TracerouteResult"];
+                    "application/x-ndjson": components["schemas"]["TracerouteStreamEvent"];
+                    "text/event-stream": string;
+                };
+            };
+            /**
+             * @description - `invalid-json`: Request body is not a JSON object. The body is not valid JSON, or is JSON but not an object. Sent again unchanged, it gets the same answer.
+             *     - `validation-failed`: Request does not match the schema. The body (or, on /probe, the query) does not match the schema: a field missing, unknown, of the wrong type or out of bounds, or a host or domain that is not one. `errors` names each field by JSON Pointer and says what is wrong.
+             */
+            400: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `invalid-api-key`: The API key is malformed, unknown, revoked or expired. A `Bearer` key was sent and is malformed, unknown, revoked or expired; `detail` says which. It is never served as anonymous, and it spends a token of the address's budget. */
+            401: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `method-not-allowed`: Method not allowed on this resource. The path exists, but not with this method; `Allow` lists the methods it takes. */
+            405: {
+                headers: {
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The methods this path takes, e.g. `POST, OPTIONS`. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `request-timeout`: Request body did not arrive in time. The body did not arrive in full within the server's body timeout (10 s unless the operator changed it); the connection is closed. */
+            408: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `payload-too-large`: Request body is too large. The body is over 4 KiB; the connection is closed. */
+            413: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `unsupported-media-type`: Content type must be application/json. The body must be sent as `Content-Type: application/json` (a `charset` parameter is fine). */
+            415: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `host-not-found`: Host has no address of the wanted family. ping: the host name has no address of the wanted family (`ipVersion`, or either when it is absent).
+             *     - `target-forbidden`: Target address is in a refused range. ping: the address is in a range this server does not ping (loopback, private, link-local, CGNAT, multicast, documentation and the like); `range` names it. A host name is checked once resolved. An operator may open the private ranges; multicast, broadcast and unspecified addresses stay refused.
+             */
+            422: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `rate-limited`: Rate limit exceeded. The caller's bucket is empty (its API key's, or its address's). Wait `Retry-After` seconds; the rate-limit headers describe the budget.
+             *     - `too-many-concurrent`: Too many requests in flight for this client. The caller already has as many requests in flight as its plan allows; send the next one when one of them is answered.
+             *     - `target-rate-limited`: Too many echo requests to this target right now. ping: this server already sends the address as many echo requests per second as it allows, for all callers together, so it cannot be used as a flood source. Wait `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description With `rate-limited`, `target-rate-limited`: Whole seconds to wait before the same request is let in. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal-error`: Internal server error. A bug in the server. The response's `X-Request-Id` finds the request in the server's log. */
+            500: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `overloaded`: Server is at its in-flight capacity. The server has as many requests in flight as it takes, from all callers (for ping, also: as many echo requests as its engine tracks at once). Wait `Retry-After` seconds.
+             *     - `rate-limit-store-unavailable`: The shared rate-limit store is unreachable. The store the budgets are shared in (Redis) cannot be reached and the operator chose to refuse rather than serve unlimited (NETTOOLS_REDIS_FAILURE=closed). Wait `Retry-After` seconds.
+             *     - `engine-unavailable`: The measurement engine is not available on this server. This server cannot make the measurement: for ping, no ICMP socket opens and `detail` says what the operator must grant (CAP_NET_RAW, or a wider net.ipv4.ping_group_range), or the engine is stopping with the server.
+             *     - `shutting-down`: The server is shutting down. Streamed requests only: the server began to stop (SIGTERM) while the measurement ran, and ended it at once rather than at the end of its grace period; a 503 if no event was sent yet, else the stream's `problem` event (the events before it stand). Send the request again, to another instance or once this one is back.
+             *     - `upstream-busy`: A resolver's query budget is spent. dns, and ping of a host name: a resolver's query budget (`NETTOOLS_RESOLVER_QPS` queries a second from this server) cannot take this request's new queries, so the request is refused whole, before anything is sent, rather than half asked. Questions already in flight cost nothing. Resends and TCP fall-backs the server already sent are charged afterwards, even past the budget, so the next requests pay for them: `Retry-After` then covers that debt as well. Wait `Retry-After` seconds.
+             */
+            503: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description With `overloaded`, `rate-limit-store-unavailable`, `upstream-busy`: Whole seconds to wait before the same request is let in. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    traceroutePreflight: {
         parameters: {
             query?: never;
             header?: never;

@@ -1,10 +1,10 @@
-// Turns the request's host into one address to ping, through the configured resolvers only, with the
+// Turns the request's host into one address to probe (ping, traceroute), through the configured resolvers only, with the
 // service's own DNS engine: never the system resolver, which is not ours to use.
 import { isIPv4, isIPv6 } from 'node:net';
-import type { ResolverConfig } from '../../config/types';
-import { isAnswered, type AddressAnswer } from '../../engines/dns';
-import type { Upstream } from '../upstream';
-import { CancelSource, type CancelToken } from '../../util/cancel';
+import type { ResolverConfig } from '../config/types';
+import { isAnswered, type AddressAnswer } from '../engines/dns';
+import type { Upstream } from './upstream';
+import { CancelSource, type CancelToken } from '../util/cancel';
 
 export interface ResolvedHost {
   address: string;

@@ -1,10 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Upstream } from '../../../src/tools/upstream';
-import { openUpstream } from '../../support/upstream';
-import { parseLiteral, resolveHost } from '../../../src/tools/ping/resolve-host';
-import { startSilentDns } from '../../support/fault-dns';
-import { startKnot, type KnotServer } from '../../support/knot';
+import type { Upstream } from '../../src/tools/upstream';
+import { openUpstream } from '../support/upstream';
+import { parseLiteral, resolveHost } from '../../src/tools/resolve-host';
+import { startSilentDns } from '../support/fault-dns';
+import { startKnot, type KnotServer } from '../support/knot';
 
 let knot: KnotServer;
 let silent: Awaited<ReturnType<typeof startSilentDns>>;

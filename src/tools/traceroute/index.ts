@@ -1,0 +1,22 @@
+import { parseHost } from '../../validation/names';
+import type { Tool } from '../tool';
+import { openTraceroute } from './run';
+import { tracerouteRequestSchema, tracerouteResultSchema } from './schema';
+import { tracerouteStreamEvents } from './stream-schema';
+import type { TracerouteRequest, TracerouteResult } from './types';
+
+export type { TracerouteRequest, TracerouteResult } from './types';
+
+export const tracerouteTool: Tool<TracerouteRequest, TracerouteResult> = {
+  name: 'traceroute',
+  path: '/api/tools/traceroute',
+  summary: 'The path to one host, hop by hop, with ICMP echo probes of rising TTL / hop limit',
+  requestSchema: () => tracerouteRequestSchema,
+  resultSchema: tracerouteResultSchema,
+  components: [],
+  failures: ['host-not-found', 'target-forbidden', 'target-rate-limited', 'upstream-busy', 'store-unavailable', 'invalid-field', 'engine-unavailable', 'engine-busy', 'internal-error'],
+  streamEvents: tracerouteStreamEvents,
+  // The schema's `host` format has accepted it, so it parses.
+  normalize: (request) => ({ ...request, host: (parseHost(request.host) as { value: string }).value }),
+  open: (deps) => openTraceroute(deps),
+};

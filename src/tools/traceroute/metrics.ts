@@ -1,0 +1,32 @@
+import type { Registry } from 'prom-client';
+import type { FamilyStats } from '../../engines/icmp/types';
+import { counterReadAtScrape, PlainCounter } from '../../observability/plain-counter';
+import type { Outcome } from '../outcome';
+import type { TracerouteResult } from './types';
+
+export interface TraceMetrics {
+  finished(outcome: Outcome<TracerouteResult>): void;
+}
+
+// Traces by outcome (reached, not-reached, or the failure code), counted as each ends; the engine's own
+// counts (probes sent, ICMP errors that quoted no probe of ours) are read at scrape time. The engine is
+// the traceroute tool's own, so its counts are the traces' alone.
+export function watchTracer(registry: Registry, read: () => { v4: FamilyStats; v6: FamilyStats }): TraceMetrics {
+  const traces = new PlainCounter(registry, 'nettools_traceroute_traces_total', 'Traces by outcome: reached, not-reached, or the failure code.', ['outcome']);
+  const perFamily = (field: 'sent' | 'strayErrors') => (): Array<[Record<string, string>, number]> => {
+    const stats = read();
+    return [
+      [{ family: '4' }, stats.v4[field]],
+      [{ family: '6' }, stats.v6[field]],
+    ];
+  };
+  counterReadAtScrape(registry, 'nettools_traceroute_probes_sent_total', 'Traceroute probes (echo requests of rising TTL) sent.', ['family'], perFamily('sent'));
+  const unmatchedHelp = "ICMP errors on the traceroute engine's sockets that quoted no probe of ours (forged, late or another program's), dropped.";
+  counterReadAtScrape(registry, 'nettools_traceroute_unmatched_errors_total', unmatchedHelp, ['family'], perFamily('strayErrors'));
+  return {
+    finished(outcome) {
+      if (!outcome.ok) return void traces.inc(outcome.failure.code);
+      traces.inc(outcome.value.destinationReached ? 'reached' : 'not-reached');
+    },
+  };
+}

@@ -1,0 +1,157 @@
+import { performance } from 'node:perf_hooks';
+import { IcmpError } from '../../engines/icmp/errors';
+import { openPinger } from '../../engines/icmp/pinger';
+import { roundMicros } from '../../engines/icmp/stats';
+import type { Pinger, PingerOptions, SocketKinds, TraceOptions } from '../../engines/icmp/types';
+import { createTargetCheck } from '../../policy/target-policy';
+import type { BucketAnswer } from '../../ratelimit/limiter-store';
+import { TargetBudget } from '../../ratelimit/target-budget';
+import type { CancelToken } from '../../util/cancel';
+import type { Maybe } from '../../util/maybe';
+import { failed, succeeded, upstreamBusy, type Outcome, type ToolFailure } from '../outcome';
+import { resolveHost, type ResolvedHost } from '../resolve-host';
+import { refuseTarget, storeFailure } from '../target-admission';
+import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
+import { HopAssembler } from './hops';
+import { watchTracer, type TraceMetrics } from './metrics';
+import type { TracerouteRequest, TracerouteResult } from './types';
+
+export interface TracerouteToolOptions {
+  checkTarget?: TargetCheck; // default: the operator's target policy
+  pinger?: PingerOptions; // e.g. force a socket kind
+}
+
+// Probes leave this far apart: a whole path (32 TTLs x 3) within about 5 ms, never one burst that a
+// router's ICMP rate limit or our receive queue would cut short.
+const PACE_US = 50;
+// Payload bytes per probe: the cookie and a little more, as small as Debian's traceroute -I sends.
+const PROBE_SIZE = 32;
+// Traces in flight in this process at most (each holds up to 96 sequences of the shared socket).
+export const MAX_TRACES_IN_FLIGHT = 64;
+
+const ABORTED: ToolFailure = { code: 'aborted', detail: 'the caller went away before the trace finished' };
+
+function unavailableReason(kinds: SocketKinds): string | null {
+  if (kinds.v4 !== null || kinds.v6 !== null) return null;
+  return `no ICMP socket opens (IPv4: ${kinds.reasons.v4}; IPv6: ${kinds.reasons.v6}); grant the server CAP_NET_RAW (or run it as root), or widen net.ipv4.ping_group_range to cover its group`;
+}
+
+export function openTraceroute(deps: ToolDeps, options: TracerouteToolOptions = {}): ToolSlot<TracerouteRequest, TracerouteResult> {
+  let pinger: Pinger;
+  try {
+    pinger = openPinger(options.pinger);
+  } catch (err) {
+    return { unavailable: `the ICMP engine could not start: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  const unavailable = unavailableReason(pinger.socketKinds);
+  if (unavailable !== null) {
+    pinger.close();
+    return { unavailable };
+  }
+  const metrics = deps.registry === null ? null : watchTracer(deps.registry, () => pinger.stats());
+  const measure = createMeasure(deps, pinger, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }), metrics);
+  const { v4, v6 } = pinger.socketKinds;
+  return {
+    run: async (request, cancel, events) => {
+      const outcome = await measure(request, cancel, events);
+      metrics?.finished(outcome);
+      return outcome;
+    },
+    info: { socketKinds: { v4, v6 } },
+    close: () => pinger.close(),
+  };
+}
+
+type Measure = (request: TracerouteRequest, cancel: CancelToken, events?: ToolEvents) => Promise<Outcome<TracerouteResult>>;
+
+function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck, metrics: TraceMetrics | null): Measure {
+  const { config } = deps;
+  const client = 'upstream' in deps.dns ? deps.dns.upstream : null;
+  // Across all clients, workers and (with Redis) instances, in the store of the echo budgets, keyed apart.
+  const budget = new TargetBudget<Maybe<BucketAnswer>>({
+    echoesPerSecond: config.targetTracesPerMinute,
+    windowMs: 60_000,
+    keyPrefix: 'trace:',
+    ...(deps.targetStore ? { store: deps.targetStore } : {}),
+  });
+  let inFlight = 0;
+  return async (request, cancel, events) => {
+    const startedAt = new Date();
+    const t0 = performance.now();
+    if (request.resolveNames) return failed(namesUnavailable());
+    const ipVersion = request.ipVersion;
+    const resolved = await resolveHost(request.host, { client, resolvers: config.resolvers, ...(ipVersion !== undefined ? { ipVersion } : {}), cancel });
+    if (cancel.aborted) return failed(ABORTED);
+    if (!resolved.ok) return failed('busy' in resolved ? upstreamBusy(resolved.busy) : { code: 'host-not-found', detail: resolved.reason });
+    const refused = inFlight >= MAX_TRACES_IN_FLIGHT ? busy() : await admitTrace(resolved.host, pinger.socketKinds, checkTarget, budget);
+    if (refused !== null) return failed(refused);
+    const { address, family } = resolved.host;
+    const options: TraceOptions = { address, family, maxHops: request.maxHops, probesPerHop: request.probesPerHop, timeoutMs: request.timeoutMs, paceUs: PACE_US, size: PROBE_SIZE };
+    events?.start({ host: request.host, address, ipVersion: family, maxHops: options.maxHops, probesPerHop: options.probesPerHop, timeoutMs: options.timeoutMs, startedAt: startedAt.toISOString() });
+    inFlight++;
+    const traced = await trace(pinger, options, cancel, events && ((hop) => events.item('hop', hop))).finally(() => inFlight--);
+    if (!traced.ok) return failed(engineFailure(traced.error));
+    const durationMs = roundMicros(performance.now() - t0);
+    const hops = traced.hops;
+    return succeeded({ host: request.host, address, ipVersion: family, destinationReached: hops.destinationReached(), hops: hops.hops(), durationMs, startedAt: startedAt.toISOString() });
+  };
+}
+
+// The probes of one trace, until the path is complete (then the rest is stopped) or every probe is
+// decided; stopped when the caller goes away. `onHop`: each hop in TTL order once it is decided.
+function trace(pinger: Pinger, options: TraceOptions, cancel: CancelToken, onHop?: (hop: unknown) => void): Promise<{ ok: true; hops: HopAssembler } | { ok: false; error: IcmpError }> {
+  const hops = new HopAssembler(options.maxHops, options.probesPerHop, options.address);
+  return new Promise((resolve) => {
+    let stop = (): void => undefined;
+    let stopListening = (): void => undefined;
+    let over = false;
+    const end = (result: { ok: true; hops: HopAssembler } | { ok: false; error: IcmpError }): void => {
+      if (over) return;
+      over = true;
+      stopListening();
+      stop();
+      resolve(result);
+    };
+    stop = pinger.trace(
+      options,
+      (outcome) => end(outcome.ok ? { ok: true, hops } : outcome),
+      (probe) => {
+        hops.add(probe);
+        for (const hop of hops.newlyDecided()) onHop?.(hop);
+        if (hops.complete()) end({ ok: true, hops });
+      },
+    );
+    // A trace refused at once has ended already: nothing to listen for.
+    if (!over) stopListening = cancel.onAbort(() => end({ ok: false, error: new IcmpError('aborted', 'the caller went away') }));
+  });
+}
+
+// Policy and socket as for ping, then one trace of the destination's budget.
+async function admitTrace(host: ResolvedHost, kinds: SocketKinds, checkTarget: TargetCheck, budget: TargetBudget<Maybe<BucketAnswer>>): Promise<ToolFailure | null> {
+  const refused = refuseTarget(host, kinds, checkTarget);
+  if (refused !== null) return refused;
+  let reservation;
+  try {
+    reservation = await budget.reserve(host.address, 1);
+  } catch (err) {
+    return storeFailure(err);
+  }
+  if (reservation.granted) return null;
+  const retry = reservation.reason === 'budget-spent' ? reservation.retryAfterSeconds : 60;
+  return { code: 'target-rate-limited', detail: `${host.address} already gets ${reservation.limit} traces a minute from this server; retry after ${retry} s`, retryAfterSeconds: retry };
+}
+
+function busy(): ToolFailure {
+  return { code: 'engine-busy', detail: `${MAX_TRACES_IN_FLIGHT} traces are in flight on this server; try again shortly`, retryAfterSeconds: 1 };
+}
+
+function namesUnavailable(): ToolFailure {
+  return { code: 'invalid-field', detail: 'hop names are not available on this server yet', fields: [{ path: ['resolveNames'], message: 'must be false: PTR lookups are not available on this server yet' }] };
+}
+
+function engineFailure(err: IcmpError): ToolFailure {
+  if (err.code === 'seq-exhausted') return { code: 'engine-busy', detail: 'every ICMP sequence number is in flight; try again shortly', retryAfterSeconds: 1 };
+  if (err.code === 'engine-closed') return { code: 'engine-unavailable', detail: 'the ICMP engine is shutting down' };
+  if (err.code === 'aborted') return ABORTED;
+  return { code: 'internal-error', detail: err.message };
+}

@@ -1,0 +1,29 @@
+// A traceroute request after validation, defaults and normalisation (host in ASCII form, IP literals bare).
+export interface TracerouteRequest {
+  host: string;
+  maxHops: number;
+  probesPerHop: number;
+  timeoutMs: number;
+  ipVersion?: 4 | 6;
+  resolveNames: boolean;
+}
+
+// The answer to one probe: who answered, how fast, with which ICMP message; or nothing in time.
+export type TraceProbe = { address: string; rttMs: number; icmp: { type: number; code: number; name: string } } | { status: 'timeout' };
+
+export interface TraceHop {
+  ttl: number;
+  probes: TraceProbe[];
+  name?: string;
+}
+
+// The 200 body: a measurement was made, whatever its outcome.
+export interface TracerouteResult {
+  host: string;
+  address: string;
+  ipVersion: 4 | 6;
+  destinationReached: boolean;
+  hops: TraceHop[];
+  durationMs: number;
+  startedAt: string;
+}

@@ -42,7 +42,11 @@ test("each resolver's answers land in its row as they come, and the last row say
   b.pause();
   try {
     await lookUp(page, 'live.test');
-    await page.waitForFunction(() => [...(globalThis as any).document.querySelectorAll('td[data-resolver="alpha"]')].every((td: any) => td.textContent !== '…'));
+    // Not vacuously: before the first event the table has no row at all.
+    await page.waitForFunction(() => {
+      const tds = [...(globalThis as any).document.querySelectorAll('td[data-resolver="alpha"]')];
+      return tds.length > 0 && tds.every((td: any) => td.textContent !== '…');
+    });
     const early = await cells(page);
     assert.is(early['alpha A'], '192.0.2.10');
     assert.is(early['alpha TXT'], '"from alpha"');

@@ -2,6 +2,8 @@ import type { Browser, Page } from 'puppeteer-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { netnsTracker } from '../support/netns';
+import { dnsTool } from '../../src/tools/dns';
+import { pingTool } from '../../src/tools/ping';
 import { startServer, type RunningServer } from '../support/server';
 import { sleep, waitFor } from '../support/wait';
 import { count, launch, openWatched, textOf, typeInto } from './browser';
@@ -32,12 +34,25 @@ async function ping(page: Page, host: string, echoes: number, intervalMs: number
 
 const statusStarts = (page: Page, start: string) => page.waitForFunction((s: string) => ((globalThis as any).document.getElementById('ping-status')?.textContent ?? '').startsWith(s), {}, start);
 
-test('the page loads with no CSP refusal, console error or request elsewhere, and no Trace section without traceroute', async ({ server, browser }) => {
+test('the page loads with no CSP refusal, console error or request elsewhere, and shows Trace as the server offers traceroute', async ({ server, browser }) => {
   const { page, trouble } = await openWatched(browser, `${server.base}/`);
   assert.ok(await page.$eval('#ping', (e: any) => e.offsetHeight > 0));
-  assert.ok(await page.$eval('#trace', (e: any) => e.hidden));
+  await page.waitForFunction(() => !(globalThis as any).document.getElementById('trace').hidden);
   assert.equal(await trouble(), []);
   await page.close();
+});
+
+test('a server without traceroute gets no Trace section', async ({ browser }) => {
+  const server = await startServer({ NETTOOLS_RESOLVERS: 'none=127.0.0.1:9' }, undefined, { tools: [pingTool, dnsTool] });
+  try {
+    const { page, trouble } = await openWatched(browser, `${server.base}/`);
+    await page.waitForSelector('body[data-ready="true"]'); // it has read /openapi.json and decided
+    assert.ok(await page.$eval('#trace', (e: any) => e.hidden));
+    assert.equal(await trouble(), []);
+    await page.close();
+  } finally {
+    await server.stop();
+  }
 });
 
 test('a 5-echo ping of 127.0.0.1 draws each point as its reply arrives, then the figures', async ({ server, browser }) => {

@@ -26,6 +26,8 @@ async function ask(resolver: Resolver, domain: string, type: RecordType): Promis
       return (await resolver.resolveMx(domain)).map((m) => ({ priority: m.priority, exchange: m.exchange, ttl: 0 }));
     case 'TXT':
       return (await resolver.resolveTxt(domain)).map((parts) => ({ value: parts.join(''), parts, ttl: 0 }));
+    case 'PTR':
+      return (await resolver.resolvePtr(domain)).map((name) => ({ name, ttl: 0 }));
   }
 }
 

@@ -40,6 +40,7 @@ bool TypeFromValue(Napi::Value v, uint16_t* out) {
   else if (std::strcmp(name, "AAAA") == 0) *out = type::kAaaa;
   else if (std::strcmp(name, "MX") == 0) *out = type::kMx;
   else if (std::strcmp(name, "TXT") == 0) *out = type::kTxt;
+  else if (std::strcmp(name, "PTR") == 0) *out = type::kPtr;
   else return false;
   return true;
 }

@@ -49,6 +49,7 @@ Status ReadRdata(Reader& rd, Record* rec) {
       s = ReadName(rd, &rec->target);
       break;
     case type::kCname:
+    case type::kPtr:
       s = ReadName(rd, &rec->target);
       break;
     case type::kTxt:
@@ -67,7 +68,7 @@ Status ReadRdata(Reader& rd, Record* rec) {
 }
 
 bool Wanted(uint16_t t) {
-  return t == type::kA || t == type::kAaaa || t == type::kMx || t == type::kTxt || t == type::kCname;
+  return t == type::kA || t == type::kAaaa || t == type::kMx || t == type::kTxt || t == type::kCname || t == type::kPtr;
 }
 
 // `out` null: authority and additional records, walked only so a cut or garbled tail is noticed.

@@ -1,4 +1,4 @@
-// DNS response parsing: header, question, and the answer section's A, AAAA, MX, TXT and CNAME records.
+// DNS response parsing: header, question, and the answer section's A, AAAA, MX, TXT, PTR and CNAME records.
 #pragma once
 
 #include <cstddef>
@@ -14,6 +14,7 @@ namespace nettools::dns {
 namespace type {
 constexpr uint16_t kA = 1;
 constexpr uint16_t kCname = 5;
+constexpr uint16_t kPtr = 12;
 constexpr uint16_t kMx = 15;
 constexpr uint16_t kTxt = 16;
 constexpr uint16_t kAaaa = 28;
@@ -59,7 +60,7 @@ struct Record {
   uint32_t ttl = 0;
   std::string address;             // A, AAAA: presentation form (AAAA per RFC 5952)
   uint16_t preference = 0;         // MX
-  Name target;                     // MX exchange, CNAME target
+  Name target;                     // MX exchange, CNAME target, PTR name
   std::vector<std::string> parts;  // TXT character-strings, in order
 };
 

@@ -104,6 +104,8 @@ PackedOutcomes OutcomeWriter::Packed(Napi::Env env, const QueryOutcome* outcomes
       if (r.type == type::kMx) {
         p.Number(r.preference);
         p.Text(NameToText(r.target));
+      } else if (r.type == type::kPtr) {
+        p.Text(NameToText(r.target));
       } else if (r.type == type::kTxt) {
         p.Number(static_cast<double>(r.parts.size()));
         for (const std::string& part : r.parts) p.Text(part);

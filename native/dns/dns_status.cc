@@ -16,7 +16,7 @@ constexpr StatusEntry kEntries[] = {
     {"bad-section-counts", "the section counts do not fit in the message"},
     {"bad-rdata", "a record's data does not match its type and length"},
     {"invalid-name", "the name is not a valid domain name"},
-    {"invalid-type", "type must be one of A, AAAA, MX, TXT"},
+    {"invalid-type", "type must be one of A, AAAA, MX, TXT, PTR"},
     {"invalid-address", "resolver address must be an IP literal with a port"},
     {"random-unavailable", "the kernel random source is not ready"},
     {"timeout", "the resolver did not answer within the budget"},

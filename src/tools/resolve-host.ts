@@ -2,7 +2,7 @@
 // service's own DNS engine: never the system resolver, which is not ours to use.
 import { isIPv4, isIPv6 } from 'node:net';
 import type { ResolverConfig } from '../config/types';
-import { isAnswered, type AddressAnswer } from '../engines/dns';
+import { isAnswered, type Answer, type RecordType } from '../engines/dns';
 import type { Upstream } from './upstream';
 import { CancelSource, type CancelToken } from '../util/cancel';
 
@@ -40,12 +40,11 @@ export interface ResolveOptions {
   cancel?: CancelToken;
 }
 
-type Busy = { busy: { resolver: string; retryAfterSeconds: number } };
+export type Busy = { busy: { resolver: string; retryAfterSeconds: number } };
 
-// Asks every resolver at once and takes the first address that comes back; a silent resolver then
-// costs nothing while another answers. The rest are cancelled.
-async function firstAddress(client: Upstream, name: string, family: 4 | 6, opts: ResolveOptions): Promise<string | null | Busy> {
-  const type = family === 4 ? 'A' : 'AAAA';
+// Asks every resolver at once and takes the first answer `pick` finds a value in; a silent resolver
+// then costs nothing while another answers. The rest are cancelled.
+export async function firstAnswer(client: Upstream, name: string, type: RecordType, opts: ResolveOptions, pick: (answer: Answer) => string | undefined): Promise<string | null | Busy> {
   const timeoutMs = opts.timeoutMs ?? 2000;
   // Every resolver's query is reserved before any is sent: the question is asked of all or of none.
   // A budget in this process answers at once, and the queries then start in the same turn: a ping of
@@ -61,8 +60,9 @@ async function firstAddress(client: Upstream, name: string, family: 4 | 6, opts:
       for (const resolver of opts.resolvers) {
         void client.query({ domain: name, types: [type], resolvers: [resolver], timeoutMs }, admitted.fresh, race).then(([result]) => {
           const entry = result?.queries[type];
-          const address = isAnswered(entry) ? (entry.answers[0] as AddressAnswer | undefined)?.address : undefined;
-          if (address !== undefined) resolve(address);
+          const first = isAnswered(entry) ? entry.answers[0] : undefined;
+          const value = first === undefined ? undefined : pick(first);
+          if (value !== undefined) resolve(value);
           else if (--left === 0) resolve(null);
         });
       }
@@ -82,7 +82,7 @@ export async function resolveHost(host: string, options: ResolveOptions): Promis
   const families: (4 | 6)[] = options.ipVersion ? [options.ipVersion] : [4, 6];
   for (const family of families) {
     if (options.cancel?.aborted) break;
-    const address = await firstAddress(options.client, host, family, options);
+    const address = await firstAnswer(options.client, host, family === 4 ? 'A' : 'AAAA', options, (a) => ('address' in a ? a.address : undefined));
     if (address !== null && typeof address === 'object') return { ok: false, ...address };
     if (address !== null) return { ok: true, host: { address, family, literal: false } };
   }

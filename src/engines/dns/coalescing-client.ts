@@ -22,7 +22,7 @@ const CANCELLED: QueryEntry = { error: 'cancelled' };
 // What a joining request reads for a question still unanswered at its own deadline: the entry the
 // engine itself gives a query whose budget ran out.
 const TIMED_OUT: QueryEntry = { error: 'timeout' };
-const TYPE_INDEX: Record<RecordType, number> = { A: 0, AAAA: 1, MX: 2, TXT: 3 };
+const TYPE_INDEX: Record<RecordType, number> = { A: 0, AAAA: 1, MX: 2, TXT: 3, PTR: 4 };
 
 type Waiter = (entry: QueryEntry) => void;
 
@@ -125,7 +125,7 @@ function launch(inner: ResolverClient, flights: Flights, name: string, request: 
   if (byName === undefined) flights.set(name, (byName = new Map()));
   for (const resolver of resolvers) {
     let slots = byName.get(resolver);
-    if (slots === undefined) byName.set(resolver, (slots = [undefined, undefined, undefined, undefined]));
+    if (slots === undefined) byName.set(resolver, (slots = [undefined, undefined, undefined, undefined, undefined]));
     for (const type of types) {
       const flight: Flight = { waiters: null, batch };
       batch.flights.push(flight);

@@ -1,11 +1,13 @@
 import type { ResolverConfig } from '../../config/types';
 
-export type RecordType = 'A' | 'AAAA' | 'MX' | 'TXT';
+// PTR is asked only by the server itself (traceroute's hop names); the dns tool offers the other four.
+export type RecordType = 'A' | 'AAAA' | 'MX' | 'TXT' | 'PTR';
 
 export interface AddressAnswer { address: string; ttl: number }
 export interface MxAnswer { priority: number; exchange: string; ttl: number }
 export interface TxtAnswer { value: string; parts: string[]; ttl: number }
-export type Answer = AddressAnswer | MxAnswer | TxtAnswer;
+export interface NameAnswer { name: string; ttl: number }
+export type Answer = AddressAnswer | MxAnswer | TxtAnswer | NameAnswer;
 
 export interface CnameLink { name: string; target: string; ttl: number }
 

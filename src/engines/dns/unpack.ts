@@ -81,6 +81,10 @@ function record(c: Cursor, type: RecordType): Answer {
     const exchange = c.str();
     return { priority, exchange, ttl: c.num() };
   }
+  if (type === 'PTR') {
+    const name = c.str();
+    return { name, ttl: c.num() };
+  }
   if (type === 'TXT') {
     const parts: string[] = [];
     for (let k = c.num(); k > 0; k--) parts.push(c.str());

@@ -14,7 +14,9 @@ import { refuseTarget, storeFailure } from '../target-admission';
 import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
 import { HopAssembler } from './hops';
 import { watchTracer, type TraceMetrics } from './metrics';
-import type { TracerouteRequest, TracerouteResult } from './types';
+import type { TraceHop, TracerouteRequest, TracerouteResult } from './types';
+import { HopNames } from './hop-names';
+import { lookUpName } from '../reverse-name';
 
 export interface TracerouteToolOptions {
   checkTarget?: TargetCheck; // default: the operator's target policy
@@ -78,7 +80,6 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck,
   return async (request, cancel, events) => {
     const startedAt = new Date();
     const t0 = performance.now();
-    if (request.resolveNames) return failed(namesUnavailable());
     const ipVersion = request.ipVersion;
     const resolved = await resolveHost(request.host, { client, resolvers: config.resolvers, ...(ipVersion !== undefined ? { ipVersion } : {}), cancel });
     if (cancel.aborted) return failed(ABORTED);
@@ -88,18 +89,21 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck,
     const { address, family } = resolved.host;
     const options: TraceOptions = { address, family, maxHops: request.maxHops, probesPerHop: request.probesPerHop, timeoutMs: request.timeoutMs, paceUs: PACE_US, size: PROBE_SIZE };
     events?.start({ host: request.host, address, ipVersion: family, maxHops: options.maxHops, probesPerHop: options.probesPerHop, timeoutMs: options.timeoutMs, startedAt: startedAt.toISOString() });
+    const lookUp = request.resolveNames && client !== null ? (hop: string) => lookUpName(client, hop, { client, resolvers: config.resolvers, timeoutMs: request.timeoutMs, cancel }) : null;
+    const names = new HopNames(lookUp, events && ((hop) => events.item('hop', hop)));
     inFlight++;
-    const traced = await trace(pinger, options, cancel, events && ((hop) => events.item('hop', hop))).finally(() => inFlight--);
+    const traced = await trace(pinger, options, cancel, (hop) => names.add(hop)).finally(() => inFlight--);
     if (!traced.ok) return failed(engineFailure(traced.error));
+    const hops = await names.withNames(traced.hops.hops());
+    if (cancel.aborted) return failed(ABORTED);
     const durationMs = roundMicros(performance.now() - t0);
-    const hops = traced.hops;
-    return succeeded({ host: request.host, address, ipVersion: family, destinationReached: hops.destinationReached(), hops: hops.hops(), durationMs, startedAt: startedAt.toISOString() });
+    return succeeded({ host: request.host, address, ipVersion: family, destinationReached: traced.hops.destinationReached(), hops, durationMs, startedAt: startedAt.toISOString() });
   };
 }
 
 // The probes of one trace, until the path is complete (then the rest is stopped) or every probe is
 // decided; stopped when the caller goes away. `onHop`: each hop in TTL order once it is decided.
-function trace(pinger: Pinger, options: TraceOptions, cancel: CancelToken, onHop?: (hop: unknown) => void): Promise<{ ok: true; hops: HopAssembler } | { ok: false; error: IcmpError }> {
+function trace(pinger: Pinger, options: TraceOptions, cancel: CancelToken, onHop: (hop: TraceHop) => void): Promise<{ ok: true; hops: HopAssembler } | { ok: false; error: IcmpError }> {
   const hops = new HopAssembler(options.maxHops, options.probesPerHop, options.address);
   return new Promise((resolve) => {
     let stop = (): void => undefined;
@@ -117,7 +121,7 @@ function trace(pinger: Pinger, options: TraceOptions, cancel: CancelToken, onHop
       (outcome) => end(outcome.ok ? { ok: true, hops } : outcome),
       (probe) => {
         hops.add(probe);
-        for (const hop of hops.newlyDecided()) onHop?.(hop);
+        for (const hop of hops.newlyDecided()) onHop(hop);
         if (hops.complete()) end({ ok: true, hops });
       },
     );
@@ -143,10 +147,6 @@ async function admitTrace(host: ResolvedHost, kinds: SocketKinds, checkTarget: T
 
 function busy(): ToolFailure {
   return { code: 'engine-busy', detail: `${MAX_TRACES_IN_FLIGHT} traces are in flight on this server; try again shortly`, retryAfterSeconds: 1 };
-}
-
-function namesUnavailable(): ToolFailure {
-  return { code: 'invalid-field', detail: 'hop names are not available on this server yet', fields: [{ path: ['resolveNames'], message: 'must be false: PTR lookups are not available on this server yet' }] };
 }
 
 function engineFailure(err: IcmpError): ToolFailure {

@@ -20,7 +20,8 @@ export const tracerouteRequestSchema = {
     resolveNames: {
       type: 'boolean',
       default: false,
-      description: "Ask the configured resolvers for each hop address's PTR name. Not available on this server yet: true is refused (400 validation-failed naming /resolveNames).",
+      description:
+        "Ask the configured resolvers for the PTR name of each hop's first answering address, as the hop is decided (all hops at once, within timeoutMs, charged to each resolver's query budget). A hop without an answer in time, or whose question a resolver's budget cannot take, has no name; the trace is never refused for it. Streamed hops then come each once its name is in, still in TTL order.",
     },
   },
   examples: [{ host: 'example.com', maxHops: 30, probesPerHop: 2 }],
@@ -67,7 +68,7 @@ export const traceHopSchema = {
   properties: {
     ttl: { type: 'integer', minimum: 1, maximum: 32, description: 'The TTL (hop limit) of this hop’s probes.' },
     probes: { type: 'array', items: probeSchema, description: 'One entry per probe, in the order sent.' },
-    name: { type: 'string', description: 'PTR name of the hop’s address (with resolveNames).' },
+    name: { type: 'string', description: "PTR name of the hop's first answering address, without its final dot (with resolveNames, when a resolver gave one)." },
   },
 } as const;
 

@@ -1,0 +1,54 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { reverseDomain } from '../../src/tools/reverse-name';
+import { HopNames } from '../../src/tools/traceroute/hop-names';
+import type { TraceHop } from '../../src/tools/traceroute/types';
+
+const hop = (ttl: number, address?: string): TraceHop => ({
+  ttl,
+  probes: address === undefined ? [{ status: 'timeout' }] : [{ address, rttMs: 1, icmp: { type: 11, code: 0, name: 'ttl-exceeded' } }],
+});
+
+test('reverse names: IPv4 under in-addr.arpa, IPv6 nibble by nibble under ip6.arpa, anything else none', () => {
+  assert.is(reverseDomain('198.18.0.1'), '1.0.18.198.in-addr.arpa');
+  assert.is(reverseDomain('2001:db8::1'), `1.${'0.'.repeat(23)}8.b.d.0.1.0.0.2.ip6.arpa`);
+  assert.is(reverseDomain('::1'), `1.${'0.'.repeat(31)}ip6.arpa`);
+  assert.is(reverseDomain('fd00:1:2:3:4:5:6:7'), '7.0.0.0.6.0.0.0.5.0.0.0.4.0.0.0.3.0.0.0.2.0.0.0.1.0.0.0.0.0.d.f.ip6.arpa');
+  for (const other of ['example.test', 'fe80::1%eth0', '::ffff:192.0.2.1', '']) assert.is(reverseDomain(other), null, other);
+});
+
+test('hops are handed on in TTL order, each once its name is in, whatever order the names come in', async () => {
+  const answers = new Map<string, (name: string | null) => void>();
+  const seen: TraceHop[] = [];
+  const names = new HopNames((address) => new Promise((resolve) => answers.set(address, resolve)), (h) => seen.push(h));
+  names.add(hop(1, '198.18.0.1'));
+  names.add(hop(2)); // a silent hop: nothing to ask
+  names.add(hop(3, '198.18.0.3'));
+  answers.get('198.18.0.3')!('three.test');
+  await Promise.resolve();
+  assert.equal(seen, []);
+  answers.get('198.18.0.1')!(null);
+  const all = await names.withNames([hop(1, '198.18.0.1'), hop(2), hop(3, '198.18.0.3')]);
+  assert.equal(seen.map((h) => [h.ttl, h.name]), [[1, undefined], [2, undefined], [3, 'three.test']]);
+  assert.equal(all.map((h) => h.name), [undefined, undefined, 'three.test']);
+});
+
+test('a lookup that fails leaves its hop without a name and does not hold the others', async () => {
+  const seen: number[] = [];
+  const names = new HopNames((address) => (address === 'bad' ? Promise.reject(new Error('boom')) : Promise.resolve('ok.test')), (h) => seen.push(h.ttl));
+  names.add(hop(1, 'bad'));
+  names.add(hop(2, 'good'));
+  const all = await names.withNames([hop(1, 'bad'), hop(2, 'good')]);
+  assert.equal(seen, [1, 2]);
+  assert.equal(all.map((h) => h.name), [undefined, 'ok.test']);
+});
+
+test('without lookups hops pass straight through', () => {
+  const seen: number[] = [];
+  const names = new HopNames(null, (h) => seen.push(h.ttl));
+  names.add(hop(1, '198.18.0.1'));
+  names.add(hop(2));
+  assert.equal(seen, [1, 2]);
+});
+
+test.run();

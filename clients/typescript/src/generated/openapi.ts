@@ -765,7 +765,7 @@ export interface components {
              */
             ipVersion?: 4 | 6;
             /**
-             * @description Ask the configured resolvers for each hop address's PTR name. Not available on this server yet: true is refused (400 validation-failed naming /resolveNames).
+             * @description Ask the configured resolvers for the PTR name of each hop's first answering address, as the hop is decided (all hops at once, within timeoutMs, charged to each resolver's query budget). A hop without an answer in time, or whose question a resolver's budget cannot take, has no name; the trace is never refused for it. Streamed hops then come each once its name is in, still in TTL order.
              * @default false
              */
             resolveNames?: boolean;
@@ -884,7 +884,7 @@ export interface components {
                      */
                     status: "timeout";
                 })[];
-                /** @description PTR name of the hop’s address (with resolveNames). */
+                /** @description PTR name of the hop's first answering address, without its final dot (with resolveNames, when a resolver gave one). */
                 name?: string;
             }[];
             /** @description Time for the whole trace, resolution included, ms. */
@@ -975,7 +975,7 @@ export interface components {
                      */
                     status: "timeout";
                 })[];
-                /** @description PTR name of the hop’s address (with resolveNames). */
+                /** @description PTR name of the hop's first answering address, without its final dot (with resolveNames, when a resolver gave one). */
                 name?: string;
             };
         } | {

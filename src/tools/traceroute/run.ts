@@ -29,7 +29,7 @@ const PACE_US = 50;
 // Payload bytes per probe: the cookie and a little more, as small as Debian's traceroute -I sends.
 const PROBE_SIZE = 32;
 // Traces in flight in this process at most (each holds up to 96 sequences of the shared socket).
-export const MAX_TRACES_IN_FLIGHT = 64;
+export const MAX_TRACES_IN_FLIGHT = 128;
 
 const ABORTED: ToolFailure = { code: 'aborted', detail: 'the caller went away before the trace finished' };
 
@@ -77,28 +77,38 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck,
     ...(deps.targetStore ? { store: deps.targetStore } : {}),
   });
   let inFlight = 0;
+  // A place is taken before the first await: traces that arrive together cannot all pass a check of places free.
   return async (request, cancel, events) => {
+    if (inFlight >= MAX_TRACES_IN_FLIGHT) return failed(busy());
+    inFlight++;
+    try {
+      return await traceOnce(request, cancel, events);
+    } finally {
+      inFlight--;
+    }
+  };
+
+  async function traceOnce(request: TracerouteRequest, cancel: CancelToken, events: ToolEvents | undefined): Promise<Outcome<TracerouteResult>> {
     const startedAt = new Date();
     const t0 = performance.now();
     const ipVersion = request.ipVersion;
     const resolved = await resolveHost(request.host, { client, resolvers: config.resolvers, ...(ipVersion !== undefined ? { ipVersion } : {}), cancel });
     if (cancel.aborted) return failed(ABORTED);
     if (!resolved.ok) return failed('busy' in resolved ? upstreamBusy(resolved.busy) : { code: 'host-not-found', detail: resolved.reason });
-    const refused = inFlight >= MAX_TRACES_IN_FLIGHT ? busy() : await admitTrace(resolved.host, pinger.socketKinds, checkTarget, budget);
+    const refused = await admitTrace(resolved.host, pinger.socketKinds, checkTarget, budget);
     if (refused !== null) return failed(refused);
     const { address, family } = resolved.host;
     const options: TraceOptions = { address, family, maxHops: request.maxHops, probesPerHop: request.probesPerHop, timeoutMs: request.timeoutMs, paceUs: PACE_US, size: PROBE_SIZE };
     events?.start({ host: request.host, address, ipVersion: family, maxHops: options.maxHops, probesPerHop: options.probesPerHop, timeoutMs: options.timeoutMs, startedAt: startedAt.toISOString() });
     const lookUp = request.resolveNames && client !== null ? (hop: string) => lookUpName(client, hop, { client, resolvers: config.resolvers, timeoutMs: request.timeoutMs, cancel }) : null;
     const names = new HopNames(lookUp, events && ((hop) => events.item('hop', hop)));
-    inFlight++;
-    const traced = await trace(pinger, options, cancel, (hop) => names.add(hop)).finally(() => inFlight--);
+    const traced = await trace(pinger, options, cancel, (hop) => names.add(hop));
     if (!traced.ok) return failed(engineFailure(traced.error));
     const hops = await names.withNames(traced.hops.hops());
     if (cancel.aborted) return failed(ABORTED);
     const durationMs = roundMicros(performance.now() - t0);
     return succeeded({ host: request.host, address, ipVersion: family, destinationReached: traced.hops.destinationReached(), hops, durationMs, startedAt: startedAt.toISOString() });
-  };
+  }
 }
 
 // The probes of one trace, until the path is complete (then the rest is stopped) or every probe is

@@ -73,11 +73,12 @@ function toolCase(tool: ApiShape['tools'][number], shape: ApiShape): fc.Arbitrar
   }));
 }
 
-const ODD_PATHS = ['/', '/api', '/api/tools', '/api/tools/', '/API/TOOLS/DNS', '//api/tools/dns', '/api/tools/dns;x', '/api/tools/dns%00', '/%2e%2e/', ...PROTO_NAMES.map((n) => `/${n}`), ...PROTO_NAMES.map((n) => `/api/tools/${n}`)];
+// '/' is the live page (HTML): not an odd path any more; its neighbours are.
+const ODD_PATHS = ['/page', '/page/', '/page/none.js', '/api', '/api/tools', '/api/tools/', '/API/TOOLS/DNS', '//api/tools/dns', '/api/tools/dns;x', '/api/tools/dns%00', '/%2e%2e/', ...PROTO_NAMES.map((n) => `/${n}`), ...PROTO_NAMES.map((n) => `/api/tools/${n}`)];
 
 // Known paths with other methods, and unknown paths: 404 and 405 problems, never anything else.
 function oddCase(shape: ApiShape): fc.Arbitrary<Case> {
-  const paths = [...shape.tools.map((t) => t.path), ...shape.tools.map((t) => `${t.path}/`), '/probe', '/api/limits', '/health', ...ODD_PATHS];
+  const paths = [...shape.tools.map((t) => t.path), ...shape.tools.map((t) => `${t.path}/`), '/probe', '/api/limits', '/health', '/', ...ODD_PATHS];
   return fc.tuple(fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'), fc.constantFrom(...paths)).map(([method, path]): Case => ({
     method,
     path,

@@ -44,6 +44,7 @@ function judgeAnswer(method: string, path: string, reply: Extract<Reply, { kind:
   if (status === 204) return reply.bytes.length === 0 ? [] : ['a 204 with a body'];
   const text = utf8(reply.bytes);
   if (text === null) return [`status ${status}: the body is not UTF-8`];
+  if (method === 'GET' && path === '/' && status === 200) return type === 'text/html; charset=utf-8' ? [] : [`the live page is not HTML (${type})`];
   if (method === 'GET' && path === '/probe' && status === 200) return type === PROMETHEUS_TEXT && /^probe_success [01]$/m.test(text) ? [] : [`probe 200 is not metrics text (${type})`];
   let body: any;
   try {

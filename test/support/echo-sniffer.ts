@@ -1,5 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 
+// A payload size for one test's echoes, picked at random: the sniffer tells echoes apart by size alone,
+// and another test run on the same machine (a second CI job, a second checkout) must not count as this one.
+export function uniqueEchoSize(): number {
+  return 1000 + Math.floor(Math.random() * 400);
+}
+
 // Echo requests of one payload size that reach 127.0.0.1, counted by a raw ICMP socket (root).
 export function sniffEchoes(size: number): { count(): number; stop(): void; ready: Promise<void> } {
   const script = `

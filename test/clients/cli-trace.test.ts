@@ -105,6 +105,21 @@ test('a router refusing with admin-prohibited is marked !X as traceroute marks i
   assert.is(r.err, `nettools: ${p.destination.v4} (${p.destination.v4}) not reached: ${r2.v4} answered admin-prohibited at hop 3`);
 });
 
+test('over IPv6 a router refusing with adm-prohibited is marked !X too', async ({ rig }) => {
+  const p = rig.path;
+  const r2 = p.routers[1]!;
+  const rule = ['FORWARD', '-d', p.destination.v6, '-j', 'REJECT', '--reject-with', 'adm-prohibited'];
+  p.exec(r2.ns, ['ip6tables', '-A', ...rule]);
+  try {
+    const r = await cli(['trace', p.destination.v6, '--timeout', '500', '--server', rig.base]);
+    assert.is(r.code, 1, r.out);
+    assert.match(r.out.split('\n')[3]!, hop(3, r2.v6, 2, ' !X'));
+    assert.is(r.err, `nettools: ${p.destination.v6} (${p.destination.v6}) not reached: ${r2.v6} answered admin-prohibited at hop 3`);
+  } finally {
+    p.exec(r2.ns, ['ip6tables', '-D', ...rule]);
+  }
+});
+
 // Streams of traceroute the server holds open now, read through the same relay.
 async function streamsOpen(base: string): Promise<number> {
   return sampleValue(parsePromText(await (await fetch(`${base}/metrics`)).text()), 'nettools_streams_open', { tool: 'traceroute' });

@@ -103,7 +103,7 @@ test('--json prints the API answer as it came', async ({ open }) => {
 });
 
 test('usage errors exit 2 with the usage on stderr', async ({ open }) => {
-  for (const args of [[], ['trace', '127.0.0.1'], ['ping'], ['ping', '127.0.0.1', '--count', 'two'], ['ping', '127.0.0.1', '--bogus'], ['ping', '127.0.0.1', '--type', 'MX'], ['dns', 'a.test', 'b.test'], ['ping', '127.0.0.1', '--server'], ['ping', '127.0.0.1', '--server', 'ftp://x']]) {
+  for (const args of [[], ['whois', '127.0.0.1'], ['ping'], ['ping', '127.0.0.1', '--count', 'two'], ['ping', '127.0.0.1', '--bogus'], ['ping', '127.0.0.1', '--type', 'MX'], ['dns', 'a.test', 'b.test'], ['ping', '127.0.0.1', '--server'], ['ping', '127.0.0.1', '--server', 'ftp://x']]) {
     const r = await cli([...args, ...(args.includes('--server') ? [] : ['--server', open.base])]);
     assert.is(r.code, 2, args.join(' '));
     assert.match(r.err, /^nettools: /, args.join(' '));
@@ -115,6 +115,7 @@ test('--help prints the usage on stdout and exits 0', async () => {
   const r = await cli(['--help']);
   assert.is(r.code, 0);
   assert.match(r.out, 'nettools ping HOST');
+  assert.match(r.out, 'nettools trace HOST');
   assert.match(r.out, 'Exit status: 0 success; 1 measured but failed');
 });
 

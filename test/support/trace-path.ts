@@ -2,7 +2,8 @@
 // destination in a line, one veth pair per link, made inside the namespaces (nothing is added to the
 // host's own network). Link k joins node k and node k+1 with 198.18.(10+k).0/24 and fd00:7472:k::/64,
 // the left node .1 / ::1, the right .2 / ::2. Routers forward, answer with no ICMP rate limit, and know
-// every link's prefix; the ends route everything into the path. Namespaces are named ntr-<pid>-<n>-<node>.
+// every link's prefix; the ends route everything into the path. Namespaces are named <owner>-<pid>-<n>-<node>,
+// owner `ntr` unless the suite names its own (suites of different folders may run side by side).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 
 export interface PathNode {
@@ -69,8 +70,8 @@ function link(names: readonly string[], k: number, exec: (ns: string, args: stri
   }
 }
 
-export function createTracePath(routers = 3): TracePath {
-  const prefix = `ntr-${process.pid}-${++made}`;
+export function createTracePath(routers = 3, owner = 'ntr'): TracePath {
+  const prefix = `${owner}-${process.pid}-${++made}`;
   const names = [`${prefix}-s`, ...Array.from({ length: routers }, (_, i) => `${prefix}-r${i + 1}`), `${prefix}-d`];
   const exec = (ns: string, args: string[]) => ip(['netns', 'exec', ns, ...args]);
   const links = names.length - 1;

@@ -2,7 +2,7 @@ import { failed, readAnswer, type Answer } from './answer.js';
 import { NettoolsError } from './error.js';
 import type { RateLimitInfo } from './rate-limit.js';
 import { openStream, readEvents } from './stream.js';
-import type { DnsEvent, DnsRequest, DnsResult, Limits, PingEvent, PingRequest, PingResult, ProblemCode } from './types.js';
+import type { DnsEvent, DnsRequest, DnsResult, Limits, PingEvent, PingRequest, PingResult, ProblemCode, TracerouteEvent, TracerouteRequest, TracerouteResult } from './types.js';
 import { wait } from './wait.js';
 
 // Good manners on 429 and 503: resend once `Retry-After` has passed, a bounded number of times, and
@@ -59,21 +59,32 @@ export class NettoolsClient {
     return this.send<DnsResult>('POST', 'api/tools/dns', request, call);
   }
 
+  // The path to a host, hop by hop. A destination that never answers is still a value
+  // (destinationReached false), not an error.
+  traceroute(request: TracerouteRequest, call: CallOptions = {}): Promise<Answer<TracerouteResult>> {
+    return this.send<TracerouteResult>('POST', 'api/tools/traceroute', request, call);
+  }
+
   // The caller's plan and budget; spends no token.
   limits(call: CallOptions = {}): Promise<Answer<Limits>> {
     return this.send<Limits>('GET', 'api/limits', undefined, call);
   }
 
-  // The streamed forms: `start`, each result as it arrives (ping `reply`, dns `answer`), then `summary`,
-  // whose data is what ping() / dns() answer. The request goes out on the first next(); a refusal
-  // (after the same Retry-After waits as ping() / dns()), a `problem` event and a broken stream are
-  // thrown as NettoolsError. Leaving the loop early aborts the request, and the server stops measuring.
+  // The streamed forms: `start`, each result as it arrives (ping `reply`, dns `answer`, traceroute `hop`
+  // in TTL order), then `summary`, whose data is what ping() / dns() / traceroute() answer. The request
+  // goes out on the first next(); a refusal (after the same Retry-After waits as the plain calls), a
+  // `problem` event and a broken stream are thrown as NettoolsError. Leaving the loop early aborts the
+  // request, and the server stops measuring.
   pingStream(request: PingRequest, call: CallOptions = {}): AsyncGenerator<PingEvent, void, undefined> {
     return this.stream<PingEvent>('api/tools/ping', request, call);
   }
 
   dnsStream(request: DnsRequest, call: CallOptions = {}): AsyncGenerator<DnsEvent, void, undefined> {
     return this.stream<DnsEvent>('api/tools/dns', request, call);
+  }
+
+  tracerouteStream(request: TracerouteRequest, call: CallOptions = {}): AsyncGenerator<TracerouteEvent, void, undefined> {
+    return this.stream<TracerouteEvent>('api/tools/traceroute', request, call);
   }
 
   private async *stream<E extends { event: string; data: unknown }>(path: string, body: unknown, call: CallOptions): AsyncGenerator<E, void, undefined> {

@@ -3,5 +3,5 @@ export { NettoolsClient, type CallOptions, type ClientOptions, type RetryOptions
 export type { Answer, ClientError } from './answer.js';
 export { NettoolsError } from './error.js';
 export { readRateLimit, retryAfterSeconds, type RateLimitInfo } from './rate-limit.js';
-export type { DnsEvent, DnsRequest, DnsResolverResult, DnsResult, DnsStreamEvent, Limits, PingEvent, PingRequest, PingResult, PingStreamEvent, Problem, ProblemCode, RecordType } from './types.js';
+export type { DnsEvent, DnsRequest, DnsResolverResult, DnsResult, DnsStreamEvent, Limits, PingEvent, PingRequest, PingResult, PingStreamEvent, Problem, ProblemCode, RecordType, TracerouteEvent, TracerouteHop, TracerouteProbe, TracerouteRequest, TracerouteResult, TracerouteStreamEvent } from './types.js';
 export type { components, operations, paths } from './generated/openapi.js';

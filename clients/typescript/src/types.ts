@@ -8,11 +8,17 @@ export type DnsRequest = Schemas['DnsRequest'];
 export type DnsResult = Schemas['DnsResult'];
 export type DnsResolverResult = Schemas['DnsResolverResult'];
 export type RecordType = NonNullable<DnsRequest['types']>[number];
+export type TracerouteRequest = Schemas['TracerouteRequest'];
+export type TracerouteResult = Schemas['TracerouteResult'];
+export type TracerouteHop = TracerouteResult['hops'][number];
+export type TracerouteProbe = TracerouteHop['probes'][number];
 export type Limits = Schemas['Limits'];
 export type Problem = Schemas['Problem'];
 export type ProblemCode = Problem['code'];
 export type PingStreamEvent = Schemas['PingStreamEvent'];
 export type DnsStreamEvent = Schemas['DnsStreamEvent'];
+export type TracerouteStreamEvent = Schemas['TracerouteStreamEvent'];
 // What a streamed call yields: every event of the stream but `problem`, which is thrown instead.
 export type PingEvent = Exclude<PingStreamEvent, { event: 'problem' }>;
 export type DnsEvent = Exclude<DnsStreamEvent, { event: 'problem' }>;
+export type TracerouteEvent = Exclude<TracerouteStreamEvent, { event: 'problem' }>;

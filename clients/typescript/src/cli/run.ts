@@ -1,20 +1,22 @@
 import { NettoolsClient } from '../client.js';
-import type { DnsRequest, PingRequest, RecordType } from '../types.js';
+import type { DnsRequest, PingRequest, RecordType, TracerouteRequest } from '../types.js';
 import { parseArgs, USAGE, type Command } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { dnsFailure, formatDns } from './format-dns.js';
 import { formatPing, pingFailure } from './format-ping.js';
+import { formatTrace, traceFailure } from './format-trace.js';
 import { refused, verdict } from './refused.js';
 import { VERSION } from './version.js';
 import type { WatchIo } from './watch.js';
 import { watchDns } from './watch-dns.js';
 import { watchPing } from './watch-ping.js';
+import { watchTrace } from './watch-trace.js';
 
 export interface Io extends WatchIo {
   env: Readonly<Record<string, string | undefined>>;
 }
 
-type Measure = Extract<Command, { command: 'ping' | 'dns' }>;
+type Measure = Extract<Command, { command: 'ping' | 'dns' | 'trace' }>;
 
 // The whole command line: arguments in, lines out, an exit status back.
 export async function run(argv: readonly string[], io: Io): Promise<number> {
@@ -37,6 +39,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     ...(cmd.wait ? {} : { retry: false as const }),
     onWait: (w) => io.err(`nettools: ${w.status} ${w.code}: waiting ${w.seconds} s as Retry-After says, then resending (${w.attempt})`),
   });
+  if (cmd.command === 'trace') return trace(client, cmd, io);
   return cmd.command === 'ping' ? ping(client, cmd, io) : dns(client, cmd, io);
 }
 
@@ -60,4 +63,14 @@ async function dns(client: NettoolsClient, cmd: Extract<Measure, { command: 'dns
   if (!answer.ok) return refused(answer, cmd.server, io, cmd.json ? printJson(io) : null);
   for (const line of cmd.json ? [JSON.stringify(answer.value, null, 2)] : formatDns(answer.value, cmd.server)) io.out(line);
   return verdict(dnsFailure(answer.value, cmd), io);
+}
+
+async function trace(client: NettoolsClient, cmd: Extract<Measure, { command: 'trace' }>, io: Io): Promise<number> {
+  const { host, maxHops, probesPerHop, timeoutMs, ipVersion } = cmd;
+  const request: TracerouteRequest = { host, ...(maxHops === undefined ? {} : { maxHops }), ...(probesPerHop === undefined ? {} : { probesPerHop }), ...(timeoutMs === undefined ? {} : { timeoutMs }), ...(ipVersion === undefined ? {} : { ipVersion }) };
+  if (cmd.watch) return watchTrace(client, request, cmd, io);
+  const answer = await client.traceroute(request);
+  if (!answer.ok) return refused(answer, cmd.server, io, cmd.json ? printJson(io) : null);
+  for (const line of cmd.json ? [JSON.stringify(answer.value, null, 2)] : formatTrace(answer.value, request, cmd.server)) io.out(line);
+  return verdict(traceFailure(answer.value), io);
 }

@@ -8,19 +8,14 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/args.h"
+#include "common/status_error.h"
 #include "dns/dns_engine.h"
 #include "dns/dns_outcome_js.h"
 
 namespace nettools::dns {
 
 namespace {
-
-// The one place where a Status becomes a JS error.
-Napi::Error StatusError(Napi::Env env, Status s, const std::string& detail = std::string()) {
-  Napi::Error e = Napi::Error::New(env, detail.empty() ? StatusMessage(s) : detail);
-  e.Set("code", Napi::String::New(env, StatusCode(s)));
-  return e;
-}
 
 // A short string copied into `buf` as UTF-8 (NUL-terminated) without a heap allocation; false when `v` is
 // not a string or does not fit, so a longer one is rejected, never cut. UTF-8, not Latin-1: Latin-1 would
@@ -95,18 +90,11 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
   explicit DnsEngineWrap(const Napi::CallbackInfo& info)
       : Napi::ObjectWrap<DnsEngineWrap>(info), async_(info.Env(), "nettools:DnsEngine"), writer_(info.Env()) {
     Napi::Env env = info.Env();
-    uv_loop_t* loop = nullptr;
-    if (napi_get_uv_event_loop(env, &loop) != napi_ok || loop == nullptr) {
-      throw StatusError(env, Status::kNetworkError, "no event loop for the DNS engine");
-    }
+    uv_loop_t* loop = EventLoopOrThrow(env, Status::kNoEventLoop);
     // new DnsEngine(windowPerResolver?): this engine's share of the per-resolver window.
-    uint32_t window = ResolverWindow::kMaxInFlight;
-    if (info.Length() > 0 && !info[0].IsUndefined()) {
-      if (!info[0].IsNumber()) throw StatusError(env, Status::kInvalidArgument, "windowPerResolver must be a number");
-      const double w = info[0].As<Napi::Number>().DoubleValue();
-      if (!(w >= 1 && w <= ResolverWindow::kMaxInFlight)) throw StatusError(env, Status::kInvalidArgument, "windowPerResolver must be 1 to 256");
-      window = static_cast<uint32_t>(w);
-    }
+    const Args args(info, Status::kInvalidArgument);
+    const uint32_t window = args.UintOr(0, "windowPerResolver", ResolverWindow::kMaxInFlight);
+    if (window < 1 || window > ResolverWindow::kMaxInFlight) throw args.Invalid("windowPerResolver must be 1 to 256");
     auto hook = std::make_shared<TeardownHook>();
     core_ = std::make_shared<EngineCore>(loop, [this](uint32_t id, QueryOutcome& o) { OnDone(id, o); }, hook, window);
     hook->core = core_;
@@ -173,16 +161,17 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
   Napi::Value QueryMany(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     CheckOpen(env);
-    const bool progress = info.Length() > 5 && info[5].IsFunction();
-    if (info.Length() < 5 || !info[0].IsString() || !info[1].IsArray() || !info[2].IsArray() || !info[4].IsFunction() ||
-        (info.Length() > 5 && !progress && !info[5].IsUndefined())) {
-      throw StatusError(env, Status::kInvalidArgument,
-                        "queryMany(name, types, resolvers, timeoutMs, callback, progress?) expects a string, two arrays, a number and one or two functions");
+    static constexpr const char* kUsage =
+        "queryMany(name, types, resolvers, timeoutMs, callback, progress?) expects a string, two arrays, a number and one or two functions";
+    const Args args(info, Status::kInvalidArgument);
+    if (args.size() < 5 || !args[0].IsString() || !args[1].IsArray() || !args[2].IsArray() || !args[4].IsFunction()) {
+      throw args.Invalid(kUsage);
     }
-    std::string name = info[0].As<Napi::String>().Utf8Value();
-    Napi::Array types = info[1].As<Napi::Array>();
-    Napi::Array resolvers = info[2].As<Napi::Array>();
-    uint32_t timeout_ms = info[3].ToNumber().Uint32Value();
+    const bool progress = args.OptionalFunction(5, kUsage);
+    const uint32_t timeout_ms = args.Truncated(3, "timeoutMs");
+    std::string name = args[0].As<Napi::String>().Utf8Value();
+    Napi::Array types = args[1].As<Napi::Array>();
+    Napi::Array resolvers = args[2].As<Napi::Array>();
     uint32_t n_types = types.Length();
     uint32_t n_resolvers = resolvers.Length();
     std::vector<uint16_t> type_codes(n_types, 0);

@@ -7,6 +7,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "common/args.h"
+#include "common/status_error.h"
 #include "icmp/icmp_engine.h"
 #include "icmp/icmp_limits.h"
 #include "icmp/icmp_result_js.h"
@@ -15,20 +17,27 @@ namespace nettools::icmp {
 
 namespace {
 
-// The one place where a Status becomes a JS error.
-Napi::Error StatusError(Napi::Env env, Status s, const std::string& detail = std::string()) {
-  Napi::Error e = Napi::Error::New(env, detail.empty() ? StatusMessage(s) : detail);
-  e.Set("code", Napi::String::New(env, StatusCode(s)));
-  return e;
+using IcmpArgs = Args<Status>;
+
+// address and family (4 or 6), the first two arguments of ping and trace.
+void ReadTarget(const IcmpArgs& args, PingOptions* opts) {
+  if (!args[0].IsString()) throw args.Invalid("address must be a string");
+  const uint32_t family = args.Uint(1, "family");
+  if (family != 4 && family != 6) throw args.Invalid("family must be 4 or 6");
+  const Status parsed = ParseAddress(family == 4 ? Family::kV4 : Family::kV6, args[0].As<Napi::String>(), opts);
+  if (parsed != Status::kOk) throw StatusError(args[0].Env(), parsed);
 }
 
-uint32_t UintArg(Napi::Env env, const Napi::Value& v, const char* name) {
-  if (!v.IsNumber()) throw StatusError(env, Status::kInvalidOptions, std::string(name) + " must be a number");
-  const double d = v.As<Napi::Number>().DoubleValue();
-  if (!(d >= 0 && d <= 4294967295.0) || d != static_cast<double>(static_cast<uint32_t>(d))) {
-    throw StatusError(env, Status::kInvalidOptions, std::string(name) + " must be a non-negative integer");
+// new IcmpEngine(kind?): 'auto' (or absent), 'dgram' or 'raw'.
+KindPreference ReadKind(const IcmpArgs& args) {
+  if (args.Absent(0)) return KindPreference::kAuto;
+  if (args[0].IsString()) {
+    const std::string k = args[0].As<Napi::String>();
+    if (k == "auto") return KindPreference::kAuto;
+    if (k == "dgram") return KindPreference::kDgram;
+    if (k == "raw") return KindPreference::kRaw;
   }
-  return static_cast<uint32_t>(d);
+  throw args.Invalid("kind must be 'auto', 'dgram' or 'raw'");
 }
 
 Napi::Object FamilyObject(Napi::Env env, const FamilyState& st) {
@@ -70,7 +79,7 @@ class IcmpEngineWrap : public Napi::ObjectWrap<IcmpEngineWrap> {
  private:
   Napi::Value Ping(const Napi::CallbackInfo& info);
   Napi::Value Trace(const Napi::CallbackInfo& info);
-  Napi::Value Begin(const Napi::CallbackInfo& info, const PingOptions& opts, size_t done_at);
+  Napi::Value Begin(const Napi::CallbackInfo& info, const PingOptions& opts, size_t done_at, bool progress);
   Napi::Value Cancel(const Napi::CallbackInfo& info);
   Napi::Value Close(const Napi::CallbackInfo& info);
   Napi::Value SocketKinds(const Napi::CallbackInfo& info);
@@ -123,24 +132,8 @@ IcmpEngineWrap::IcmpEngineWrap(const Napi::CallbackInfo& info)
       context_(info.Env(), "nettools:IcmpEngine"),
       writer_(info.Env()) {
   Napi::Env env = info.Env();
-  KindPreference pref = KindPreference::kAuto;
-  if (info.Length() > 0 && info[0].IsObject()) {
-    Napi::Value kind = info[0].As<Napi::Object>().Get("kind");
-    if (kind.IsString()) {
-      const std::string k = kind.As<Napi::String>();
-      if (k == "dgram") {
-        pref = KindPreference::kDgram;
-      } else if (k == "raw") {
-        pref = KindPreference::kRaw;
-      } else if (k != "auto") {
-        throw StatusError(env, Status::kInvalidOptions, "kind must be 'auto', 'dgram' or 'raw'");
-      }
-    }
-  }
-  uv_loop_t* loop = nullptr;
-  if (napi_get_uv_event_loop(env, &loop) != napi_ok || loop == nullptr) {
-    throw StatusError(env, Status::kNoEventLoop);
-  }
+  const KindPreference pref = ReadKind(IcmpArgs(info, Status::kInvalidOptions));
+  uv_loop_t* loop = EventLoopOrThrow(env, Status::kNoEventLoop);
   Engine* engine = nullptr;
   const Status created = Engine::Create(
       loop, pref, [this](uint64_t session, PingResult&& result) { Deliver(session, std::move(result)); },
@@ -191,68 +184,53 @@ void IcmpEngineWrap::ReleaseSession(uint64_t session) {
   if (callbacks_.erase(session) > 0 && callbacks_.empty()) Unref();
 }
 
-// ping(address, family, count, intervalMs, timeoutMs, size, ttl, done, progress?): positional, because
-// reading named properties costs an internalized key lookup each (measured at about 2% of a loopback ping
-// request). ttl -1 means the socket's default. progress, a function or undefined, is called with
-// (index, numbers, texts) for each echo as it is decided (ResultWriter::PackedEcho), before done.
+// ping(address, family, count, intervalMs, timeoutMs, size, ttl, done, progress?): positional, like every
+// binding call (common/args.h). ttl -1 means the socket's default. progress, a function or undefined, is
+// called with (index, ...packed) for each echo as it is decided (ResultWriter::PackedEcho), before done.
 Napi::Value IcmpEngineWrap::Ping(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  if (engine() == nullptr) throw StatusError(env, Status::kEngineClosed);
-  const bool progress = info.Length() > 8 && info[8].IsFunction();
-  if (info.Length() < 8 || !info[7].IsFunction() || (info.Length() > 8 && !progress && !info[8].IsUndefined())) {
-    throw StatusError(env, Status::kInvalidOptions,
-                      "ping(address, family, count, intervalMs, timeoutMs, size, ttl, done, progress?)");
-  }
-  if (!info[0].IsString()) throw StatusError(env, Status::kInvalidOptions, "address must be a string");
-  const uint32_t family = UintArg(env, info[1], "family");
-  if (family != 4 && family != 6) throw StatusError(env, Status::kInvalidOptions, "family must be 4 or 6");
+  if (engine() == nullptr) throw StatusError(info.Env(), Status::kEngineClosed);
+  static constexpr const char* kUsage = "ping(address, family, count, intervalMs, timeoutMs, size, ttl, done, progress?)";
+  const IcmpArgs args(info, Status::kInvalidOptions);
+  if (args.size() < 8 || !args[7].IsFunction()) throw args.Invalid(kUsage);
+  const bool progress = args.OptionalFunction(8, kUsage);
   PingOptions opts;
-  const Status parsed =
-      ParseAddress(family == 4 ? Family::kV4 : Family::kV6, info[0].As<Napi::String>(), &opts);
-  if (parsed != Status::kOk) throw StatusError(env, parsed);
-  opts.count = UintArg(env, info[2], "count");
-  opts.interval_ms = UintArg(env, info[3], "intervalMs");
-  opts.timeout_ms = UintArg(env, info[4], "timeoutMs");
-  opts.size = UintArg(env, info[5], "size");
-  if (!(info[6].IsNumber() && info[6].As<Napi::Number>().DoubleValue() == -1)) {
+  ReadTarget(args, &opts);
+  opts.count = args.Uint(2, "count");
+  opts.interval_ms = args.Uint(3, "intervalMs");
+  opts.timeout_ms = args.Uint(4, "timeoutMs");
+  opts.size = args.Uint(5, "size");
+  if (!(args[6].IsNumber() && args[6].As<Napi::Number>().DoubleValue() == -1)) {
     opts.has_ttl = true;
-    opts.ttl = UintArg(env, info[6], "ttl");
+    opts.ttl = args.Uint(6, "ttl");
   }
-  return Begin(info, opts, 7);
+  return Begin(info, opts, 7, progress);
 }
 
 // trace(address, family, maxHops, probesPerHop, timeoutMs, paceUs, size, done, progress?): one session
 // whose echo i goes out with TTL 1 + i / probesPerHop, paceUs apart; results and progress as for ping.
 Napi::Value IcmpEngineWrap::Trace(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  if (engine() == nullptr) throw StatusError(env, Status::kEngineClosed);
-  const bool progress = info.Length() > 8 && info[8].IsFunction();
-  if (info.Length() < 8 || !info[7].IsFunction() || (info.Length() > 8 && !progress && !info[8].IsUndefined()) ||
-      !info[0].IsString()) {
-    throw StatusError(env, Status::kInvalidOptions,
-                      "trace(address, family, maxHops, probesPerHop, timeoutMs, paceUs, size, done, progress?)");
-  }
-  const uint32_t family = UintArg(env, info[1], "family");
-  if (family != 4 && family != 6) throw StatusError(env, Status::kInvalidOptions, "family must be 4 or 6");
+  if (engine() == nullptr) throw StatusError(info.Env(), Status::kEngineClosed);
+  static constexpr const char* kUsage = "trace(address, family, maxHops, probesPerHop, timeoutMs, paceUs, size, done, progress?)";
+  const IcmpArgs args(info, Status::kInvalidOptions);
+  if (args.size() < 8 || !args[7].IsFunction() || !args[0].IsString()) throw args.Invalid(kUsage);
+  const bool progress = args.OptionalFunction(8, kUsage);
   PingOptions opts;
-  const Status parsed = ParseAddress(family == 4 ? Family::kV4 : Family::kV6, info[0].As<Napi::String>(), &opts);
-  if (parsed != Status::kOk) throw StatusError(env, parsed);
-  const uint32_t hops = UintArg(env, info[2], "maxHops");
-  opts.probes_per_ttl = UintArg(env, info[3], "probesPerHop");
+  ReadTarget(args, &opts);
+  const uint32_t hops = args.Uint(2, "maxHops");
+  opts.probes_per_ttl = args.Uint(3, "probesPerHop");
   if (hops > limits::kTtl.max || opts.probes_per_ttl > limits::kProbesPerTtl.max) {
-    throw StatusError(env, Status::kInvalidOptions);
+    throw StatusError(info.Env(), Status::kInvalidOptions);
   }
   opts.count = hops * opts.probes_per_ttl;
-  opts.timeout_ms = UintArg(env, info[4], "timeoutMs");
-  opts.pace_us = UintArg(env, info[5], "paceUs");
-  opts.size = UintArg(env, info[6], "size");
-  return Begin(info, opts, 7);
+  opts.timeout_ms = args.Uint(4, "timeoutMs");
+  opts.pace_us = args.Uint(5, "paceUs");
+  opts.size = args.Uint(6, "size");
+  return Begin(info, opts, 7, progress);
 }
 
 // Starts a session with the done function at info[done_at] and an optional progress one after it.
-Napi::Value IcmpEngineWrap::Begin(const Napi::CallbackInfo& info, const PingOptions& opts, size_t done_at) {
+Napi::Value IcmpEngineWrap::Begin(const Napi::CallbackInfo& info, const PingOptions& opts, size_t done_at, bool progress) {
   Napi::Env env = info.Env();
-  const bool progress = info.Length() > done_at + 1 && info[done_at + 1].IsFunction();
   uint64_t session = 0;
   const Status started = engine()->Start(opts, &session, progress);
   if (started != Status::kOk) throw StatusError(env, started);

@@ -63,7 +63,7 @@ export interface PingLimits {
 }
 
 export interface NativeIcmpEngineClass {
-  new (options: { kind: KindPreference }): NativeIcmpEngine;
+  new (kind?: KindPreference): NativeIcmpEngine; // positional, like every binding call
   readonly limits: PingLimits;
   readonly statusNames: readonly string[]; // index: the status number in a packed result
 }

@@ -136,7 +136,7 @@ class NativePinger implements Pinger {
 export function openPinger(options: PingerOptions = {}): Pinger {
   const Engine = nativeEngineClass();
   try {
-    return new NativePinger(new Engine({ kind: options.kind ?? 'auto' }), Engine.statusNames);
+    return new NativePinger(new Engine(options.kind ?? 'auto'), Engine.statusNames);
   } catch (err) {
     throw fromNative(err);
   }

@@ -9,8 +9,10 @@
 #include <vector>
 
 #include "common/args.h"
+#include "common/limits_js.h"
 #include "common/status_error.h"
 #include "dns/dns_engine.h"
+#include "dns/dns_limits.h"
 #include "dns/dns_outcome_js.h"
 
 namespace nettools::dns {
@@ -66,6 +68,9 @@ struct TeardownHook {
   }
 };
 
+// DnsEngine.limits: dns_limits.h for TypeScript.
+constexpr NamedRange kLimits[] = {{"windowPerResolver", limits::kWindowPerResolver}};
+
 // One JS call's queries: every (resolver, type) pair of a request, answered by one callback.
 struct Batch {
   Napi::FunctionReference callback;
@@ -84,6 +89,7 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
                            InstanceMethod("cancel", &DnsEngineWrap::Cancel),
                            InstanceMethod("counters", &DnsEngineWrap::Counters),
                            InstanceMethod("close", &DnsEngineWrap::Close),
+                           StaticValue("limits", LimitsObject(env, kLimits), napi_enumerable),
                        });
   }
 
@@ -93,8 +99,11 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     uv_loop_t* loop = EventLoopOrThrow(env, Status::kNoEventLoop);
     // new DnsEngine(windowPerResolver?): this engine's share of the per-resolver window.
     const Args args(info, Status::kInvalidArgument);
-    const uint32_t window = args.UintOr(0, "windowPerResolver", ResolverWindow::kMaxInFlight);
-    if (window < 1 || window > ResolverWindow::kMaxInFlight) throw args.Invalid("windowPerResolver must be 1 to 256");
+    const Range& range = limits::kWindowPerResolver;
+    const uint32_t window = args.UintOr(0, "windowPerResolver", range.max);
+    if (!range.contains(window)) {
+      throw args.Invalid("windowPerResolver must be " + std::to_string(range.min) + " to " + std::to_string(range.max));
+    }
     auto hook = std::make_shared<TeardownHook>();
     core_ = std::make_shared<EngineCore>(loop, [this](uint32_t id, QueryOutcome& o) { OnDone(id, o); }, hook, window);
     hook->core = core_;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "common/args.h"
+#include "common/limits_js.h"
 #include "common/status_error.h"
 #include "icmp/icmp_engine.h"
 #include "icmp/icmp_limits.h"
@@ -52,22 +53,13 @@ Napi::Object FamilyObject(Napi::Env env, const FamilyState& st) {
   return o;
 }
 
-// IcmpEngine.limits: { count: [min, max], ... }, so TypeScript validates with the numbers of icmp_limits.h.
-Napi::Object LimitsObject(Napi::Env env) {
-  const std::pair<const char*, Range> entries[] = {
+// IcmpEngine.limits: the ranges of icmp_limits.h that TypeScript validates a ping with.
+Napi::Object Limits(Napi::Env env) {
+  const NamedRange entries[] = {
       {"count", limits::kCount}, {"intervalMs", limits::kIntervalMs}, {"timeoutMs", limits::kTimeoutMs},
       {"size", limits::kSize},   {"ttl", limits::kTtl},
   };
-  Napi::Object o = Napi::Object::New(env);
-  for (const auto& [name, range] : entries) {
-    Napi::Array pair = Napi::Array::New(env, 2);
-    pair.Set(0u, range.min);
-    pair.Set(1u, range.max);
-    pair.Freeze();
-    o.Set(name, pair);
-  }
-  o.Freeze();
-  return o;
+  return LimitsObject(env, entries);
 }
 
 class IcmpEngineWrap : public Napi::ObjectWrap<IcmpEngineWrap> {
@@ -120,7 +112,7 @@ Napi::Function IcmpEngineWrap::Define(Napi::Env env) {
                          InstanceMethod("close", &IcmpEngineWrap::Close),
                          InstanceMethod("socketKinds", &IcmpEngineWrap::SocketKinds),
                          InstanceMethod("stats", &IcmpEngineWrap::Stats),
-                         StaticValue("limits", LimitsObject(env), napi_enumerable),
+                         StaticValue("limits", Limits(env), napi_enumerable),
                          StaticValue("statusNames", ReplyStatusNames(env), napi_enumerable),
                      });
 }

@@ -28,16 +28,30 @@ export interface NativeDnsEngine {
   close(): void;
 }
 
-// `windowPerResolver`: queries this engine may have on the wire to one resolver at once, 1 to
-// RESOLVER_WINDOW (native/dns/dns_resolver_window.h); the whole window when left out.
-type NativeDnsEngineClass = new (windowPerResolver?: number) => NativeDnsEngine;
+// [min, max], both inclusive.
+export type Range = readonly [number, number];
 
-export const RESOLVER_WINDOW = 256;
+// The engine's limits, defined only in native/dns/dns_limits.h.
+export interface DnsLimits {
+  // Queries one engine may have on the wire to one resolver at once.
+  readonly windowPerResolver: Range;
+}
+
+// `windowPerResolver`: within limits.windowPerResolver; the whole window when left out.
+interface NativeDnsEngineClass {
+  new (windowPerResolver?: number): NativeDnsEngine;
+  readonly limits: DnsLimits;
+}
+
+// The most queries on the wire to one resolver at once, all engines together.
+export function resolverWindow(): number {
+  return nativeEngineClass().limits.windowPerResolver[1];
+}
 
 // Each of `engines` engines sending to the same resolvers (one per worker thread) gets an equal share of
 // the window, so together they put no more on a resolver's socket buffer than one engine would.
 export function windowShare(engines: number): number {
-  return Math.max(1, Math.floor(RESOLVER_WINDOW / Math.max(1, engines)));
+  return Math.max(1, Math.floor(resolverWindow() / Math.max(1, engines)));
 }
 
 export function nativeEngineClass(): NativeDnsEngineClass {

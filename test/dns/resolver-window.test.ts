@@ -117,7 +117,7 @@ test('the window is shared out evenly between worker threads, at least one each'
 });
 
 test('the window is the DNS engine\'s own limit, as the addon exports it (DnsEngine.limits)', () => {
-  const limits = (addon().DnsEngine as { limits: unknown }).limits;
+  const limits = addon().DnsEngine.limits;
   assert.equal(limits, { windowPerResolver: [1, WINDOW] });
   assert.ok(Object.isFrozen(limits));
 });

@@ -141,7 +141,8 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
   // Registers the batch, or delivers it at once when no query could start.
   Napi::Value Launch(Napi::Env env, std::unique_ptr<Batch> batch, uint32_t batch_id) {
     if (batch->remaining == 0) {
-      batch->callback.Call(writer_.Packed(env, batch->outcomes).values);
+      const PackedValues packed = writer_.Packed(batch->outcomes);
+      batch->callback.Call(env.Undefined(), packed.count, packed.values);
       return Napi::Number::New(env, 0);
     }
     batches_.emplace(batch_id, std::move(batch));
@@ -235,7 +236,7 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
       batch->outcomes[i].status = Status::kCancelled;
       batch->outcomes[i].sends = sends;
     }
-    Napi::Array result = writer_.Packed(env, batch->outcomes).AsArray(env);
+    Napi::Array result = writer_.Packed(batch->outcomes).AsArray(env);
     ReleaseIfIdle();
     return result;
   }
@@ -288,10 +289,10 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     if (it->second->remaining > 0) return;
     std::unique_ptr<Batch> done = std::move(it->second);
     batches_.erase(it);
-    PackedOutcomes result = writer_.Packed(env, done->outcomes);
+    const PackedValues result = writer_.Packed(done->outcomes);
     // MakeCallback, not Call: we are on a bare libuv callback, and promise jobs must run after it.
     try {
-      done->callback.MakeCallback(Value(), result.values, async_);
+      done->callback.MakeCallback(Value(), result.count, result.values, async_);
     } catch (const Napi::Error& e) {
       napi_fatal_exception(env, e.Value());
     }
@@ -302,13 +303,10 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
   void Progress(Napi::Env env, const Batch& batch, uint32_t index) {
     // A handle of our own: the call may cancel the batch, which frees its references.
     Napi::Function fn = batch.progress.Value();
-    PackedOutcomes one = writer_.Packed(env, &batch.outcomes[index], 1);
-    std::vector<napi_value> args;
-    args.reserve(one.values.size() + 1);
-    args.push_back(Napi::Number::New(env, index));
-    args.insert(args.end(), one.values.begin(), one.values.end());
+    const PackedValues one = writer_.Packed(&batch.outcomes[index], 1);
+    const napi_value args[] = {Napi::Number::New(env, index), one.values[0], one.values[1], one.values[2]};
     try {
-      fn.MakeCallback(Value(), args, async_);
+      fn.MakeCallback(Value(), one.count + 1, args, async_);
     } catch (const Napi::Error& e) {
       napi_fatal_exception(env, e.Value());
     }

@@ -282,10 +282,10 @@ void IcmpEngineWrap::Deliver(uint64_t session, PingResult&& result) {
   ReleaseSession(session);
   Napi::Env env = env_;
   Napi::HandleScope scope(env);
-  auto [numbers, texts] = writer_.Packed(env, result);
+  const PackedValues packed = writer_.Packed(result);
   try {
     // MakeCallback runs the microtask queue afterwards, so promises settled in the callback resolve now.
-    cb.MakeCallback(Value(), {numbers, texts}, context_);
+    cb.MakeCallback(Value(), packed.count, packed.values, context_);
   } catch (const Napi::Error& e) {
     napi_fatal_exception(env, e.Value());
   }
@@ -298,9 +298,10 @@ void IcmpEngineWrap::Progress(uint64_t session, uint32_t index, const EchoOutcom
   Napi::HandleScope scope(env);
   // A handle of our own: the call may cancel the session, which frees the reference.
   Napi::Function cb = it->second.Value();
-  auto [numbers, texts] = writer_.PackedEcho(env, outcome);
+  const PackedValues packed = writer_.PackedEcho(outcome);
+  const napi_value args[] = {Napi::Number::New(env, index), packed.values[0], packed.values[1], packed.values[2]};
   try {
-    cb.MakeCallback(Value(), {Napi::Number::New(env, index), numbers, texts}, context_);
+    cb.MakeCallback(Value(), packed.count + 1, args, context_);
   } catch (const Napi::Error& e) {
     napi_fatal_exception(env, e.Value());
   }

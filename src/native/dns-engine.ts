@@ -1,14 +1,14 @@
 import type { Range } from './limits';
+import type { Packed } from './packed';
 
 // What the addon's DnsEngine class (native/dns/dns_engine_binding.cc) takes and hands over. The engine's
 // TypeScript side (src/engines/dns) wraps it; nothing else calls it.
 
 export type NativeResolvers = ReadonlyArray<{ address: string; port: number }>;
 
-// Outcomes packed (src/engines/dns/unpack.ts reads them): a Float64Array, a string of ASCII texts and,
-// when there are others, an array of them. The numbers are the engine's own buffer, rewritten by its next
-// call: unpack first.
-export type PackedOutcomes = unknown[];
+// Outcomes packed (src/native/packed.ts; src/engines/dns/unpack.ts reads them). The numbers are the
+// engine's own buffer, rewritten by its next call: unpack first.
+export type PackedOutcomes = Packed;
 
 export interface NativeDnsCounters {
   queries: number;

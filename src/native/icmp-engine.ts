@@ -1,4 +1,5 @@
 import type { Range } from './limits';
+import type { Packed } from './packed';
 
 // What the addon's IcmpEngine class (native/icmp/icmp_engine_binding.cc) takes and hands over. The
 // engine's TypeScript side (src/engines/icmp) wraps it; nothing else calls it.
@@ -26,12 +27,12 @@ export interface NativeStats {
   sessions: number;
 }
 
-// A ping's or trace's result packed (src/engines/icmp/unpack.ts reads it); its numbers are the engine's
-// own array, rewritten by its next result: unpack first.
-export type PingDone = (numbers: Float64Array, texts: string) => void;
+// A ping's or trace's result packed (src/native/packed.ts; src/engines/icmp/unpack.ts reads it); its
+// numbers are the engine's own array, rewritten by its next result: unpack first.
+export type PingDone = (...packed: Packed) => void;
 
-// One echo's outcome as it is decided: its index (seq) and its packed numbers and texts.
-export type EchoProgress = (index: number, numbers: Float64Array, texts: string) => void;
+// One echo's outcome as it is decided: its index (seq), then the echo packed.
+export type EchoProgress = (index: number, ...packed: Packed) => void;
 
 export interface NativeIcmpEngine {
   // Positional, like every binding call (native/common/args.h); ttl -1 for the socket's default.

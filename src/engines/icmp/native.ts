@@ -4,7 +4,7 @@ import type { EchoOptions, TraceOptions } from './types';
 
 // The binding's shapes are typed beside the addon (src/native/icmp-engine.ts); this file starts pings
 // and traces on it.
-export type { EchoProgress, NativeIcmpEngine, NativeStats, PingLimits } from '../../native/icmp-engine';
+export type { EchoProgress, NativeIcmpEngine, NativeStats, PingDone, PingLimits } from '../../native/icmp-engine';
 export type { Range } from '../../native/limits';
 
 export function nativeEngineClass(): NativeIcmpEngineClass {

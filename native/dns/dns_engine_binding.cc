@@ -11,6 +11,7 @@
 #include "common/args.h"
 #include "common/limits_js.h"
 #include "common/status_error.h"
+#include "common/teardown_hook.h"
 #include "dns/dns_engine.h"
 #include "dns/dns_limits.h"
 #include "dns/dns_outcome_js.h"
@@ -51,23 +52,6 @@ bool ParseEndpoint(Napi::Value address_v, uint32_t port, sockaddr_storage* out) 
   return uv_ip6_addr(address, static_cast<int>(port), reinterpret_cast<sockaddr_in6*>(out)) == 0;
 }
 
-// Environment teardown (a worker going away, say) must wait until libuv has run the engine's close
-// callbacks: they live in this library, which is unloaded with the environment (a segfault when a worker
-// was terminated mid-query). The async cleanup hook stays registered exactly as long as this lives, and
-// the engine and each of its closing handles hold it (EngineCore's `teardown`).
-struct TeardownHook {
-  std::weak_ptr<EngineCore> core;
-  napi_async_cleanup_hook_handle handle = nullptr;
-
-  ~TeardownHook() {
-    if (handle != nullptr) napi_remove_async_cleanup_hook(handle);
-  }
-
-  static void Run(napi_async_cleanup_hook_handle, void* arg) {
-    if (auto core = static_cast<TeardownHook*>(arg)->core.lock()) core->Shutdown();
-  }
-};
-
 // DnsEngine.limits: dns_limits.h for TypeScript.
 constexpr NamedRange kLimits[] = {{"windowPerResolver", limits::kWindowPerResolver}};
 
@@ -104,12 +88,14 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     if (!range.contains(window)) {
       throw args.Invalid("windowPerResolver must be " + std::to_string(range.min) + " to " + std::to_string(range.max));
     }
-    auto hook = std::make_shared<TeardownHook>();
+    // Environment teardown waits for the engine's close callbacks (common/teardown_hook.h): the engine
+    // holds the hook until it shuts down, each of its closing handles until libuv is done with it.
+    auto core = std::make_shared<std::weak_ptr<EngineCore>>();
+    auto hook = TeardownHook::Register(env, [core] {
+      if (auto c = core->lock()) c->Shutdown();
+    });
     core_ = std::make_shared<EngineCore>(loop, [this](uint32_t id, QueryOutcome& o) { OnDone(id, o); }, hook, window);
-    hook->core = core_;
-    if (napi_add_async_cleanup_hook(env, TeardownHook::Run, hook.get(), &hook->handle) != napi_ok) {
-      hook->handle = nullptr;
-    }
+    *core = core_;
   }
 
   ~DnsEngineWrap() override { Shutdown(); }

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -10,6 +11,7 @@
 #include "common/args.h"
 #include "common/limits_js.h"
 #include "common/status_error.h"
+#include "common/teardown_hook.h"
 #include "icmp/icmp_engine.h"
 #include "icmp/icmp_limits.h"
 #include "icmp/icmp_result_js.h"
@@ -77,25 +79,17 @@ class IcmpEngineWrap : public Napi::ObjectWrap<IcmpEngineWrap> {
   Napi::Value SocketKinds(const Napi::CallbackInfo& info);
   Napi::Value Stats(const Napi::CallbackInfo& info);
 
-  // Outlives the wrapper when needed: libuv close callbacks live in this library, so the environment
-  // must not finish tearing down (and unload us) before they ran. An async cleanup hook lets Node wait.
-  struct Lifetime {
-    Engine* engine = nullptr;  // null once closing started
-    napi_async_cleanup_hook_handle hook = nullptr;
-    bool closed = false;      // every handle released
-    bool owner_gone = false;  // wrapper destroyed
-  };
-
   void Deliver(uint64_t session, PingResult&& result);
   void Progress(uint64_t session, uint32_t index, const EchoOutcome& outcome);
   void Shutdown();
+  void StartClose();
   void ReleaseSession(uint64_t session);
-  Engine* engine() const { return life_->engine; }
-  static void StartClose(Lifetime* life);
-  static void AsyncCleanup(napi_async_cleanup_hook_handle handle, void* arg);
+  Engine* engine() const { return engine_; }
 
   Napi::Env env_;
-  Lifetime* life_;
+  Engine* engine_ = nullptr;  // null once closing started
+  // Held until the engine starts closing, then by its `closed` callback (common/teardown_hook.h).
+  std::shared_ptr<TeardownHook> hook_;
   std::unordered_map<uint64_t, Napi::FunctionReference> callbacks_;
   // Only for pings started with a progress function: without one, an echo costs no JS call.
   std::unordered_map<uint64_t, Napi::FunctionReference> progress_;
@@ -120,7 +114,6 @@ Napi::Function IcmpEngineWrap::Define(Napi::Env env) {
 IcmpEngineWrap::IcmpEngineWrap(const Napi::CallbackInfo& info)
     : Napi::ObjectWrap<IcmpEngineWrap>(info),
       env_(info.Env()),
-      life_(nullptr),
       context_(info.Env(), "nettools:IcmpEngine"),
       writer_(info.Env()) {
   Napi::Env env = info.Env();
@@ -131,41 +124,25 @@ IcmpEngineWrap::IcmpEngineWrap(const Napi::CallbackInfo& info)
       loop, pref, [this](uint64_t session, PingResult&& result) { Deliver(session, std::move(result)); },
       &engine, [this](uint64_t session, uint32_t index, const EchoOutcome& o) { Progress(session, index, o); });
   if (created != Status::kOk) throw StatusError(env, created);
-  // Allocated last: a constructor that throws never runs the destructor that would free it.
-  life_ = new Lifetime();
-  life_->engine = engine;
-  if (napi_add_async_cleanup_hook(env, &IcmpEngineWrap::AsyncCleanup, life_, &life_->hook) != napi_ok) {
-    life_->hook = nullptr;
-  }
+  engine_ = engine;
+  // At teardown the wrapper is still alive: its destructor starts closing, and disarms the hook then.
+  hook_ = TeardownHook::Register(env, [this] { StartClose(); });
 }
 
-IcmpEngineWrap::~IcmpEngineWrap() {
-  Shutdown();
-  life_->owner_gone = true;
-  if (life_->closed) delete life_;
-}
+IcmpEngineWrap::~IcmpEngineWrap() { Shutdown(); }
 
-void IcmpEngineWrap::StartClose(Lifetime* life) {
-  Engine* engine = life->engine;
+void IcmpEngineWrap::StartClose() {
+  Engine* engine = engine_;
   if (engine == nullptr) return;
-  life->engine = nullptr;
-  engine->Close([life] {
-    // Every handle is released: environment teardown may go on (or, outside teardown, the hook goes).
-    if (life->hook != nullptr) napi_remove_async_cleanup_hook(life->hook);
-    life->hook = nullptr;
-    life->closed = true;
-    if (life->owner_gone) delete life;
-  });
-}
-
-void IcmpEngineWrap::AsyncCleanup(napi_async_cleanup_hook_handle /*handle*/, void* arg) {
-  auto* life = static_cast<Lifetime*>(arg);
-  // Already closing (closed by JavaScript): the pending close will remove the hook when done.
-  StartClose(life);
+  engine_ = nullptr;
+  // From here on the hook waits only for the engine's handles, whose last close callback frees the
+  // engine and then this `closed` function with the hook it holds.
+  hook_->Disarm();
+  engine->Close([hold = std::move(hook_)] {});
 }
 
 void IcmpEngineWrap::Shutdown() {
-  StartClose(life_);
+  StartClose();
   callbacks_.clear();
   progress_.clear();
 }

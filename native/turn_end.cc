@@ -10,6 +10,10 @@
 
 #include <uv.h>
 
+#include <memory>
+
+#include "common/teardown_hook.h"
+
 namespace nettools {
 
 namespace {
@@ -23,15 +27,14 @@ struct TurnEndHandles {
   TurnEndWrap* owner = nullptr;
   bool closing = false;
   int open = 2;
-  // Environment teardown (a worker ending) waits until both handles are closed: their callbacks live in
-  // this library, which goes with the environment.
-  napi_async_cleanup_hook_handle hook = nullptr;
+  // Environment teardown (a worker ending) waits until both handles are closed (common/teardown_hook.h):
+  // held until they are, then freed with them.
+  std::shared_ptr<TeardownHook> hook;
 };
 
 void OnClosed(uv_handle_t* h) {
   auto* handles = static_cast<TurnEndHandles*>(h->data);
   if (--handles->open > 0) return;
-  if (handles->hook != nullptr) napi_remove_async_cleanup_hook(handles->hook);
   delete handles;
 }
 
@@ -49,8 +52,6 @@ void CloseHandles(TurnEndHandles* handles) {
   uv_close(reinterpret_cast<uv_handle_t*>(&handles->check), OnClosed);
   uv_close(reinterpret_cast<uv_handle_t*>(&handles->idle), OnClosed);
 }
-
-void OnTeardown(napi_async_cleanup_hook_handle, void* arg) { CloseHandles(static_cast<TurnEndHandles*>(arg)); }
 
 class TurnEndWrap : public Napi::ObjectWrap<TurnEndWrap> {
  public:
@@ -71,7 +72,9 @@ class TurnEndWrap : public Napi::ObjectWrap<TurnEndWrap> {
     uv_idle_init(loop, &handles_->idle);
     handles_->check.data = handles_;
     handles_->idle.data = handles_;
-    if (napi_add_async_cleanup_hook(env, OnTeardown, handles_, &handles_->hook) != napi_ok) handles_->hook = nullptr;
+    // The handles own the hook, so it never outlives them and may call into them.
+    TurnEndHandles* handles = handles_;
+    handles_->hook = TeardownHook::Register(env, [handles] { CloseHandles(handles); });
   }
 
   ~TurnEndWrap() override {

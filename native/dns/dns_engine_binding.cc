@@ -8,19 +8,17 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/args.h"
+#include "common/limits_js.h"
+#include "common/status_error.h"
+#include "common/teardown_hook.h"
 #include "dns/dns_engine.h"
+#include "dns/dns_limits.h"
 #include "dns/dns_outcome_js.h"
 
 namespace nettools::dns {
 
 namespace {
-
-// The one place where a Status becomes a JS error.
-Napi::Error StatusError(Napi::Env env, Status s, const std::string& detail = std::string()) {
-  Napi::Error e = Napi::Error::New(env, detail.empty() ? StatusMessage(s) : detail);
-  e.Set("code", Napi::String::New(env, StatusCode(s)));
-  return e;
-}
 
 // A short string copied into `buf` as UTF-8 (NUL-terminated) without a heap allocation; false when `v` is
 // not a string or does not fit, so a longer one is rejected, never cut. UTF-8, not Latin-1: Latin-1 would
@@ -54,22 +52,8 @@ bool ParseEndpoint(Napi::Value address_v, uint32_t port, sockaddr_storage* out) 
   return uv_ip6_addr(address, static_cast<int>(port), reinterpret_cast<sockaddr_in6*>(out)) == 0;
 }
 
-// Environment teardown (a worker going away, say) must wait until libuv has run the engine's close
-// callbacks: they live in this library, which is unloaded with the environment (a segfault when a worker
-// was terminated mid-query). The async cleanup hook stays registered exactly as long as this lives, and
-// the engine and each of its closing handles hold it (EngineCore's `teardown`).
-struct TeardownHook {
-  std::weak_ptr<EngineCore> core;
-  napi_async_cleanup_hook_handle handle = nullptr;
-
-  ~TeardownHook() {
-    if (handle != nullptr) napi_remove_async_cleanup_hook(handle);
-  }
-
-  static void Run(napi_async_cleanup_hook_handle, void* arg) {
-    if (auto core = static_cast<TeardownHook*>(arg)->core.lock()) core->Shutdown();
-  }
-};
+// DnsEngine.limits: dns_limits.h for TypeScript.
+constexpr NamedRange kLimits[] = {{"windowPerResolver", limits::kWindowPerResolver}};
 
 // One JS call's queries: every (resolver, type) pair of a request, answered by one callback.
 struct Batch {
@@ -89,30 +73,29 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
                            InstanceMethod("cancel", &DnsEngineWrap::Cancel),
                            InstanceMethod("counters", &DnsEngineWrap::Counters),
                            InstanceMethod("close", &DnsEngineWrap::Close),
+                           StaticValue("limits", LimitsObject(env, kLimits), napi_enumerable),
                        });
   }
 
   explicit DnsEngineWrap(const Napi::CallbackInfo& info)
       : Napi::ObjectWrap<DnsEngineWrap>(info), async_(info.Env(), "nettools:DnsEngine"), writer_(info.Env()) {
     Napi::Env env = info.Env();
-    uv_loop_t* loop = nullptr;
-    if (napi_get_uv_event_loop(env, &loop) != napi_ok || loop == nullptr) {
-      throw StatusError(env, Status::kNetworkError, "no event loop for the DNS engine");
-    }
+    uv_loop_t* loop = EventLoopOrThrow(env, Status::kNoEventLoop);
     // new DnsEngine(windowPerResolver?): this engine's share of the per-resolver window.
-    uint32_t window = ResolverWindow::kMaxInFlight;
-    if (info.Length() > 0 && !info[0].IsUndefined()) {
-      if (!info[0].IsNumber()) throw StatusError(env, Status::kInvalidArgument, "windowPerResolver must be a number");
-      const double w = info[0].As<Napi::Number>().DoubleValue();
-      if (!(w >= 1 && w <= ResolverWindow::kMaxInFlight)) throw StatusError(env, Status::kInvalidArgument, "windowPerResolver must be 1 to 256");
-      window = static_cast<uint32_t>(w);
+    const Args args(info, Status::kInvalidArgument);
+    const Range& range = limits::kWindowPerResolver;
+    const uint32_t window = args.UintOr(0, "windowPerResolver", range.max);
+    if (!range.contains(window)) {
+      throw args.Invalid("windowPerResolver must be " + std::to_string(range.min) + " to " + std::to_string(range.max));
     }
-    auto hook = std::make_shared<TeardownHook>();
+    // Environment teardown waits for the engine's close callbacks (common/teardown_hook.h): the engine
+    // holds the hook until it shuts down, each of its closing handles until libuv is done with it.
+    auto core = std::make_shared<std::weak_ptr<EngineCore>>();
+    auto hook = TeardownHook::Register(env, [core] {
+      if (auto c = core->lock()) c->Shutdown();
+    });
     core_ = std::make_shared<EngineCore>(loop, [this](uint32_t id, QueryOutcome& o) { OnDone(id, o); }, hook, window);
-    hook->core = core_;
-    if (napi_add_async_cleanup_hook(env, TeardownHook::Run, hook.get(), &hook->handle) != napi_ok) {
-      hook->handle = nullptr;
-    }
+    *core = core_;
   }
 
   ~DnsEngineWrap() override { Shutdown(); }
@@ -144,7 +127,8 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
   // Registers the batch, or delivers it at once when no query could start.
   Napi::Value Launch(Napi::Env env, std::unique_ptr<Batch> batch, uint32_t batch_id) {
     if (batch->remaining == 0) {
-      batch->callback.Call(writer_.Packed(env, batch->outcomes).values);
+      const PackedValues packed = writer_.Packed(batch->outcomes);
+      batch->callback.Call(env.Undefined(), packed.count, packed.values);
       return Napi::Number::New(env, 0);
     }
     batches_.emplace(batch_id, std::move(batch));
@@ -173,16 +157,17 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
   Napi::Value QueryMany(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     CheckOpen(env);
-    const bool progress = info.Length() > 5 && info[5].IsFunction();
-    if (info.Length() < 5 || !info[0].IsString() || !info[1].IsArray() || !info[2].IsArray() || !info[4].IsFunction() ||
-        (info.Length() > 5 && !progress && !info[5].IsUndefined())) {
-      throw StatusError(env, Status::kInvalidArgument,
-                        "queryMany(name, types, resolvers, timeoutMs, callback, progress?) expects a string, two arrays, a number and one or two functions");
+    static constexpr const char* kUsage =
+        "queryMany(name, types, resolvers, timeoutMs, callback, progress?) expects a string, two arrays, a number and one or two functions";
+    const Args args(info, Status::kInvalidArgument);
+    if (args.size() < 5 || !args[0].IsString() || !args[1].IsArray() || !args[2].IsArray() || !args[4].IsFunction()) {
+      throw args.Invalid(kUsage);
     }
-    std::string name = info[0].As<Napi::String>().Utf8Value();
-    Napi::Array types = info[1].As<Napi::Array>();
-    Napi::Array resolvers = info[2].As<Napi::Array>();
-    uint32_t timeout_ms = info[3].ToNumber().Uint32Value();
+    const bool progress = args.OptionalFunction(5, kUsage);
+    const uint32_t timeout_ms = args.Truncated(3, "timeoutMs");
+    std::string name = args[0].As<Napi::String>().Utf8Value();
+    Napi::Array types = args[1].As<Napi::Array>();
+    Napi::Array resolvers = args[2].As<Napi::Array>();
     uint32_t n_types = types.Length();
     uint32_t n_resolvers = resolvers.Length();
     std::vector<uint16_t> type_codes(n_types, 0);
@@ -237,7 +222,7 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
       batch->outcomes[i].status = Status::kCancelled;
       batch->outcomes[i].sends = sends;
     }
-    Napi::Array result = writer_.Packed(env, batch->outcomes).AsArray(env);
+    Napi::Array result = writer_.Packed(batch->outcomes).AsArray(env);
     ReleaseIfIdle();
     return result;
   }
@@ -290,10 +275,10 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     if (it->second->remaining > 0) return;
     std::unique_ptr<Batch> done = std::move(it->second);
     batches_.erase(it);
-    PackedOutcomes result = writer_.Packed(env, done->outcomes);
+    const PackedValues result = writer_.Packed(done->outcomes);
     // MakeCallback, not Call: we are on a bare libuv callback, and promise jobs must run after it.
     try {
-      done->callback.MakeCallback(Value(), result.values, async_);
+      done->callback.MakeCallback(Value(), result.count, result.values, async_);
     } catch (const Napi::Error& e) {
       napi_fatal_exception(env, e.Value());
     }
@@ -304,13 +289,10 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
   void Progress(Napi::Env env, const Batch& batch, uint32_t index) {
     // A handle of our own: the call may cancel the batch, which frees its references.
     Napi::Function fn = batch.progress.Value();
-    PackedOutcomes one = writer_.Packed(env, &batch.outcomes[index], 1);
-    std::vector<napi_value> args;
-    args.reserve(one.values.size() + 1);
-    args.push_back(Napi::Number::New(env, index));
-    args.insert(args.end(), one.values.begin(), one.values.end());
+    const PackedValues one = writer_.Packed(&batch.outcomes[index], 1);
+    const napi_value args[] = {Napi::Number::New(env, index), one.values[0], one.values[1], one.values[2]};
     try {
-      fn.MakeCallback(Value(), args, async_);
+      fn.MakeCallback(Value(), one.count + 1, args, async_);
     } catch (const Napi::Error& e) {
       napi_fatal_exception(env, e.Value());
     }

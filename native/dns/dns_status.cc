@@ -25,6 +25,7 @@ constexpr StatusEntry kEntries[] = {
     {"network-error", "the query could not be sent or received"},
     {"cancelled", "the query was cancelled"},
     {"engine-closed", "the DNS engine is closed"},
+    {"no-event-loop", "no event loop to run the DNS engine on"},
     {"invalid-argument", "the call's arguments have the wrong shape"},
 };
 

@@ -27,6 +27,7 @@ enum class Status : int {
   kCancelled,
   // Engine.
   kEngineClosed,
+  kNoEventLoop,  // the JavaScript environment has no libuv loop to run on
   kInvalidArgument,
   kCount,  // keep last: sizes the string table
 };

@@ -3,10 +3,15 @@
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <utility>
 
+#include "common/args.h"
+#include "common/limits_js.h"
+#include "common/status_error.h"
+#include "common/teardown_hook.h"
 #include "icmp/icmp_engine.h"
 #include "icmp/icmp_limits.h"
 #include "icmp/icmp_result_js.h"
@@ -15,20 +20,27 @@ namespace nettools::icmp {
 
 namespace {
 
-// The one place where a Status becomes a JS error.
-Napi::Error StatusError(Napi::Env env, Status s, const std::string& detail = std::string()) {
-  Napi::Error e = Napi::Error::New(env, detail.empty() ? StatusMessage(s) : detail);
-  e.Set("code", Napi::String::New(env, StatusCode(s)));
-  return e;
+using IcmpArgs = Args<Status>;
+
+// address and family (4 or 6), the first two arguments of ping and trace.
+void ReadTarget(const IcmpArgs& args, PingOptions* opts) {
+  if (!args[0].IsString()) throw args.Invalid("address must be a string");
+  const uint32_t family = args.Uint(1, "family");
+  if (family != 4 && family != 6) throw args.Invalid("family must be 4 or 6");
+  const Status parsed = ParseAddress(family == 4 ? Family::kV4 : Family::kV6, args[0].As<Napi::String>(), opts);
+  if (parsed != Status::kOk) throw StatusError(args[0].Env(), parsed);
 }
 
-uint32_t UintArg(Napi::Env env, const Napi::Value& v, const char* name) {
-  if (!v.IsNumber()) throw StatusError(env, Status::kInvalidOptions, std::string(name) + " must be a number");
-  const double d = v.As<Napi::Number>().DoubleValue();
-  if (!(d >= 0 && d <= 4294967295.0) || d != static_cast<double>(static_cast<uint32_t>(d))) {
-    throw StatusError(env, Status::kInvalidOptions, std::string(name) + " must be a non-negative integer");
+// new IcmpEngine(kind?): 'auto' (or absent), 'dgram' or 'raw'.
+KindPreference ReadKind(const IcmpArgs& args) {
+  if (args.Absent(0)) return KindPreference::kAuto;
+  if (args[0].IsString()) {
+    const std::string k = args[0].As<Napi::String>();
+    if (k == "auto") return KindPreference::kAuto;
+    if (k == "dgram") return KindPreference::kDgram;
+    if (k == "raw") return KindPreference::kRaw;
   }
-  return static_cast<uint32_t>(d);
+  throw args.Invalid("kind must be 'auto', 'dgram' or 'raw'");
 }
 
 Napi::Object FamilyObject(Napi::Env env, const FamilyState& st) {
@@ -43,22 +55,13 @@ Napi::Object FamilyObject(Napi::Env env, const FamilyState& st) {
   return o;
 }
 
-// IcmpEngine.limits: { count: [min, max], ... }, so TypeScript validates with the numbers of icmp_limits.h.
-Napi::Object LimitsObject(Napi::Env env) {
-  const std::pair<const char*, Range> entries[] = {
+// IcmpEngine.limits: the ranges of icmp_limits.h that TypeScript validates a ping with.
+Napi::Object Limits(Napi::Env env) {
+  const NamedRange entries[] = {
       {"count", limits::kCount}, {"intervalMs", limits::kIntervalMs}, {"timeoutMs", limits::kTimeoutMs},
       {"size", limits::kSize},   {"ttl", limits::kTtl},
   };
-  Napi::Object o = Napi::Object::New(env);
-  for (const auto& [name, range] : entries) {
-    Napi::Array pair = Napi::Array::New(env, 2);
-    pair.Set(0u, range.min);
-    pair.Set(1u, range.max);
-    pair.Freeze();
-    o.Set(name, pair);
-  }
-  o.Freeze();
-  return o;
+  return LimitsObject(env, entries);
 }
 
 class IcmpEngineWrap : public Napi::ObjectWrap<IcmpEngineWrap> {
@@ -70,31 +73,23 @@ class IcmpEngineWrap : public Napi::ObjectWrap<IcmpEngineWrap> {
  private:
   Napi::Value Ping(const Napi::CallbackInfo& info);
   Napi::Value Trace(const Napi::CallbackInfo& info);
-  Napi::Value Begin(const Napi::CallbackInfo& info, const PingOptions& opts, size_t done_at);
+  Napi::Value Begin(const Napi::CallbackInfo& info, const PingOptions& opts, size_t done_at, bool progress);
   Napi::Value Cancel(const Napi::CallbackInfo& info);
   Napi::Value Close(const Napi::CallbackInfo& info);
   Napi::Value SocketKinds(const Napi::CallbackInfo& info);
   Napi::Value Stats(const Napi::CallbackInfo& info);
 
-  // Outlives the wrapper when needed: libuv close callbacks live in this library, so the environment
-  // must not finish tearing down (and unload us) before they ran. An async cleanup hook lets Node wait.
-  struct Lifetime {
-    Engine* engine = nullptr;  // null once closing started
-    napi_async_cleanup_hook_handle hook = nullptr;
-    bool closed = false;      // every handle released
-    bool owner_gone = false;  // wrapper destroyed
-  };
-
   void Deliver(uint64_t session, PingResult&& result);
   void Progress(uint64_t session, uint32_t index, const EchoOutcome& outcome);
   void Shutdown();
+  void StartClose();
   void ReleaseSession(uint64_t session);
-  Engine* engine() const { return life_->engine; }
-  static void StartClose(Lifetime* life);
-  static void AsyncCleanup(napi_async_cleanup_hook_handle handle, void* arg);
+  Engine* engine() const { return engine_; }
 
   Napi::Env env_;
-  Lifetime* life_;
+  Engine* engine_ = nullptr;  // null once closing started
+  // Held until the engine starts closing, then by its `closed` callback (common/teardown_hook.h).
+  std::shared_ptr<TeardownHook> hook_;
   std::unordered_map<uint64_t, Napi::FunctionReference> callbacks_;
   // Only for pings started with a progress function: without one, an echo costs no JS call.
   std::unordered_map<uint64_t, Napi::FunctionReference> progress_;
@@ -111,7 +106,7 @@ Napi::Function IcmpEngineWrap::Define(Napi::Env env) {
                          InstanceMethod("close", &IcmpEngineWrap::Close),
                          InstanceMethod("socketKinds", &IcmpEngineWrap::SocketKinds),
                          InstanceMethod("stats", &IcmpEngineWrap::Stats),
-                         StaticValue("limits", LimitsObject(env), napi_enumerable),
+                         StaticValue("limits", Limits(env), napi_enumerable),
                          StaticValue("statusNames", ReplyStatusNames(env), napi_enumerable),
                      });
 }
@@ -119,68 +114,35 @@ Napi::Function IcmpEngineWrap::Define(Napi::Env env) {
 IcmpEngineWrap::IcmpEngineWrap(const Napi::CallbackInfo& info)
     : Napi::ObjectWrap<IcmpEngineWrap>(info),
       env_(info.Env()),
-      life_(nullptr),
       context_(info.Env(), "nettools:IcmpEngine"),
       writer_(info.Env()) {
   Napi::Env env = info.Env();
-  KindPreference pref = KindPreference::kAuto;
-  if (info.Length() > 0 && info[0].IsObject()) {
-    Napi::Value kind = info[0].As<Napi::Object>().Get("kind");
-    if (kind.IsString()) {
-      const std::string k = kind.As<Napi::String>();
-      if (k == "dgram") {
-        pref = KindPreference::kDgram;
-      } else if (k == "raw") {
-        pref = KindPreference::kRaw;
-      } else if (k != "auto") {
-        throw StatusError(env, Status::kInvalidOptions, "kind must be 'auto', 'dgram' or 'raw'");
-      }
-    }
-  }
-  uv_loop_t* loop = nullptr;
-  if (napi_get_uv_event_loop(env, &loop) != napi_ok || loop == nullptr) {
-    throw StatusError(env, Status::kNoEventLoop);
-  }
+  const KindPreference pref = ReadKind(IcmpArgs(info, Status::kInvalidOptions));
+  uv_loop_t* loop = EventLoopOrThrow(env, Status::kNoEventLoop);
   Engine* engine = nullptr;
   const Status created = Engine::Create(
       loop, pref, [this](uint64_t session, PingResult&& result) { Deliver(session, std::move(result)); },
       &engine, [this](uint64_t session, uint32_t index, const EchoOutcome& o) { Progress(session, index, o); });
   if (created != Status::kOk) throw StatusError(env, created);
-  // Allocated last: a constructor that throws never runs the destructor that would free it.
-  life_ = new Lifetime();
-  life_->engine = engine;
-  if (napi_add_async_cleanup_hook(env, &IcmpEngineWrap::AsyncCleanup, life_, &life_->hook) != napi_ok) {
-    life_->hook = nullptr;
-  }
+  engine_ = engine;
+  // At teardown the wrapper is still alive: its destructor starts closing, and disarms the hook then.
+  hook_ = TeardownHook::Register(env, [this] { StartClose(); });
 }
 
-IcmpEngineWrap::~IcmpEngineWrap() {
-  Shutdown();
-  life_->owner_gone = true;
-  if (life_->closed) delete life_;
-}
+IcmpEngineWrap::~IcmpEngineWrap() { Shutdown(); }
 
-void IcmpEngineWrap::StartClose(Lifetime* life) {
-  Engine* engine = life->engine;
+void IcmpEngineWrap::StartClose() {
+  Engine* engine = engine_;
   if (engine == nullptr) return;
-  life->engine = nullptr;
-  engine->Close([life] {
-    // Every handle is released: environment teardown may go on (or, outside teardown, the hook goes).
-    if (life->hook != nullptr) napi_remove_async_cleanup_hook(life->hook);
-    life->hook = nullptr;
-    life->closed = true;
-    if (life->owner_gone) delete life;
-  });
-}
-
-void IcmpEngineWrap::AsyncCleanup(napi_async_cleanup_hook_handle /*handle*/, void* arg) {
-  auto* life = static_cast<Lifetime*>(arg);
-  // Already closing (closed by JavaScript): the pending close will remove the hook when done.
-  StartClose(life);
+  engine_ = nullptr;
+  // From here on the hook waits only for the engine's handles, whose last close callback frees the
+  // engine and then this `closed` function with the hook it holds.
+  hook_->Disarm();
+  engine->Close([hold = std::move(hook_)] {});
 }
 
 void IcmpEngineWrap::Shutdown() {
-  StartClose(life_);
+  StartClose();
   callbacks_.clear();
   progress_.clear();
 }
@@ -191,68 +153,53 @@ void IcmpEngineWrap::ReleaseSession(uint64_t session) {
   if (callbacks_.erase(session) > 0 && callbacks_.empty()) Unref();
 }
 
-// ping(address, family, count, intervalMs, timeoutMs, size, ttl, done, progress?): positional, because
-// reading named properties costs an internalized key lookup each (measured at about 2% of a loopback ping
-// request). ttl -1 means the socket's default. progress, a function or undefined, is called with
-// (index, numbers, texts) for each echo as it is decided (ResultWriter::PackedEcho), before done.
+// ping(address, family, count, intervalMs, timeoutMs, size, ttl, done, progress?): positional, like every
+// binding call (common/args.h). ttl -1 means the socket's default. progress, a function or undefined, is
+// called with (index, ...packed) for each echo as it is decided (ResultWriter::PackedEcho), before done.
 Napi::Value IcmpEngineWrap::Ping(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  if (engine() == nullptr) throw StatusError(env, Status::kEngineClosed);
-  const bool progress = info.Length() > 8 && info[8].IsFunction();
-  if (info.Length() < 8 || !info[7].IsFunction() || (info.Length() > 8 && !progress && !info[8].IsUndefined())) {
-    throw StatusError(env, Status::kInvalidOptions,
-                      "ping(address, family, count, intervalMs, timeoutMs, size, ttl, done, progress?)");
-  }
-  if (!info[0].IsString()) throw StatusError(env, Status::kInvalidOptions, "address must be a string");
-  const uint32_t family = UintArg(env, info[1], "family");
-  if (family != 4 && family != 6) throw StatusError(env, Status::kInvalidOptions, "family must be 4 or 6");
+  if (engine() == nullptr) throw StatusError(info.Env(), Status::kEngineClosed);
+  static constexpr const char* kUsage = "ping(address, family, count, intervalMs, timeoutMs, size, ttl, done, progress?)";
+  const IcmpArgs args(info, Status::kInvalidOptions);
+  if (args.size() < 8 || !args[7].IsFunction()) throw args.Invalid(kUsage);
+  const bool progress = args.OptionalFunction(8, kUsage);
   PingOptions opts;
-  const Status parsed =
-      ParseAddress(family == 4 ? Family::kV4 : Family::kV6, info[0].As<Napi::String>(), &opts);
-  if (parsed != Status::kOk) throw StatusError(env, parsed);
-  opts.count = UintArg(env, info[2], "count");
-  opts.interval_ms = UintArg(env, info[3], "intervalMs");
-  opts.timeout_ms = UintArg(env, info[4], "timeoutMs");
-  opts.size = UintArg(env, info[5], "size");
-  if (!(info[6].IsNumber() && info[6].As<Napi::Number>().DoubleValue() == -1)) {
+  ReadTarget(args, &opts);
+  opts.count = args.Uint(2, "count");
+  opts.interval_ms = args.Uint(3, "intervalMs");
+  opts.timeout_ms = args.Uint(4, "timeoutMs");
+  opts.size = args.Uint(5, "size");
+  if (!(args[6].IsNumber() && args[6].As<Napi::Number>().DoubleValue() == -1)) {
     opts.has_ttl = true;
-    opts.ttl = UintArg(env, info[6], "ttl");
+    opts.ttl = args.Uint(6, "ttl");
   }
-  return Begin(info, opts, 7);
+  return Begin(info, opts, 7, progress);
 }
 
 // trace(address, family, maxHops, probesPerHop, timeoutMs, paceUs, size, done, progress?): one session
 // whose echo i goes out with TTL 1 + i / probesPerHop, paceUs apart; results and progress as for ping.
 Napi::Value IcmpEngineWrap::Trace(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  if (engine() == nullptr) throw StatusError(env, Status::kEngineClosed);
-  const bool progress = info.Length() > 8 && info[8].IsFunction();
-  if (info.Length() < 8 || !info[7].IsFunction() || (info.Length() > 8 && !progress && !info[8].IsUndefined()) ||
-      !info[0].IsString()) {
-    throw StatusError(env, Status::kInvalidOptions,
-                      "trace(address, family, maxHops, probesPerHop, timeoutMs, paceUs, size, done, progress?)");
-  }
-  const uint32_t family = UintArg(env, info[1], "family");
-  if (family != 4 && family != 6) throw StatusError(env, Status::kInvalidOptions, "family must be 4 or 6");
+  if (engine() == nullptr) throw StatusError(info.Env(), Status::kEngineClosed);
+  static constexpr const char* kUsage = "trace(address, family, maxHops, probesPerHop, timeoutMs, paceUs, size, done, progress?)";
+  const IcmpArgs args(info, Status::kInvalidOptions);
+  if (args.size() < 8 || !args[7].IsFunction() || !args[0].IsString()) throw args.Invalid(kUsage);
+  const bool progress = args.OptionalFunction(8, kUsage);
   PingOptions opts;
-  const Status parsed = ParseAddress(family == 4 ? Family::kV4 : Family::kV6, info[0].As<Napi::String>(), &opts);
-  if (parsed != Status::kOk) throw StatusError(env, parsed);
-  const uint32_t hops = UintArg(env, info[2], "maxHops");
-  opts.probes_per_ttl = UintArg(env, info[3], "probesPerHop");
+  ReadTarget(args, &opts);
+  const uint32_t hops = args.Uint(2, "maxHops");
+  opts.probes_per_ttl = args.Uint(3, "probesPerHop");
   if (hops > limits::kTtl.max || opts.probes_per_ttl > limits::kProbesPerTtl.max) {
-    throw StatusError(env, Status::kInvalidOptions);
+    throw StatusError(info.Env(), Status::kInvalidOptions);
   }
   opts.count = hops * opts.probes_per_ttl;
-  opts.timeout_ms = UintArg(env, info[4], "timeoutMs");
-  opts.pace_us = UintArg(env, info[5], "paceUs");
-  opts.size = UintArg(env, info[6], "size");
-  return Begin(info, opts, 7);
+  opts.timeout_ms = args.Uint(4, "timeoutMs");
+  opts.pace_us = args.Uint(5, "paceUs");
+  opts.size = args.Uint(6, "size");
+  return Begin(info, opts, 7, progress);
 }
 
 // Starts a session with the done function at info[done_at] and an optional progress one after it.
-Napi::Value IcmpEngineWrap::Begin(const Napi::CallbackInfo& info, const PingOptions& opts, size_t done_at) {
+Napi::Value IcmpEngineWrap::Begin(const Napi::CallbackInfo& info, const PingOptions& opts, size_t done_at, bool progress) {
   Napi::Env env = info.Env();
-  const bool progress = info.Length() > done_at + 1 && info[done_at + 1].IsFunction();
   uint64_t session = 0;
   const Status started = engine()->Start(opts, &session, progress);
   if (started != Status::kOk) throw StatusError(env, started);
@@ -312,10 +259,10 @@ void IcmpEngineWrap::Deliver(uint64_t session, PingResult&& result) {
   ReleaseSession(session);
   Napi::Env env = env_;
   Napi::HandleScope scope(env);
-  auto [numbers, texts] = writer_.Packed(env, result);
+  const PackedValues packed = writer_.Packed(result);
   try {
     // MakeCallback runs the microtask queue afterwards, so promises settled in the callback resolve now.
-    cb.MakeCallback(Value(), {numbers, texts}, context_);
+    cb.MakeCallback(Value(), packed.count, packed.values, context_);
   } catch (const Napi::Error& e) {
     napi_fatal_exception(env, e.Value());
   }
@@ -328,9 +275,10 @@ void IcmpEngineWrap::Progress(uint64_t session, uint32_t index, const EchoOutcom
   Napi::HandleScope scope(env);
   // A handle of our own: the call may cancel the session, which frees the reference.
   Napi::Function cb = it->second.Value();
-  auto [numbers, texts] = writer_.PackedEcho(env, outcome);
+  const PackedValues packed = writer_.PackedEcho(outcome);
+  const napi_value args[] = {Napi::Number::New(env, index), packed.values[0], packed.values[1], packed.values[2]};
   try {
-    cb.MakeCallback(Value(), {Napi::Number::New(env, index), numbers, texts}, context_);
+    cb.MakeCallback(Value(), packed.count + 1, args, context_);
   } catch (const Napi::Error& e) {
     napi_fatal_exception(env, e.Value());
   }

@@ -5,16 +5,10 @@
 
 #include <cstdint>
 
+#include "common/range.h"
 #include "icmp/icmp_codec.h"
 
 namespace nettools::icmp {
-
-// Both ends inclusive.
-struct Range {
-  uint32_t min;
-  uint32_t max;
-  bool contains(uint32_t v) const { return v >= min && v <= max; }
-};
 
 namespace limits {
 // A session holds one sequence per echo for its whole life: the cap keeps any one ping to a small share

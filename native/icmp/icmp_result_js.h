@@ -1,16 +1,13 @@
-// A ping's result as JS values: two, which src/engines/icmp/unpack.ts turns back into objects (JS builds
-// object literals far faster than N-API sets properties one by one: setting ten named properties per
-// echo was 4-5% of a one-echo ping's CPU).
-// First a Float64Array: echoes, duplicates, durationMs, then per echo status, rttMs, ttl, bytes, from,
-// reason, ICMP type, ICMP code (of the answer: echo reply or error; a trace shows them); a text is its length in the second value, one string of every text back to back (addresses
-// and fixed reasons: ASCII), and -1 stands for an absent number or text. The array is the writer's own,
-// reused by every result that fits in it: JS reads it before it calls the engine again.
+// A ping's result, and one echo's outcome as it is decided, as JS values in the addon's one packed form
+// (common/packed_js.h), which src/engines/icmp/unpack.ts turns back into objects.
+// A result: echoes, duplicates, durationMs, then per echo (kPerEcho) status, rttMs, ttl, bytes, from,
+// reason, ICMP type, ICMP code (of the answer: echo reply or error; a trace shows them); -1 stands for an
+// absent number. One echo on the way: its kPerEcho numbers alone.
 #pragma once
 
 #include <napi.h>
 
-#include <utility>
-
+#include "common/packed_js.h"
 #include "icmp/icmp_engine.h"
 
 namespace nettools::icmp {
@@ -23,15 +20,15 @@ Napi::Array ReplyStatusNames(Napi::Env env);
 
 class ResultWriter {
  public:
-  explicit ResultWriter(Napi::Env env);
-  std::pair<Napi::Float64Array, Napi::String> Packed(Napi::Env env, const PingResult& result) const;
-  // One echo's outcome as it is decided: its numbers first in the same shared array, its texts.
-  std::pair<Napi::Float64Array, Napi::String> PackedEcho(Napi::Env env, const EchoOutcome& echo) const;
+  explicit ResultWriter(Napi::Env env) : packed_(env, kSharedNumbers) {}
+  PackedValues Packed(const PingResult& result);
+  PackedValues PackedEcho(const EchoOutcome& echo);
 
  private:
   // 64 echoes fit; a longer ping (up to 10,000) gets an array of its own.
-  static constexpr size_t kSharedNumbers = 3 + kPerEcho * 64;
-  Napi::Reference<Napi::Float64Array> numbers_;
+  static constexpr size_t kSharedNumbers = 4 + kPerEcho * 64;
+  void WriteEcho(const EchoOutcome& e);
+  PackedWriter packed_;
 };
 
 }  // namespace nettools::icmp

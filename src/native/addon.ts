@@ -1,4 +1,6 @@
 import path from 'node:path';
+import type { NativeDnsEngineClass } from './dns-engine';
+import type { NativeIcmpEngineClass } from './icmp-engine';
 
 export type SocketOutcome = true | string; // true: it opened; string: why it was refused
 
@@ -15,8 +17,11 @@ export interface NativeAddon {
   // For a worker thread: when it ends, however abruptly, the sockets uWS left open on its loop are
   // closed, so that Node does not abort the whole process (native/worker_teardown.cc).
   closeStrayPollsAtTeardown(): void;
-  // Engines register further exports; their typed wrappers live beside the engine code.
-  [engine: string]: unknown;
+  // The engines' classes; their TypeScript sides (src/engines/*/native.ts) wrap them.
+  IcmpEngine: NativeIcmpEngineClass;
+  DnsEngine: NativeDnsEngineClass;
+  // Calls `fire` at the end of the loop turn in which arm() was last called (src/native/turn-end.ts).
+  TurnEnd: new (fire: () => void) => { arm(): void };
 }
 
 // Compiled to dist/src/native/addon.js; node-gyp writes build/<configuration>/ at the package root.

@@ -6,10 +6,6 @@ export interface TurnEnd {
   arm(): void;
 }
 
-type TurnEndClass = new (fire: () => void) => TurnEnd;
-
 export function createTurnEnd(fire: () => void): TurnEnd {
-  const ctor = addon().TurnEnd;
-  if (typeof ctor !== 'function') throw new Error('the native addon has no TurnEnd export');
-  return new (ctor as TurnEndClass)(fire);
+  return new (addon().TurnEnd)(fire);
 }

@@ -1,11 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openResolverClient, RESOLVER_WINDOW, sendsOf, windowShare } from '../../src/engines/dns';
+import { addon } from '../../src/native/addon';
+import { openResolverClient, resolverWindow, sendsOf, windowShare } from '../../src/engines/dns';
 import { answerA, startScriptedDns } from '../support/scripted-dns';
 import { sleep, waitFor } from '../support/wait';
 
-// native/dns/dns_resolver_window.h, ResolverWindow::kMaxInFlight.
-const WINDOW = RESOLVER_WINDOW;
+// native/dns/dns_limits.h, as the addon exports it.
+const WINDOW = resolverWindow();
 
 test('a burst of more queries than the window reaches the resolver a window at a time, and every one is answered', async () => {
   let outstanding = 0;
@@ -112,11 +113,17 @@ test('an engine given a share of the window puts at most its share on the wire t
 });
 
 test('the window is shared out evenly between worker threads, at least one each', () => {
-  assert.equal([1, 2, 3, 32, 300].map(windowShare), [RESOLVER_WINDOW, 128, 85, 8, 1]);
+  assert.equal([1, 2, 3, 32, 300].map(windowShare), [WINDOW, 128, 85, 8, 1]);
+});
+
+test('the window is the DNS engine\'s own limit, as the addon exports it (DnsEngine.limits)', () => {
+  const limits = addon().DnsEngine.limits;
+  assert.equal(limits, { windowPerResolver: [1, WINDOW] });
+  assert.ok(Object.isFrozen(limits));
 });
 
 test('an engine refuses a window share outside 1 to the whole window', () => {
-  for (const bad of [0, RESOLVER_WINDOW + 1, Number.NaN]) assert.throws(() => openResolverClient(bad), /windowPerResolver/);
+  for (const bad of [0, WINDOW + 1, Number.NaN]) assert.throws(() => openResolverClient(bad), /windowPerResolver/);
 });
 
 test.run();

@@ -5,10 +5,10 @@ import { unpackResult } from '../../src/engines/icmp/unpack';
 const NAMES = ['reply', 'timeout', 'unreachable', 'time-exceeded'];
 
 test('a packed result reads back as echoes in order, absent numbers and texts left out', () => {
-  // 2 echoes, 1 duplicate, 12.5 ms; a reply without a TTL or ICMP type, then an unreachable with its
-  // round trip, sender, reason and ICMP type and code.
-  const numbers = Float64Array.from([2, 1, 12.5, 0, 0.25, -1, 64, -1, -1, -1, -1, 2, 1.5, -1, -1, 10, 16, 3, 1]);
-  const r = unpackResult(numbers, '198.18.0.2host-unreachable', NAMES);
+  // 19 numbers: 2 echoes, 1 duplicate, 12.5 ms; a reply without a TTL or ICMP type (-2: no text), then
+  // an unreachable with its round trip, sender, reason and ICMP type and code.
+  const numbers = Float64Array.from([19, 2, 1, 12.5, 0, 0.25, -1, 64, -2, -2, -1, -1, 2, 1.5, -1, -1, 10, 16, 3, 1]);
+  const r = unpackResult(NAMES, numbers, '198.18.0.2host-unreachable');
   assert.equal(r, {
     replies: [
       { seq: 0, status: 'reply', rttMs: 0.25, bytes: 64 },
@@ -20,14 +20,14 @@ test('a packed result reads back as echoes in order, absent numbers and texts le
 });
 
 test('only the echoes the count names are read from a longer (reused) array', () => {
-  const numbers = Float64Array.from([1, 0, 1, 1, -1, -1, -1, -1, -1, -1, -1, 0, 5, 5, 5, 5, 5, 5, 5]);
-  assert.equal(unpackResult(numbers, '', NAMES).replies, [{ seq: 0, status: 'timeout' }]);
+  const numbers = Float64Array.from([11, 1, 0, 1, 1, -1, -1, -1, -2, -2, -1, -1, 0, 5, 5, 5, 5, 5, 5, 5]);
+  assert.equal(unpackResult(NAMES, numbers, '').replies, [{ seq: 0, status: 'timeout' }]);
 });
 
 test('a packed result that does not hold what it announces is refused, not read past its end', () => {
-  assert.throws(() => unpackResult(Float64Array.from([2, 0, 1, 1, -1, -1, -1, -1, -1, -1, -1]), '', NAMES), /do not fit/);
-  assert.throws(() => unpackResult(Float64Array.from([1, 0, 1, 2, -1, -1, -1, 20, -1, -1, -1]), 'short', NAMES), /cut short/);
-  assert.throws(() => unpackResult(Float64Array.from([1, 0, 1, 7, -1, -1, -1, -1, -1, -1, -1]), '', NAMES), /unknown status/);
+  assert.throws(() => unpackResult(NAMES, Float64Array.from([11, 2, 0, 1, 1, -1, -1, -1, -2, -2, -1, -1, 1, -1, -1, -1, -2, -2, -1, -1]), ''), /do not fit/);
+  assert.throws(() => unpackResult(NAMES, Float64Array.from([11, 1, 0, 1, 2, -1, -1, -1, 20, -2, -1, -1]), 'short'), /cut short/);
+  assert.throws(() => unpackResult(NAMES, Float64Array.from([11, 1, 0, 1, 7, -1, -1, -1, -2, -2, -1, -1]), ''), /unknown status/);
 });
 
 test('the engine names its statuses in the order the packed numbers use', async () => {

@@ -24,7 +24,7 @@ test('each out-of-range or malformed option is named', () => {
 });
 
 test('the limits are the engine\'s own, as the addon exports them', () => {
-  assert.equal(pingLimits(), (addon().IcmpEngine as { limits: unknown }).limits);
+  assert.equal(pingLimits(), addon().IcmpEngine.limits);
   assert.equal(Object.keys(pingLimits()).sort(), ['count', 'intervalMs', 'size', 'timeoutMs', 'ttl']);
 });
 
@@ -41,7 +41,7 @@ test('each limit admits both of its ends and refuses one past either', () => {
 
 test('the engine itself refuses options past the same limits with invalid-options', () => {
   const Engine = nativeEngineClass();
-  const engine = new Engine({ kind: 'auto' });
+  const engine = new Engine('auto');
   try {
     const limits = Engine.limits;
     for (const bad of [
@@ -66,7 +66,7 @@ test('the engine itself refuses options past the same limits with invalid-option
 });
 
 test('the engine refuses a non-numeric option, a non-string address and a missing callback with invalid-options', () => {
-  const engine = new (nativeEngineClass())({ kind: 'auto' });
+  const engine = new (nativeEngineClass())('auto');
   const done = (): void => assert.unreachable('a refused ping called back');
   try {
     for (const [what, call] of [

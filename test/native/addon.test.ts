@@ -8,6 +8,13 @@ test('addon reports the package version it was built from', () => {
   assert.is(addon().version(), pkg.version);
 });
 
+test('addon exports every function and class its typed interface names', () => {
+  const a = addon();
+  for (const name of ['version', 'capabilities', 'closeStrayPollsAtTeardown', 'IcmpEngine', 'DnsEngine', 'TurnEnd'] as const) {
+    assert.type(a[name], 'function', name);
+  }
+});
+
 test('addon reports for each ICMP socket kind whether it opens', () => {
   const caps = addon().capabilities();
   for (const family of ['v4', 'v6'] as const) {

@@ -1,5 +1,5 @@
 import { errorCode, nativeEngineClass } from './native';
-export { RESOLVER_WINDOW, windowShare } from './native';
+export { resolverWindow, windowShare } from './native';
 import { entryProgress } from './progress';
 import { unpackOutcomes } from './unpack';
 import type { EngineCounters, QueryEntry, RecordType, ResolverQueries, ResolverQuery, SettledEntry } from './types';

@@ -1,10 +1,8 @@
+import { PackedReader } from '../../native/packed';
 import { SENDS, type Answer, type CnameLink, type Flag, type QueryEntry, type RecordType } from './types';
 
 // Reads the engine's packed outcomes (native/dns/dns_outcome_js.h, OutcomeWriter::Packed) for a whole
-// request: a Float64Array of its numbers, one string of its ASCII texts back to back, and an array of any
-// other texts, because object literals built here cost far less than objects built
-// property by property through N-API, numbers written into a typed array's memory cost nothing per
-// number, and a slice costs less than an N-API call.
+// request, in the addon's one packed form (src/native/packed.ts).
 
 // DNS header flag bits (RFC 1035 4.1.1, RFC 4035 3.2), in the order results list them.
 const FLAG_BITS: ReadonlyArray<readonly [number, Flag]> = [
@@ -24,58 +22,7 @@ function flagNames(bits: number): Flag[] {
   return out;
 }
 
-// Text markers in the numbers stream; a length >= 0 is the next slice of the ASCII string.
-const OWN_TEXT = -1; // the next of the other texts
-const NO_TEXT = -2; // none
-const NO_OTHERS: readonly unknown[] = [];
-
-// The numbers' array starts with their count, and may be longer: the engine reuses one array for every
-// call, so it must be read before the engine is called again (unpackOutcomes reads it all at once).
-class Cursor {
-  private readonly numbers: Float64Array;
-  private readonly end: number;
-  private readonly ascii: string;
-  private readonly others: readonly unknown[];
-  private n = 1;
-  private at = 0;
-  private t = 0;
-  constructor(v: readonly unknown[]) {
-    const [numbers, ascii, others] = v;
-    if (!(numbers instanceof Float64Array) || numbers.length === 0) throw new TypeError('packed outcome: numbers expected first');
-    if (typeof ascii !== 'string') throw new TypeError('packed outcome: texts expected second');
-    this.numbers = numbers;
-    this.end = Math.min(numbers.length, 1 + (numbers[0] as number));
-    this.ascii = ascii;
-    this.others = Array.isArray(others) ? others : NO_OTHERS;
-  }
-  num(): number {
-    if (this.n >= this.end) throw new TypeError(`packed outcome: number ${this.n} missing`);
-    return this.numbers[this.n++] as number;
-  }
-  str(): string {
-    const x = this.optStr();
-    if (x === undefined) throw new TypeError(`packed outcome: text expected before number ${this.n}`);
-    return x;
-  }
-  optStr(): string | undefined {
-    const length = this.num();
-    if (length >= 0) {
-      const from = this.at;
-      this.at += length;
-      if (this.at > this.ascii.length) throw new TypeError('packed outcome: texts cut short');
-      return this.ascii.slice(from, this.at);
-    }
-    if (length === NO_TEXT) return undefined;
-    const x = length === OWN_TEXT ? this.others[this.t++] : undefined;
-    if (typeof x !== 'string') throw new TypeError(`packed outcome: text ${this.t - 1} expected`);
-    return x;
-  }
-  get done(): boolean {
-    return this.n >= this.end;
-  }
-}
-
-function record(c: Cursor, type: RecordType): Answer {
+function record(c: PackedReader, type: RecordType): Answer {
   if (type === 'MX') {
     const priority = c.num();
     const exchange = c.str();
@@ -102,7 +49,7 @@ function withSends(e: QueryEntry, sends: number): QueryEntry {
   return e;
 }
 
-function entry(c: Cursor, type: RecordType): QueryEntry {
+function entry(c: PackedReader, type: RecordType): QueryEntry {
   const answered = c.num() !== 0;
   const sends = c.num();
   if (!answered) {
@@ -113,7 +60,7 @@ function entry(c: Cursor, type: RecordType): QueryEntry {
   return withSends(answeredEntry(c, type), sends);
 }
 
-function answeredEntry(c: Cursor, type: RecordType): QueryEntry {
+function answeredEntry(c: PackedReader, type: RecordType): QueryEntry {
   const rcode = rcodeName(c.num());
   const flags = flagNames(c.num());
   const rttMs = c.num();
@@ -132,7 +79,7 @@ function answeredEntry(c: Cursor, type: RecordType): QueryEntry {
 // The outcomes of `rounds` times `types`, in that order (resolver-major: every type of the first
 // resolver, then of the second, ...). Stops early where the array does.
 export function unpackOutcomes(packed: readonly unknown[], types: readonly RecordType[], rounds: number): QueryEntry[] {
-  const c = new Cursor(packed);
+  const c = PackedReader.of('packed outcome', packed);
   const out: QueryEntry[] = [];
   for (let i = 0; i < rounds; i++) {
     for (const type of types) {

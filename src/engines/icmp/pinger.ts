@@ -1,6 +1,6 @@
 import { IcmpError, fromNative } from './errors';
 import { LinkedList } from '../../util/linked-list';
-import { nativeEngineClass, nativePing, nativeTrace, type EchoProgress, type NativeIcmpEngine, type NativeStats } from './native';
+import { nativeEngineClass, nativePing, nativeTrace, type EchoProgress, type NativeIcmpEngine, type NativeStats, type PingDone } from './native';
 import type { RawEcho, RawResult } from './stats';
 import { summarize, toReply } from './stats';
 import { unpackEcho, unpackResult } from './unpack';
@@ -62,7 +62,7 @@ class NativePinger implements Pinger {
   // Starts one engine session: `call` makes it; `ok` or `fail` comes once, unless the returned function
   // is called first; `onRaw` gets each echo as it is decided.
   private launch(
-    call: (engine: NativeIcmpEngine, finished: (numbers: Float64Array, texts: string) => void, progress?: EchoProgress) => number,
+    call: (engine: NativeIcmpEngine, finished: PingDone, progress?: EchoProgress) => number,
     ok: (raw: RawResult) => void,
     fail: (error: IcmpError) => void,
     onRaw?: (raw: RawEcho) => void,
@@ -76,9 +76,9 @@ class NativePinger implements Pinger {
     const inFlight = this.pending.push(fail);
     let session: number;
     try {
-      session = call(engine, (numbers, texts) => {
+      session = call(engine, (numbers, ascii, others) => {
         this.pending.remove(inFlight);
-        ok(unpackResult(numbers, texts, this.statusNames));
+        ok(unpackResult(this.statusNames, numbers, ascii, others));
       }, onRaw && this.progress(onRaw));
     } catch (err) {
       this.pending.remove(inFlight);
@@ -95,7 +95,7 @@ class NativePinger implements Pinger {
 
   // The engine's per-echo report, unpacked.
   private progress(onRaw: (raw: RawEcho) => void): EchoProgress {
-    return (index, numbers, texts) => onRaw(unpackEcho(index, numbers, texts, this.statusNames));
+    return (index, numbers, ascii, others) => onRaw(unpackEcho(this.statusNames, index, numbers, ascii, others));
   }
 
   ping(options: EchoOptions, signal?: AbortSignal): Promise<EchoResult> {
@@ -136,7 +136,7 @@ class NativePinger implements Pinger {
 export function openPinger(options: PingerOptions = {}): Pinger {
   const Engine = nativeEngineClass();
   try {
-    return new NativePinger(new Engine({ kind: options.kind ?? 'auto' }), Engine.statusNames);
+    return new NativePinger(new Engine(options.kind ?? 'auto'), Engine.statusNames);
   } catch (err) {
     throw fromNative(err);
   }

@@ -1,0 +1,58 @@
+import type { Range } from './limits';
+import type { Packed } from './packed';
+
+// What the addon's DnsEngine class (native/dns/dns_engine_binding.cc) takes and hands over. The engine's
+// TypeScript side (src/engines/dns) wraps it; nothing else calls it.
+
+export type NativeResolvers = ReadonlyArray<{ address: string; port: number }>;
+
+// Outcomes packed (src/native/packed.ts; src/engines/dns/unpack.ts reads them). The numbers are the
+// engine's own buffer, rewritten by its next call: unpack first.
+export type PackedOutcomes = Packed;
+
+export interface NativeDnsCounters {
+  queries: number;
+  sent: number;
+  answered: number;
+  timeouts: number;
+  retries: number;
+  tcpFallbacks: number;
+  mismatchedDropped: number;
+  malformedDropped: number;
+  errors: number;
+  cancelled: number;
+  inFlight: number;
+}
+
+export interface NativeDnsEngine {
+  // Every (resolver, type) pair of one request; outcomes come back resolver-major, packed, as the
+  // arguments of one `done` call. An id for cancel(), or 0 when `done` was already called because
+  // nothing could start. `progress`, if given, gets (index, ...packed) for each query the engine
+  // settles, as it settles (index resolver-major, packed one outcome), before `done`; a pair that could
+  // not start is not told. A type the engine does not know is that pair's invalid-type outcome.
+  queryMany(
+    name: string,
+    types: readonly string[],
+    resolvers: NativeResolvers,
+    timeoutMs: number,
+    done: (...packed: PackedOutcomes) => void,
+    progress?: (index: number, ...packed: PackedOutcomes) => void,
+  ): number;
+  // The outcomes so far, packed (what `done` would get, in an array), with the unsettled ones as
+  // cancelled; `done` is then never called. Undefined for an unknown id.
+  cancel(id: number): PackedOutcomes | undefined;
+  counters(): NativeDnsCounters;
+  close(): void;
+}
+
+// The engine's limits, defined only in native/dns/dns_limits.h.
+export interface DnsLimits {
+  // Queries one engine may have on the wire to one resolver at once.
+  readonly windowPerResolver: Range;
+}
+
+export interface NativeDnsEngineClass {
+  // `windowPerResolver` within limits.windowPerResolver; the whole window when left out.
+  new (windowPerResolver?: number): NativeDnsEngine;
+  readonly limits: DnsLimits;
+}

@@ -1,0 +1,81 @@
+import type { Range } from './limits';
+import type { Packed } from './packed';
+
+// What the addon's IcmpEngine class (native/icmp/icmp_engine_binding.cc) takes and hands over. The
+// engine's TypeScript side (src/engines/icmp) wraps it; nothing else calls it.
+
+export type NativeSocketKind = 'dgram' | 'raw';
+export type NativeKindPreference = 'auto' | NativeSocketKind;
+
+export interface NativeFamily {
+  kind: NativeSocketKind | null;
+  id?: number;
+  error?: string;
+}
+
+export interface NativeFamilyStats {
+  inFlight: number;
+  drops: number;
+  stray: number;
+  strayErrors: number;
+  sent: number;
+}
+
+export interface NativeStats {
+  v4: NativeFamilyStats;
+  v6: NativeFamilyStats;
+  sessions: number;
+}
+
+// A ping's or trace's result packed (src/native/packed.ts; src/engines/icmp/unpack.ts reads it); its
+// numbers are the engine's own array, rewritten by its next result: unpack first.
+export type PingDone = (...packed: Packed) => void;
+
+// One echo's outcome as it is decided: its index (seq), then the echo packed.
+export type EchoProgress = (index: number, ...packed: Packed) => void;
+
+export interface NativeIcmpEngine {
+  // Positional, like every binding call (native/common/args.h); ttl -1 for the socket's default.
+  ping(
+    address: string,
+    family: number,
+    count: number,
+    intervalMs: number,
+    timeoutMs: number,
+    size: number,
+    ttl: number,
+    done: PingDone,
+    progress?: EchoProgress,
+  ): number;
+  // One session probing TTLs 1..maxHops, probesPerHop echoes each, paceUs apart.
+  trace(
+    address: string,
+    family: number,
+    maxHops: number,
+    probesPerHop: number,
+    timeoutMs: number,
+    paceUs: number,
+    size: number,
+    done: PingDone,
+    progress?: EchoProgress,
+  ): number;
+  cancel(session: number): void;
+  close(): void;
+  socketKinds(): { v4: NativeFamily; v6: NativeFamily };
+  stats(): NativeStats;
+}
+
+// The engine's limits for each ping option, defined only in native/icmp/icmp_limits.h.
+export interface PingLimits {
+  readonly count: Range;
+  readonly intervalMs: Range;
+  readonly timeoutMs: Range;
+  readonly size: Range;
+  readonly ttl: Range;
+}
+
+export interface NativeIcmpEngineClass {
+  new (kind?: NativeKindPreference): NativeIcmpEngine;
+  readonly limits: PingLimits;
+  readonly statusNames: readonly string[]; // index: the status number in a packed result
+}

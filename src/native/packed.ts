@@ -1,0 +1,72 @@
+// Reads the addon's one packed form (native/common/packed_js.h), in which both engines hand over their
+// results: a Float64Array whose first number counts the numbers that follow, one string of ASCII texts
+// back to back, and, only when there are any, an array of the other texts. A text stands in the numbers
+// as its length in the ASCII string, OWN_TEXT for the next of the other texts, NO_TEXT for none. JS builds
+// object literals from these far faster than N-API builds objects property by property.
+// The numbers' array is the engine's own and may be longer than its count says: the engine reuses it for
+// every call, so it must be read before the engine is called again.
+
+// The values an engine passes (as a callback's arguments, or in an array from DNS cancel()).
+export type Packed = [numbers: Float64Array, ascii: string, others?: string[]];
+
+const OWN_TEXT = -1;
+const NO_TEXT = -2;
+const NO_OTHERS: readonly unknown[] = [];
+
+export class PackedReader {
+  private readonly numbers: Float64Array;
+  private readonly end: number;
+  private readonly ascii: string;
+  private readonly others: readonly unknown[];
+  private n = 1;
+  private at = 0;
+  private t = 0;
+
+  // `what` names the packing in errors ("packed ping result").
+  constructor(private readonly what: string, numbers: unknown, ascii: unknown, others?: unknown) {
+    if (!(numbers instanceof Float64Array) || numbers.length === 0) throw new TypeError(`${what}: numbers expected first`);
+    if (typeof ascii !== 'string') throw new TypeError(`${what}: texts expected second`);
+    this.numbers = numbers;
+    this.end = Math.min(numbers.length, 1 + (numbers[0] as number));
+    this.ascii = ascii;
+    this.others = Array.isArray(others) ? others : NO_OTHERS;
+  }
+
+  static of(what: string, packed: readonly unknown[]): PackedReader {
+    return new PackedReader(what, packed[0], packed[1], packed[2]);
+  }
+
+  num(): number {
+    if (this.n >= this.end) throw new TypeError(`${this.what}: number ${this.n} missing`);
+    return this.numbers[this.n++] as number;
+  }
+
+  str(): string {
+    const x = this.optStr();
+    if (x === undefined) throw new TypeError(`${this.what}: text expected before number ${this.n}`);
+    return x;
+  }
+
+  optStr(): string | undefined {
+    const length = this.num();
+    if (length >= 0) {
+      const from = this.at;
+      this.at += length;
+      if (this.at > this.ascii.length) throw new TypeError(`${this.what}: texts cut short`);
+      return this.ascii.slice(from, this.at);
+    }
+    if (length === NO_TEXT) return undefined;
+    const x = length === OWN_TEXT ? this.others[this.t++] : undefined;
+    if (typeof x !== 'string') throw new TypeError(`${this.what}: text ${this.t - 1} expected`);
+    return x;
+  }
+
+  // Numbers not read yet.
+  get remaining(): number {
+    return this.end - this.n;
+  }
+
+  get done(): boolean {
+    return this.n >= this.end;
+  }
+}

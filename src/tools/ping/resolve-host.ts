@@ -41,25 +41,34 @@ export interface ResolveOptions {
 }
 
 type Busy = { busy: { resolver: string; retryAfterSeconds: number } };
+type Fresh = Parameters<Upstream['query']>[1];
 
 // Asks every resolver at once and takes the first address that comes back; a silent resolver then
 // costs nothing while another answers. The rest are cancelled.
-async function firstAddress(client: Upstream, name: string, family: 4 | 6, opts: ResolveOptions): Promise<string | null | Busy> {
+function firstAddress(client: Upstream, name: string, family: 4 | 6, opts: ResolveOptions): Promise<string | null | Busy> {
   const type = family === 4 ? 'A' : 'AAAA';
   const timeoutMs = opts.timeoutMs ?? 2000;
   // Every resolver's query is reserved before any is sent: the question is asked of all or of none.
-  // A budget in this process answers at once, and the queries then start in the same turn: a ping of
+  // A budget in this process answers at once, and the queries then start from its callback: a ping of
   // the same name a moment later joins them instead of reserving them again.
-  const admitting = client.admit({ domain: name, types: [type], resolvers: [...opts.resolvers], timeoutMs });
-  const admitted = admitting instanceof Promise ? await admitting : admitting;
-  if (!admitted.ok) return { busy: { resolver: admitted.resolver, retryAfterSeconds: admitted.retryAfterSeconds } };
+  return new Promise((resolve, reject) =>
+    client.admit({ domain: name, types: [type], resolvers: [...opts.resolvers], timeoutMs }, (admitted) => {
+      if (admitted instanceof Error) return reject(admitted);
+      if (!admitted.ok) return resolve({ busy: { resolver: admitted.resolver, retryAfterSeconds: admitted.retryAfterSeconds } });
+      resolve(race(client, name, type, timeoutMs, admitted.fresh, opts));
+    }),
+  );
+}
+
+// The admitted queries, one per resolver; the first address wins.
+async function race(client: Upstream, name: string, type: 'A' | 'AAAA', timeoutMs: number, fresh: Fresh, opts: ResolveOptions): Promise<string | null> {
   const race = new CancelSource();
   const stopListening = opts.cancel?.onAbort(() => race.abort());
   try {
     return await new Promise<string | null>((resolve) => {
       let left = opts.resolvers.length;
       for (const resolver of opts.resolvers) {
-        void client.query({ domain: name, types: [type], resolvers: [resolver], timeoutMs }, admitted.fresh, race).then(([result]) => {
+        void client.query({ domain: name, types: [type], resolvers: [resolver], timeoutMs }, fresh, race).then(([result]) => {
           const entry = result?.queries[type];
           const address = isAnswered(entry) ? (entry.answers[0] as AddressAnswer | undefined)?.address : undefined;
           if (address !== undefined) resolve(address);

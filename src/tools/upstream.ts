@@ -62,18 +62,23 @@ export class Upstream {
     return this.client.query(request, cancel, fresh, onEntry);
   }
 
-  // Admission and launch in the same turn when the budget answers at once: a request that comes a moment
-  // later then joins this one's questions instead of reserving them too.
-  // The queries start from the budget's callback itself: after a promise of the admission they would
-  // wait a microtask, and a request a moment later could reserve them again.
+  // Admission and launch in the same turn when the budget answers at once: the queries start from the
+  // budget's callback itself, so a request that comes a moment later joins this one's questions instead
+  // of reserving them too.
   ask(request: ResolverQuery, cancel?: CancelToken, progress?: AskProgress): Promise<Asked> {
-    return new Promise((resolve, reject) => this.admit(request, (a) => (a instanceof Error ? reject(a) : resolve(this.asked(a, request, cancel, progress)))));
-  }
-
-  private async asked(admitted: Admitted, request: ResolverQuery, cancel: CancelToken | undefined, progress: AskProgress | undefined): Promise<Asked> {
-    if (!admitted.ok) return admitted;
-    progress?.admitted();
-    return { ok: true, results: await this.query(request, admitted.fresh, cancel, progress && ((settled) => progress.entry(settled))) };
+    return new Promise((resolve, reject) =>
+      this.admit(request, (admitted) => {
+        if (admitted instanceof Error) return reject(admitted);
+        if (!admitted.ok) return resolve(admitted);
+        // A throw here would reach the budget's store, not this promise.
+        try {
+          progress?.admitted();
+          this.query(request, admitted.fresh, cancel, progress && ((settled) => progress.entry(settled))).then((results) => resolve({ ok: true, results }), reject);
+        } catch (err) {
+          reject(err);
+        }
+      }),
+    );
   }
 
   counters(): EngineCounters {

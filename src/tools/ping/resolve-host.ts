@@ -55,7 +55,7 @@ function firstAddress(client: Upstream, name: string, family: 4 | 6, opts: Resol
     client.admit({ domain: name, types: [type], resolvers: [...opts.resolvers], timeoutMs }, (admitted) => {
       if (admitted instanceof Error) return reject(admitted);
       if (!admitted.ok) return resolve({ busy: { resolver: admitted.resolver, retryAfterSeconds: admitted.retryAfterSeconds } });
-      resolve(race(client, name, type, timeoutMs, admitted.fresh, opts));
+      race(client, name, type, timeoutMs, admitted.fresh, opts).then(resolve, reject);
     }),
   );
 }

@@ -1,8 +1,7 @@
 import type { Exchange } from './exchange';
-import { unreachable } from './pipeline/admit';
 import { IDENTIFY, type Caller } from './pipeline/caller';
 import type { PipelineContext } from './pipeline/context';
-import { later, runStages, type Stage } from './pipeline/runner';
+import { guarded, runStages, type Stage } from './pipeline/runner';
 import { refuse } from './refusal';
 import type { Route } from './route';
 import type { HttpRequest } from './uws';
@@ -20,14 +19,16 @@ const ANSWER_BUDGET: Stage<LimitsFlow> = {
   name: 'respond',
   run({ ex, ctx, caller }) {
     const { key, plan, badKey } = caller as Caller;
-    if (badKey !== null) return later(ex, ctx.admission.refuseKey(ex, key, badKey), (refusal) => refuse(ex, refusal));
-    const peeked = ctx.admission.peek(ex, { kind: 'anonymous', key, plan });
-    const answered = peeked instanceof Promise ? peeked.catch(unreachable) : peeked;
-    later(ex, answered, (p) => {
-      if ('code' in p) return refuse(ex, p);
-      const { decision, inFlightLimit } = p;
-      ex.json(200, { plan, limit: decision.limit, windowSeconds: Math.max(1, Math.ceil(decision.windowMs / 1000)), remaining: decision.remaining, resetSeconds: decision.resetSeconds, inFlightLimit });
-    });
+    if (badKey !== null) return ctx.admission.refuseKey(ex, key, badKey, guarded(ex, (refusal) => refuse(ex, refusal)));
+    ctx.admission.peek(
+      ex,
+      { kind: 'anonymous', key, plan },
+      guarded(ex, (p) => {
+        if ('code' in p) return refuse(ex, p);
+        const { decision, inFlightLimit } = p;
+        ex.json(200, { plan, limit: decision.limit, windowSeconds: Math.max(1, Math.ceil(decision.windowMs / 1000)), remaining: decision.remaining, resetSeconds: decision.resetSeconds, inFlightLimit });
+      }),
+    );
   },
 };
 

@@ -1,15 +1,14 @@
 import { monotonicMs } from '../util/clock';
-import { then, type MappedMaybe, type Maybe } from '../util/maybe';
+import type { Answer } from '../util/answer';
 import type { BucketAnswer, LimiterStore } from './limiter-store';
 import { MemoryLimiterStore } from './memory-limiter-store';
 import type { RateLimitConfig } from './rate-limit-config';
 
 export const DEFAULT_CLIENT_CACHE_MAX = 100_000;
 
-export interface ClientLimiterOptions<A extends Maybe<BucketAnswer>> {
-  rate: RateLimitConfig;
+export interface ClientLimiterOptions {
   /** Where the buckets live; by default in this process, at most `max` of them. */
-  store?: LimiterStore<A>;
+  store?: LimiterStore;
   /** Most clients remembered at once by the default store (Config.rateLimitCacheMax). */
   max?: number;
   /** Monotonic clock in integer ms; defaults to Math.floor(performance.now()). */
@@ -24,42 +23,28 @@ export interface RateDecision extends BucketAnswer {
 
 /**
  * One token per request from a bucket: a client's (keyed by http/client-key) under the anonymous rate,
- * or an API key's under its plan's rate, given per call.
+ * or an API key's under its plan's rate; the rate is given per call.
  */
-export class ClientLimiter<A extends Maybe<BucketAnswer> = BucketAnswer> {
-  readonly #rate: RateLimitConfig;
+export class ClientLimiter {
   readonly #now: () => number;
-  readonly #store: LimiterStore<A>;
+  readonly #store: LimiterStore;
 
-  constructor(options: ClientLimiterOptions<A>) {
-    this.#rate = options.rate;
+  constructor(options: ClientLimiterOptions) {
     this.#now = options.now ?? monotonicMs;
-    this.#store = options.store ?? (new MemoryLimiterStore({ max: options.max ?? DEFAULT_CLIENT_CACHE_MAX, now: this.#now }) as LimiterStore<BucketAnswer> as LimiterStore<A>);
+    this.#store = options.store ?? new MemoryLimiterStore({ max: options.max ?? DEFAULT_CLIENT_CACHE_MAX, now: this.#now });
   }
 
-  /** Takes one token. `nowMs` is a reading of the monotonic clock the caller already has, else it is read here. */
-  check(key: string, nowMs?: number, rate: RateLimitConfig = this.#rate): MappedMaybe<A, RateDecision> {
-    const answer: Maybe<BucketAnswer> = this.#store.take(key, rate, 1, nowMs ?? this.#now());
-    // Every tool request passes here: the plain answer of a store in this process takes no closure.
-    if (!(answer instanceof Promise)) return rateDecision(answer, rate) as MappedMaybe<A, RateDecision>;
-    return answer.then((a) => rateDecision(a, rate)) as MappedMaybe<A, RateDecision>;
-  }
-
-  /** Whether the store answers takes by callback (`checkThen`), as a shared store does. */
-  get answersByCallback(): boolean {
-    return this.#store.takeThen !== undefined;
-  }
-
-  /** `check` by callback, for a store that `answersByCallback`: one callback per layer instead of a promise. */
-  checkThen(key: string, nowMs: number, rate: RateLimitConfig, done: (decision: RateDecision | Error) => void): void {
-    const takeThen = this.#store.takeThen as NonNullable<LimiterStore<A>['takeThen']>;
-    takeThen.call(this.#store, key, rate, 1, nowMs, (a) => done(a instanceof Error ? a : rateDecision(a, rate)));
+  /**
+   * Takes one token, answering through `done` (at once for a store in this process). `nowMs` is a
+   * reading of the monotonic clock the caller already has, else it is read here.
+   */
+  check(key: string, nowMs: number | undefined, rate: RateLimitConfig, done: Answer<RateDecision>): void {
+    this.#store.take(key, rate, 1, nowMs ?? this.#now(), (a) => done(a instanceof Error ? a : rateDecision(a, rate)));
   }
 
   /** The decision `check` would report, without taking a token (for refusals that are not about the rate). */
-  peek(key: string, nowMs?: number, rate: RateLimitConfig = this.#rate): MappedMaybe<A, RateDecision> {
-    const answer = this.#store.peek(key, rate, nowMs ?? this.#now());
-    return then(answer, (a) => rateDecision(a, rate)) as MappedMaybe<A, RateDecision>;
+  peek(key: string, nowMs: number | undefined, rate: RateLimitConfig, done: Answer<RateDecision>): void {
+    this.#store.peek(key, rate, nowMs ?? this.#now(), (a) => done(a instanceof Error ? a : rateDecision(a, rate)));
   }
 
   /** Clients currently remembered. */

@@ -1,4 +1,4 @@
-import { answerLater, type AnswerCallback, type BucketAnswer, type LimiterStore } from './limiter-store';
+import type { AnswerCallback, LimiterStore } from './limiter-store';
 import type { BucketParams } from './token-bucket';
 
 // A shared store (Redis) with an answer for when it cannot be reached: `local` serves from this
@@ -62,7 +62,7 @@ export class SharedStoreHealth {
   }
 }
 
-export class FailoverStore implements LimiterStore<Promise<BucketAnswer>> {
+export class FailoverStore implements LimiterStore {
   constructor(
     private readonly shared: LimiterStore,
     private readonly local: LimiterStore,
@@ -70,29 +70,20 @@ export class FailoverStore implements LimiterStore<Promise<BucketAnswer>> {
     private readonly events: FailoverEvents,
   ) {}
 
-  take(key: string, rule: BucketParams, cost: number, nowMs: number): Promise<BucketAnswer> {
-    return answerLater((done) => this.takeThen(key, rule, cost, nowMs, done));
+  take(key: string, rule: BucketParams, cost: number, nowMs: number, done: AnswerCallback): void {
+    this.decide((store, answered) => store.take(key, rule, cost, nowMs, answered), done);
   }
 
-  // By callback from end to end: the admission path of every request.
-  takeThen(key: string, rule: BucketParams, cost: number, nowMs: number, done: AnswerCallback): void {
-    this.decide((store, answered) => (store.takeThen !== undefined ? store.takeThen(key, rule, cost, nowMs, answered) : settle(() => store.take(key, rule, cost, nowMs), answered)), done);
+  spend(key: string, rule: BucketParams, cost: number, nowMs: number, done: AnswerCallback): void {
+    this.decide((store, answered) => store.spend(key, rule, cost, nowMs, answered), done);
   }
 
-  spend(key: string, rule: BucketParams, cost: number, nowMs: number): Promise<BucketAnswer> {
-    return this.decideLater((store) => store.spend(key, rule, cost, nowMs));
-  }
-
-  peek(key: string, rule: BucketParams, nowMs: number): Promise<BucketAnswer> {
-    return this.decideLater((store) => store.peek(key, rule, nowMs));
-  }
-
-  // `decide` for a store method that answers now or by promise, as a promise.
-  private decideLater(call: (store: LimiterStore) => BucketAnswer | Promise<BucketAnswer>): Promise<BucketAnswer> {
-    return answerLater((done) => this.decide((store, answered) => settle(() => call(store), answered), done));
+  peek(key: string, rule: BucketParams, nowMs: number, done: AnswerCallback): void {
+    this.decide((store, answered) => store.peek(key, rule, nowMs, answered), done);
   }
 
   // The shared store while it answers; on its failure, or while it is down, the local one or a refusal.
+  // Each store answers once, so `done` is called once: with the shared answer, or with the fallback's.
   private decide(ask: (store: LimiterStore, answered: AnswerCallback) => void, done: AnswerCallback): void {
     if (!this.health.shouldTry()) return this.fromLocal(ask, done);
     ask(this.shared, (answer) => {
@@ -118,20 +109,4 @@ export class FailoverStore implements LimiterStore<Promise<BucketAnswer>> {
   prune(): boolean {
     return this.local.prune();
   }
-}
-
-// A store's answer, now or by promise, passed to `done`; a throw is passed on as an error.
-function settle(call: () => BucketAnswer | Promise<BucketAnswer>, done: AnswerCallback): void {
-  let answer: BucketAnswer | Promise<BucketAnswer>;
-  try {
-    answer = call();
-  } catch (err) {
-    return done(asError(err));
-  }
-  if (answer instanceof Promise) answer.then(done, (err: unknown) => done(asError(err)));
-  else done(answer);
-}
-
-function asError(err: unknown): Error {
-  return err instanceof Error ? err : new Error(String(err));
 }

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { monotonicMs } from '../util/clock';
-import type { LimiterStore, BucketAnswer } from './limiter-store';
+import type { AnswerCallback, BucketAnswer, LimiterStore } from './limiter-store';
 import { spend, take, type BucketDecision, type BucketParams, type BucketState } from './token-bucket';
 
 export interface MemoryLimiterStoreOptions {
@@ -19,7 +19,7 @@ export interface MemoryLimiterStoreOptions {
  * when more than `max` keys are active within one window, the least recently seen ones are forgotten
  * and start again from a full bucket. That is the price of bounded memory under an address flood.
  */
-export class MemoryLimiterStore implements LimiterStore<BucketAnswer> {
+export class MemoryLimiterStore implements LimiterStore {
   readonly #now: () => number;
   readonly #buckets: LRUCache<string, BucketState>;
   // The instant of the operation in progress: the cache reads its clock several times per get and
@@ -41,18 +41,20 @@ export class MemoryLimiterStore implements LimiterStore<BucketAnswer> {
     });
   }
 
-  take(key: string, rule: BucketParams, cost: number, nowMs: number): BucketAnswer {
+  // Each answer is given after the bucket is stored, and outside any try: a callback that throws leaves
+  // the bucket whole and is not called again.
+  take(key: string, rule: BucketParams, cost: number, nowMs: number, done: AnswerCallback): void {
     // Refusals are stored too: their state is the same level refilled to now, and storing it keeps a
     // key that is being refused recent, so a flood of other keys cannot evict it into a full bucket.
-    return this.#store(key, take(rule, this.#buckets.get(key), this.#tick(nowMs), cost));
+    done(this.#store(key, take(rule, this.#buckets.get(key), this.#tick(nowMs), cost)));
   }
 
-  spend(key: string, rule: BucketParams, cost: number, nowMs: number): BucketAnswer {
-    return this.#store(key, spend(rule, this.#buckets.get(key), this.#tick(nowMs), cost));
+  spend(key: string, rule: BucketParams, cost: number, nowMs: number, done: AnswerCallback): void {
+    done(this.#store(key, spend(rule, this.#buckets.get(key), this.#tick(nowMs), cost)));
   }
 
-  peek(key: string, rule: BucketParams, nowMs: number): BucketAnswer {
-    return take(rule, this.#buckets.peek(key), this.#tick(nowMs), 0);
+  peek(key: string, rule: BucketParams, nowMs: number, done: AnswerCallback): void {
+    done(take(rule, this.#buckets.peek(key), this.#tick(nowMs), 0));
   }
 
   #store(key: string, decided: BucketDecision): BucketAnswer {

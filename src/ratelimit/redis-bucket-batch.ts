@@ -1,4 +1,4 @@
-import { answerLater, type AnswerCallback, type BucketAnswer } from './limiter-store';
+import type { AnswerCallback } from './limiter-store';
 import { ANSWERS_PER_ITEM, ARGS_PER_ITEM } from './redis-bucket-script';
 import { answerAt } from './token-bucket';
 
@@ -46,12 +46,8 @@ export class RedisBucketBatch {
   constructor(private readonly call: BatchCall) {}
 
   // `clock`: a clock reading in ms for tests, '' for Redis's own TIME. `spend`: '1' to spend into debt.
-  decide(key: string, capacity: number, windowMs: number, cost: number, clock: string, spend: '1' | ''): Promise<BucketAnswer> {
-    return answerLater((done) => this.decideThen(key, capacity, windowMs, cost, clock, spend, done));
-  }
-
-  // `decide`, answered by calling `done` when the batch's reply is in.
-  decideThen(key: string, capacity: number, windowMs: number, cost: number, clock: string, spend: '1' | '', done: AnswerCallback): void {
+  // `done` is called once, when the batch's reply (or its failure) is in.
+  decide(key: string, capacity: number, windowMs: number, cost: number, clock: string, spend: '1' | '', done: AnswerCallback): void {
     const isTake = spend === '' && cost > 0;
     const last = this.#joinable.get(key);
     if (isTake && last !== undefined && last.capacity === capacity && last.windowMs === windowMs && last.cost === cost && last.clock === clock) {
@@ -98,18 +94,43 @@ export class RedisBucketBatch {
     }
     this.call(keys.length, ...keys, ...args).then(
       (reply) => {
-        if (!isAnswerList(reply, items.length)) return rejectAll(items, new MalformedStoreReplyError());
-        for (let i = 0; i < items.length; i++) answerItem(items[i] as Item, reply[i * ANSWERS_PER_ITEM] as number, reply[i * ANSWERS_PER_ITEM + 1] as number);
+        const calls = new Callbacks();
+        if (!isAnswerList(reply, items.length)) rejectAll(items, new MalformedStoreReplyError(), calls);
+        else for (let i = 0; i < items.length; i++) answerItem(items[i] as Item, reply[i * ANSWERS_PER_ITEM] as number, reply[i * ANSWERS_PER_ITEM + 1] as number, calls);
+        calls.rethrow();
       },
-      (error: Error) => rejectAll(items, error),
+      (error: Error) => {
+        const calls = new Callbacks();
+        rejectAll(items, error, calls);
+        calls.rethrow();
+      },
     );
   }
 }
 
-function rejectAll(items: Item[], error: Error): void {
+function rejectAll(items: Item[], error: Error, calls: Callbacks): void {
   for (const it of items) {
-    for (const done of it.waiters) done(error);
+    for (const done of it.waiters) calls.call(done, error);
     forget(it);
+  }
+}
+
+// Every waiter of a reply is answered, once, even when one of them throws (a bug of its caller's): that
+// throw must not leave the others unanswered; it comes out once they all are (an unhandled rejection,
+// which the last-resort handler logs).
+class Callbacks {
+  private thrown: { err: unknown } | null = null;
+
+  call(done: AnswerCallback, answer: Parameters<AnswerCallback>[0]): void {
+    try {
+      done(answer);
+    } catch (err) {
+      this.thrown ??= { err };
+    }
+  }
+
+  rethrow(): void {
+    if (this.thrown !== null) throw this.thrown.err;
   }
 }
 
@@ -126,14 +147,14 @@ function isAnswerList(reply: unknown, items: number): reply is number[] {
 
 // Each waiter's answer as token-bucket.ts would give it, one decision after the other: `granted` of the
 // item's decisions were let through, starting from `before` (the level after refill, in token*window units).
-function answerItem(it: Item, granted: number, before: number): void {
+function answerItem(it: Item, granted: number, before: number, calls: Callbacks): void {
   const params = { capacity: it.capacity, windowMs: it.windowMs };
   const full = it.capacity * it.windowMs;
   const need = it.cost * it.windowMs;
   for (let j = 0; j < it.waiters.length; j++) {
     const allowed = j < granted;
     const after = it.spend === '1' ? Math.max(before - need, -full) : before - Math.min(j + 1, granted) * need;
-    (it.waiters[j] as AnswerCallback)(answerAt(params, after, allowed, need));
+    calls.call(it.waiters[j] as AnswerCallback, answerAt(params, after, allowed, need));
   }
   forget(it);
 }

@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import type { AnswerCallback, BucketAnswer, LimiterStore } from './limiter-store';
+import type { AnswerCallback, LimiterStore } from './limiter-store';
 import { RedisBucketBatch, type BatchCall } from './redis-bucket-batch';
 import { BUCKET_BATCH_SCRIPT } from './redis-bucket-script';
 import type { BucketParams } from './token-bucket';
@@ -45,7 +45,7 @@ export function connectRedis(url: string): RedisConnection {
   };
 }
 
-export class RedisLimiterStore implements LimiterStore<Promise<BucketAnswer>> {
+export class RedisLimiterStore implements LimiterStore {
   constructor(
     private readonly batch: RedisBucketBatch,
     private readonly prefix: string,
@@ -53,24 +53,16 @@ export class RedisLimiterStore implements LimiterStore<Promise<BucketAnswer>> {
     private readonly clock?: () => number,
   ) {}
 
-  take(key: string, rule: BucketParams, cost: number, _nowMs: number): Promise<BucketAnswer> {
-    return this.decide(key, rule, cost, '');
+  take(key: string, rule: BucketParams, cost: number, _nowMs: number, done: AnswerCallback): void {
+    this.batch.decide(this.prefix + key, rule.capacity, rule.windowMs, cost, this.clockReading(), '', done);
   }
 
-  takeThen(key: string, rule: BucketParams, cost: number, _nowMs: number, done: AnswerCallback): void {
-    this.batch.decideThen(this.prefix + key, rule.capacity, rule.windowMs, cost, this.clockReading(), '', done);
+  spend(key: string, rule: BucketParams, cost: number, _nowMs: number, done: AnswerCallback): void {
+    this.batch.decide(this.prefix + key, rule.capacity, rule.windowMs, cost, this.clockReading(), '1', done);
   }
 
-  spend(key: string, rule: BucketParams, cost: number, _nowMs: number): Promise<BucketAnswer> {
-    return this.decide(key, rule, cost, '1');
-  }
-
-  peek(key: string, rule: BucketParams, _nowMs: number): Promise<BucketAnswer> {
-    return this.decide(key, rule, 0, '');
-  }
-
-  private decide(key: string, rule: BucketParams, cost: number, spend: '1' | ''): Promise<BucketAnswer> {
-    return this.batch.decide(this.prefix + key, rule.capacity, rule.windowMs, cost, this.clockReading(), spend);
+  peek(key: string, rule: BucketParams, _nowMs: number, done: AnswerCallback): void {
+    this.batch.decide(this.prefix + key, rule.capacity, rule.windowMs, 0, this.clockReading(), '', done);
   }
 
   private clockReading(): string {

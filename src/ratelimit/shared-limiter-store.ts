@@ -1,4 +1,4 @@
-import type { BucketAnswer, LimiterStore } from './limiter-store';
+import type { AnswerCallback, BucketAnswer, LimiterStore } from './limiter-store';
 import { fingerprint, GROUP_SIZE, SharedSlots, slotMemory, type SlotMemory } from './shared-slots';
 import { spend, take, type BucketDecision, type BucketParams, type BucketState } from './token-bucket';
 
@@ -21,7 +21,7 @@ export function sharedLimiterMemory(maxBuckets: number): SharedLimiterMemory {
   return { slots, values: new SharedArrayBuffer(slots.groups * GROUP_SIZE * 3 * 8) };
 }
 
-export class SharedLimiterStore implements LimiterStore<BucketAnswer> {
+export class SharedLimiterStore implements LimiterStore {
   private readonly table: SharedSlots;
   private readonly values: Float64Array;
 
@@ -35,12 +35,14 @@ export class SharedLimiterStore implements LimiterStore<BucketAnswer> {
     this.values = new Float64Array(memory.values);
   }
 
-  take(key: string, rule: BucketParams, cost: number, nowMs: number): BucketAnswer {
-    return this.decide(key, nowMs, (state, at) => take(rule, state, at, cost));
+  // Answers after the group's lock is let go and the bucket written: a callback that throws holds no
+  // lock and leaves no bucket half-written, and is not called again.
+  take(key: string, rule: BucketParams, cost: number, nowMs: number, done: AnswerCallback): void {
+    done(this.decide(key, nowMs, (state, at) => take(rule, state, at, cost)));
   }
 
-  spend(key: string, rule: BucketParams, cost: number, nowMs: number): BucketAnswer {
-    return this.decide(key, nowMs, (state, at) => spend(rule, state, at, cost));
+  spend(key: string, rule: BucketParams, cost: number, nowMs: number, done: AnswerCallback): void {
+    done(this.decide(key, nowMs, (state, at) => spend(rule, state, at, cost)));
   }
 
   // Reads, decides and writes one bucket under its group's lock.
@@ -63,7 +65,11 @@ export class SharedLimiterStore implements LimiterStore<BucketAnswer> {
     });
   }
 
-  peek(key: string, rule: BucketParams, nowMs: number): BucketAnswer {
+  peek(key: string, rule: BucketParams, nowMs: number, done: AnswerCallback): void {
+    done(this.peekNow(key, rule, nowMs));
+  }
+
+  private peekNow(key: string, rule: BucketParams, nowMs: number): BucketAnswer {
     const at = Math.floor(this.origin + nowMs);
     const fp = fingerprint(key);
     const group = this.table.groupOf(fp);

@@ -1,7 +1,7 @@
 import { isCanonicalIPv4, normaliseIp } from '../net/ip';
 import { monotonicMs } from '../util/clock';
-import { then, type MappedMaybe, type Maybe } from '../util/maybe';
-import type { BucketAnswer, LimiterStore } from './limiter-store';
+import type { Answer } from '../util/answer';
+import type { LimiterStore } from './limiter-store';
 import { MemoryLimiterStore } from './memory-limiter-store';
 import type { BucketParams } from './token-bucket';
 
@@ -16,7 +16,7 @@ import type { BucketParams } from './token-bucket';
 
 export const DEFAULT_TARGET_CACHE_MAX = 10_000;
 
-export interface TargetBudgetOptions<A extends Maybe<BucketAnswer>> {
+export interface TargetBudgetOptions {
   /** Echo requests per second per target address (Config.targetEchoesPerSecond), or per `windowMs`. */
   echoesPerSecond: number;
   /** The refill window, 1000 by default; traces use a minute. */
@@ -24,7 +24,7 @@ export interface TargetBudgetOptions<A extends Maybe<BucketAnswer>> {
   /** Keeps budgets of another kind (traces) apart from echo budgets in one shared store. */
   keyPrefix?: string;
   /** Where the budgets live; by default in this process, at most `max` addresses. */
-  store?: LimiterStore<A>;
+  store?: LimiterStore;
   max?: number;
   /** Monotonic clock in integer ms; defaults to Math.floor(performance.now()). */
   now?: () => number;
@@ -36,20 +36,17 @@ export type EchoReservation =
   // More echoes than the budget allows in one second: waiting does not help, ask for fewer.
   | { granted: false; reason: 'over-budget'; limit: number };
 
-export class TargetBudget<A extends Maybe<BucketAnswer> = BucketAnswer> {
+export class TargetBudget {
   readonly #rule: BucketParams;
   readonly #now: () => number;
-  readonly #store: LimiterStore<A>;
-  readonly #local: boolean;
+  readonly #store: LimiterStore;
   readonly #prefix: string;
 
-  constructor(options: TargetBudgetOptions<A>) {
+  constructor(options: TargetBudgetOptions) {
     this.#rule = { capacity: options.echoesPerSecond, windowMs: options.windowMs ?? 1000 };
     this.#prefix = options.keyPrefix ?? '';
     this.#now = options.now ?? monotonicMs;
-    const store = options.store ?? new MemoryLimiterStore({ max: options.max ?? DEFAULT_TARGET_CACHE_MAX, now: this.#now });
-    this.#store = store as LimiterStore<A>;
-    this.#local = store instanceof MemoryLimiterStore;
+    this.#store = options.store ?? new MemoryLimiterStore({ max: options.max ?? DEFAULT_TARGET_CACHE_MAX, now: this.#now });
   }
 
   /** Echo requests one address may receive per second. */
@@ -59,22 +56,19 @@ export class TargetBudget<A extends Maybe<BucketAnswer> = BucketAnswer> {
 
   /**
    * Reserves `echoes` echo requests to `address` (an IP literal; spellings of one address share one
-   * budget).
+   * budget), answering through `done`: at once for a store in this process.
    */
-  reserve(address: string, echoes: number): MappedMaybe<A, EchoReservation> {
+  reserve(address: string, echoes: number, done: Answer<EchoReservation>): void {
     if (!Number.isInteger(echoes) || echoes < 1) throw new RangeError(`echoes must be a positive integer, got ${echoes}`);
     const limit = this.#rule.capacity;
-    if (echoes > limit) {
-      const refusal: EchoReservation = { granted: false, reason: 'over-budget', limit };
-      return (this.#local ? refusal : Promise.resolve(refusal)) as MappedMaybe<A, EchoReservation>;
-    }
+    if (echoes > limit) return done({ granted: false, reason: 'over-budget', limit });
     // Dotted IPv4 as the ping tool hands it in is its own canonical spelling: no parse and format.
     const key = this.#prefix + (isCanonicalIPv4(address) ? address : (normaliseIp(address) ?? address));
-    const answer = this.#store.take(key, this.#rule, echoes, this.#now());
-    return then(answer, (a): EchoReservation => {
-      if (!a.allowed) return { granted: false, reason: 'budget-spent', retryAfterSeconds: a.retryAfterSeconds, limit };
-      return { granted: true, remaining: a.remaining };
-    }) as MappedMaybe<A, EchoReservation>;
+    this.#store.take(key, this.#rule, echoes, this.#now(), (a) => {
+      if (a instanceof Error) return done(a);
+      if (!a.allowed) return done({ granted: false, reason: 'budget-spent', retryAfterSeconds: a.retryAfterSeconds, limit });
+      done({ granted: true, remaining: a.remaining });
+    });
   }
 
   /** Target addresses currently remembered. */

@@ -41,24 +41,35 @@ export interface ResolveOptions {
 }
 
 export type Busy = { busy: { resolver: string; retryAfterSeconds: number } };
+type Fresh = Parameters<Upstream['query']>[1];
+type Pick = (answer: Answer) => string | undefined;
 
 // Asks every resolver at once and takes the first answer `pick` finds a value in; a silent resolver
 // then costs nothing while another answers. The rest are cancelled.
-export async function firstAnswer(client: Upstream, name: string, type: RecordType, opts: ResolveOptions, pick: (answer: Answer) => string | undefined): Promise<string | null | Busy> {
+export function firstAnswer(client: Upstream, name: string, type: RecordType, opts: ResolveOptions, pick: Pick): Promise<string | null | Busy> {
   const timeoutMs = opts.timeoutMs ?? 2000;
   // Every resolver's query is reserved before any is sent: the question is asked of all or of none.
-  // A budget in this process answers at once, and the queries then start in the same turn: a ping of
+  // A budget in this process answers at once, and the queries then start from its callback: a ping of
   // the same name a moment later joins them instead of reserving them again.
-  const admitting = client.admit({ domain: name, types: [type], resolvers: [...opts.resolvers], timeoutMs });
-  const admitted = admitting instanceof Promise ? await admitting : admitting;
-  if (!admitted.ok) return { busy: { resolver: admitted.resolver, retryAfterSeconds: admitted.retryAfterSeconds } };
+  return new Promise((resolve, reject) =>
+    client.admit({ domain: name, types: [type], resolvers: [...opts.resolvers], timeoutMs }, (admitted) => {
+      if (admitted instanceof Error) return reject(admitted);
+      if (!admitted.ok) return resolve({ busy: { resolver: admitted.resolver, retryAfterSeconds: admitted.retryAfterSeconds } });
+      race(client, { name, type, timeoutMs, pick }, admitted.fresh, opts).then(resolve, reject);
+    }),
+  );
+}
+
+// The admitted queries, one per resolver; the first value picked wins.
+async function race(client: Upstream, q: { name: string; type: RecordType; timeoutMs: number; pick: Pick }, fresh: Fresh, opts: ResolveOptions): Promise<string | null> {
+  const { name, type, timeoutMs, pick } = q;
   const race = new CancelSource();
   const stopListening = opts.cancel?.onAbort(() => race.abort());
   try {
     return await new Promise<string | null>((resolve) => {
       let left = opts.resolvers.length;
       for (const resolver of opts.resolvers) {
-        void client.query({ domain: name, types: [type], resolvers: [resolver], timeoutMs }, admitted.fresh, race).then(([result]) => {
+        void client.query({ domain: name, types: [type], resolvers: [resolver], timeoutMs }, fresh, race).then(([result]) => {
           const entry = result?.queries[type];
           const first = isAnswered(entry) ? entry.answers[0] : undefined;
           const value = first === undefined ? undefined : pick(first);

@@ -18,7 +18,8 @@ export function refuseTarget(host: ResolvedHost, kinds: SocketKinds, checkTarget
 }
 
 // A budget's store could not be asked (Redis down, the operator chose `closed`): refuse, never unlimited.
-export function storeFailure(err: unknown): ToolFailure {
-  if (!(err instanceof StoreUnavailableError)) throw err;
+// Any other error stays an error (a bug: the request's 500).
+export function storeFailure(err: Error): ToolFailure | Error {
+  if (!(err instanceof StoreUnavailableError)) return err;
   return { code: 'store-unavailable', detail: 'the shared store of per-target budgets cannot be reached; retry shortly', retryAfterSeconds: err.retryAfterSeconds };
 }

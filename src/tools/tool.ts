@@ -3,7 +3,7 @@ import type { Config } from '../config/types';
 import type { FieldError } from '../problems/codes';
 import type { LimiterStore } from '../ratelimit/limiter-store';
 import type { CancelToken } from '../util/cancel';
-import type { Maybe } from '../util/maybe';
+import type { Answer } from '../util/answer';
 import type { FailureCode, Outcome, ToolFailure } from './outcome';
 import type { Upstream } from './upstream';
 
@@ -22,11 +22,11 @@ export interface ToolDeps {
 // starts (every refusal is decided before it: a failure after it is the measurement's own); `item` then
 // comes per result as it is decided (ping `reply`, dns `answer`), each as it will stand in the result.
 // `spend` takes one more token of the caller's bucket, for a measurement that pays as it goes (a long
-// streamed ping); null: paid, else the failure to end with.
+// streamed ping), answering through `done` (util/answer.ts); null: paid, else the failure to end with.
 export interface ToolEvents {
   start(info: Record<string, unknown>): void;
   item(event: string, data: unknown): void;
-  spend(): Maybe<ToolFailure | null>;
+  spend(done: Answer<ToolFailure | null>): void;
 }
 
 // A tool that runs. `request` has passed its schema and `normalize`; `cancel` aborts when the caller

@@ -3,7 +3,7 @@ import type { ResolverConfig } from '../config/types';
 import { PlainCounter } from '../observability/plain-counter';
 import type { CoalescingClient } from '../engines/dns/coalescing-client';
 import type { ResolverBudget } from '../ratelimit/resolver-budget';
-import { then, type Maybe } from '../util/maybe';
+import { promised, type Answer } from '../util/answer';
 import type { EngineCounters, RecordType, ResolverQueries, ResolverQuery, SettledEntry } from '../engines/dns/types';
 import type { CancelToken } from '../util/cancel';
 
@@ -42,16 +42,17 @@ export class Upstream {
     });
   }
 
-  // Reserves what `request` would send new (questions already in flight cost nothing); at once for a
-  // budget kept in this process.
-  admit(request: ResolverQuery): Maybe<Admitted> {
+  // Reserves what `request` would send new (questions already in flight cost nothing), answering through
+  // `done`: at once for a budget kept in this process.
+  admit(request: ResolverQuery, done: Answer<Admitted>): void {
     const fresh = this.client.newQuestions(request);
     const costs: Array<[ResolverConfig, number]> = [];
     for (const [resolver, types] of fresh) costs.push([resolver, types.length]);
-    return then(this.budget.reserve(costs), (reserved): Admitted => {
-      if (reserved.granted) return { ok: true, fresh };
+    this.budget.reserve(costs, (reserved) => {
+      if (reserved instanceof Error) return done(reserved);
+      if (reserved.granted) return done({ ok: true, fresh });
       this.refusals?.inc(reserved.resolver);
-      return { ok: false, resolver: reserved.resolver, retryAfterSeconds: reserved.retryAfterSeconds };
+      done({ ok: false, resolver: reserved.resolver, retryAfterSeconds: reserved.retryAfterSeconds });
     });
   }
 
@@ -61,18 +62,23 @@ export class Upstream {
     return this.client.query(request, cancel, fresh, onEntry);
   }
 
-  // Admission and launch in the same turn when the budget answers at once: a request that comes a moment
-  // later then joins this one's questions instead of reserving them too.
+  // Admission and launch in the same turn when the budget answers at once: the queries start from the
+  // budget's callback itself, so a request that comes a moment later joins this one's questions instead
+  // of reserving them too.
   ask(request: ResolverQuery, cancel?: CancelToken, progress?: AskProgress): Promise<Asked> {
-    const admitted = this.admit(request);
-    if (admitted instanceof Promise) return admitted.then((a) => this.asked(a, request, cancel, progress));
-    return this.asked(admitted, request, cancel, progress);
-  }
-
-  private async asked(admitted: Admitted, request: ResolverQuery, cancel: CancelToken | undefined, progress: AskProgress | undefined): Promise<Asked> {
-    if (!admitted.ok) return admitted;
-    progress?.admitted();
-    return { ok: true, results: await this.query(request, admitted.fresh, cancel, progress && ((settled) => progress.entry(settled))) };
+    return new Promise((resolve, reject) =>
+      this.admit(request, (admitted) => {
+        if (admitted instanceof Error) return reject(admitted);
+        if (!admitted.ok) return resolve(admitted);
+        // A throw here would reach the budget's store, not this promise.
+        try {
+          progress?.admitted();
+          this.query(request, admitted.fresh, cancel, progress && ((settled) => progress.entry(settled))).then((results) => resolve({ ok: true, results }), reject);
+        } catch (err) {
+          reject(err);
+        }
+      }),
+    );
   }
 
   counters(): EngineCounters {
@@ -93,7 +99,7 @@ export class Upstream {
       aggregator: 'max',
       registers: [registry],
       async collect() {
-        for (const r of resolvers) this.set({ resolver: r.id }, await budget.remaining(r));
+        for (const r of resolvers) this.set({ resolver: r.id }, await promised((done: Answer<number>) => budget.remaining(r, done)));
       },
     });
   }

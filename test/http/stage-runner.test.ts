@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Exchange } from '../../src/http/exchange';
-import { later, runStages, type Stage } from '../../src/http/pipeline/runner';
+import { guarded, later, runStages, type Stage } from '../../src/http/pipeline/runner';
+import type { Answer } from '../../src/util/answer';
 
 // An exchange reduced to what the runner reads: whether it is still open, and where faults go.
 function fakeExchange() {
@@ -58,6 +59,40 @@ test('a rejection goes to the exchange', async () => {
   runStages([{ name: 'reject', run: (r) => later(r.ex, Promise.reject(new Error('store down')), () => {}) }], { ex });
   await new Promise((r) => setImmediate(r));
   assert.is((faults[0] as Error).message, 'store down');
+});
+
+// A store that answers when the test says so, as one across the network does.
+function storeAnsweringLater<T>(): { ask(done: Answer<T>): void; answer(a: T | Error): void } {
+  let waiting: Answer<T> | null = null;
+  return { ask: (done) => void (waiting = done), answer: (a) => (waiting as Answer<T>)(a) };
+}
+
+test("a stage waiting on a store's callback is named to the suspended hook, and the rest runs from its answer", () => {
+  const seen: string[] = [];
+  const suspended: string[] = [];
+  const store = storeAnsweringLater<number>();
+  const wait: Stage<any> = { name: 'wait', run: (r, next) => store.ask(guarded(r.ex, () => next())) };
+  runStages([step('a', seen), wait, step('c', seen)], fakeExchange(), (_r, at) => suspended.push(at));
+  assert.equal([seen, suspended], [['a'], ['wait']]);
+  store.answer(1);
+  assert.equal(seen, ['a', 'c']);
+});
+
+test("a store's Error answer goes to the exchange, and no later stage runs", () => {
+  const seen: string[] = [];
+  const { ex, faults } = fakeExchange();
+  const store = storeAnsweringLater<number>();
+  runStages([{ name: 'wait', run: (r, next) => store.ask(guarded(r.ex, () => next())) }, step('after', seen)], { ex });
+  store.answer(new Error('store down'));
+  assert.equal([seen, (faults[0] as Error).message], [[], 'store down']);
+});
+
+test("a throw in the continuation of a store's answer goes to the exchange, not back to the store", () => {
+  const { ex, faults } = fakeExchange();
+  const store = storeAnsweringLater<number>();
+  runStages([{ name: 'wait', run: (r) => store.ask(guarded(r.ex, () => { throw new Error('late boom'); })) }], { ex });
+  assert.not.throws(() => store.answer(1));
+  assert.is((faults[0] as Error).message, 'late boom');
 });
 
 test('no suspended hook when every stage ran while the handler was on the stack', () => {

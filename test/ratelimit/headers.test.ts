@@ -2,13 +2,14 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ClientLimiter, type RateDecision } from '../../src/ratelimit/client-limiter';
 import { createRateLimitHeaderWriter, retryAfterValue } from '../../src/ratelimit/headers';
+import { answerNow } from '../support/answer';
 import { fakeClock } from '../support/fake-clock';
 
 const NOW_EPOCH_MS = 1_795_000_000_000;
 
 function decisions(count: number, rate = { capacity: 30, windowMs: 60_000 }): RateDecision[] {
-  const limiter = new ClientLimiter({ rate, now: fakeClock().now });
-  return Array.from({ length: count }, () => limiter.check('198.51.100.7'));
+  const limiter = new ClientLimiter({ now: fakeClock().now });
+  return Array.from({ length: count }, () => answerNow<RateDecision>((d) => limiter.check('198.51.100.7', undefined, rate, d)));
 }
 
 // The headers the server's writer produces for one decision, as a list.

@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { BucketAnswer } from '../../src/ratelimit/limiter-store';
 import { MemoryLimiterStore } from '../../src/ratelimit/memory-limiter-store';
+import { answerNow, promised } from '../support/answer';
 import { FUTURE_SKEW_MS } from '../../src/ratelimit/redis-bucket-script';
 import { RedisLimiterStore, type RedisConnection } from '../../src/ratelimit/redis-store';
 import { withRedisConnection, type RedisServer } from '../support/redis';
@@ -31,14 +32,14 @@ async function takeAround({ redis, conn }: { redis: RedisServer; conn: RedisConn
   const store = new RedisLimiterStore(conn.buckets, prefix, () => CLOCK);
   const memory = new MemoryLimiterStore({ max: 10 });
   for (let i = 0; i < 3; i++) {
-    await store.take('worn', RULE, 1, CLOCK);
-    memory.take('worn', RULE, 1, CLOCK);
+    await promised<BucketAnswer>((d) => store.take('worn', RULE, 1, CLOCK, d));
+    answerNow<BucketAnswer>((d) => memory.take('worn', RULE, 1, CLOCK, d));
   }
   await plant(prefix + 'victim');
   const calls = conn.buckets.calls;
-  const outcomes = await Promise.allSettled(['new', 'victim', 'worn'].map((k) => store.take(k, RULE, 1, CLOCK)));
+  const outcomes = await Promise.allSettled(['new', 'victim', 'worn'].map((k) => promised<BucketAnswer>((d) => store.take(k, RULE, 1, CLOCK, d))));
   assert.is(conn.buckets.calls - calls, 1, 'one script run');
-  assert.equal(outcomes.map(outcome), ['new', 'victim', 'worn'].map((k) => fields(memory.take(k, RULE, 1, CLOCK))));
+  assert.equal(outcomes.map(outcome), ['new', 'victim', 'worn'].map((k) => fields(answerNow<BucketAnswer>((d) => memory.take(k, RULE, 1, CLOCK, d)))));
   // Exactly what one take leaves of a full bucket, in the script's format, expiring.
   assert.is(await redis.command('GET', prefix + 'victim'), `${FULL - RULE.windowMs} ${CLOCK}`);
   const ttl = Number(await redis.command('TTL', prefix + 'victim'));
@@ -88,9 +89,9 @@ test('looks at values the script never writes answer full buckets and remove the
   const store = new RedisLimiterStore(conn.buckets, 'test:bad:look:', () => CLOCK);
   const memory = new MemoryLimiterStore({ max: 10 });
   for (const [i, [, value]] of NOT_BUCKETS.entries()) await redis.command('SET', `test:bad:look:${i}`, value);
-  const looks = NOT_BUCKETS.map((_, i) => store.peek(String(i), RULE, CLOCK));
-  const answers = await Promise.allSettled([...looks, store.take('new', RULE, 1, CLOCK)]);
-  const expected = [...NOT_BUCKETS.map((_, i) => fields(memory.peek(String(i), RULE, CLOCK))), fields(memory.take('new', RULE, 1, CLOCK))];
+  const looks = NOT_BUCKETS.map((_, i) => promised<BucketAnswer>((d) => store.peek(String(i), RULE, CLOCK, d)));
+  const answers = await Promise.allSettled([...looks, promised<BucketAnswer>((d) => store.take('new', RULE, 1, CLOCK, d))]);
+  const expected = [...NOT_BUCKETS.map((_, i) => fields(answerNow<BucketAnswer>((d) => memory.peek(String(i), RULE, CLOCK, d)))), fields(answerNow<BucketAnswer>((d) => memory.take('new', RULE, 1, CLOCK, d)))];
   assert.equal(answers.map(outcome), expected);
   assert.is(await redis.command('--scan', '--pattern', 'test:bad:look:*'), 'test:bad:look:new');
 });
@@ -99,7 +100,7 @@ test('a stamp ahead of the clock within the allowance is believed: the bucket re
   const store = new RedisLimiterStore(conn.buckets, 'test:bad:skew:', () => CLOCK);
   const stamp = CLOCK + FUTURE_SKEW_MS;
   await redis.command('SET', 'test:bad:skew:k', `0 ${stamp}`);
-  const answer = await store.take('k', RULE, 1, CLOCK);
+  const answer = await promised<BucketAnswer>((d) => store.take('k', RULE, 1, CLOCK, d));
   assert.equal([answer.allowed, answer.remaining], [false, 0]);
   assert.is(await redis.command('GET', 'test:bad:skew:k'), `0 ${stamp}`);
 });

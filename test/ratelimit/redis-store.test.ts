@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { BucketAnswer } from '../../src/ratelimit/limiter-store';
 import { MemoryLimiterStore } from '../../src/ratelimit/memory-limiter-store';
+import { answerNow, promised, throwingCallback } from '../support/answer';
 import { MAX_BATCH } from '../../src/ratelimit/redis-bucket-batch';
 import { connectRedis, RedisLimiterStore, type RedisConnection } from '../../src/ratelimit/redis-store';
 import { withRedisConnection, type RedisServer } from '../support/redis';
@@ -26,8 +27,8 @@ test('the script answers exactly as the in-process store does, operation for ope
     const rule = rules[k % rules.length]!;
     const cost = 1 + Math.floor(next() * 3);
     const peek = next() < 0.2;
-    const a = peek ? memory.peek(`k${k}`, rule, clock) : memory.take(`k${k}`, rule, cost, clock);
-    const b = peek ? await redis.peek(`k${k}`, rule, clock) : await redis.take(`k${k}`, rule, cost, clock);
+    const a = peek ? answerNow<BucketAnswer>((d) => memory.peek(`k${k}`, rule, clock, d)) : answerNow<BucketAnswer>((d) => memory.take(`k${k}`, rule, cost, clock, d));
+    const b = peek ? await promised<BucketAnswer>((d) => redis.peek(`k${k}`, rule, clock, d)) : await promised<BucketAnswer>((d) => redis.take(`k${k}`, rule, cost, clock, d));
     assert.equal(fields(b), fields(a), `operation ${i}`);
   }
 });
@@ -46,8 +47,8 @@ test('spending into debt answers exactly as the in-process store does, operation
     const rule = rules[k % rules.length]!;
     const cost = 1 + Math.floor(next() * 3);
     const kind = next();
-    const a = kind < 0.2 ? memory.peek(`k${k}`, rule, clock) : kind < 0.5 ? memory.spend(`k${k}`, rule, cost * 4, clock) : memory.take(`k${k}`, rule, cost, clock);
-    const b = kind < 0.2 ? await redis.peek(`k${k}`, rule, clock) : kind < 0.5 ? await redis.spend(`k${k}`, rule, cost * 4, clock) : await redis.take(`k${k}`, rule, cost, clock);
+    const a = kind < 0.2 ? answerNow<BucketAnswer>((d) => memory.peek(`k${k}`, rule, clock, d)) : kind < 0.5 ? answerNow<BucketAnswer>((d) => memory.spend(`k${k}`, rule, cost * 4, clock, d)) : answerNow<BucketAnswer>((d) => memory.take(`k${k}`, rule, cost, clock, d));
+    const b = kind < 0.2 ? await promised<BucketAnswer>((d) => redis.peek(`k${k}`, rule, clock, d)) : kind < 0.5 ? await promised<BucketAnswer>((d) => redis.spend(`k${k}`, rule, cost * 4, clock, d)) : await promised<BucketAnswer>((d) => redis.take(`k${k}`, rule, cost, clock, d));
     if (a.remaining < 0) debts++;
     assert.equal(fields(b), fields(a), `operation ${i}`);
   }
@@ -57,7 +58,7 @@ test('spending into debt answers exactly as the in-process store does, operation
 test('a bucket in debt keeps its key until it is full again: two windows at the deepest', async ({ redis, conn }) => {
   const store = new RedisLimiterStore(conn.buckets, 'nettools:r:');
   const rule = { capacity: 5, windowMs: 1000 };
-  const spent = await store.spend('resolver:x', rule, 10, 0);
+  const spent = await promised<BucketAnswer>((d) => store.spend('resolver:x', rule, 10, 0, d));
   assert.is(spent.remaining, -5);
   const ttl = Number(await redis.command('PTTL', 'nettools:r:resolver:x'));
   assert.ok(ttl > 1000 && ttl <= 2000, String(ttl));
@@ -65,7 +66,7 @@ test('a bucket in debt keeps its key until it is full again: two windows at the 
 
 test('bucket keys carry the prefix and a TTL, and vanish once full again', async ({ redis, conn }) => {
   const store = new RedisLimiterStore(conn.buckets, 'nettools:b:');
-  await store.take('198.51.100.7', { capacity: 5, windowMs: 1000 }, 1, 0);
+  await promised<BucketAnswer>((d) => store.take('198.51.100.7', { capacity: 5, windowMs: 1000 }, 1, 0, d));
   assert.equal(await redis.command('--scan', '--pattern', 'nettools:b:*'), 'nettools:b:198.51.100.7');
   const ttl = Number(await redis.command('PTTL', 'nettools:b:198.51.100.7'));
   assert.ok(ttl > 0 && ttl <= 200, String(ttl));
@@ -84,8 +85,8 @@ test('decisions on one key made in one loop turn see each other, exactly as the 
     clock += Math.floor(next() * 150);
     const k = `k${Math.floor(next() * 3)}`;
     const kind = next();
-    expected.push(fields(kind < 0.2 ? memory.peek(k, rule, clock) : kind < 0.4 ? memory.spend(k, rule, 2, clock) : memory.take(k, rule, 1, clock)));
-    answers.push((kind < 0.2 ? redis.peek(k, rule, clock) : kind < 0.4 ? redis.spend(k, rule, 2, clock) : redis.take(k, rule, 1, clock)).then(fields));
+    expected.push(fields(kind < 0.2 ? answerNow<BucketAnswer>((d) => memory.peek(k, rule, clock, d)) : kind < 0.4 ? answerNow<BucketAnswer>((d) => memory.spend(k, rule, 2, clock, d)) : answerNow<BucketAnswer>((d) => memory.take(k, rule, 1, clock, d))));
+    answers.push((kind < 0.2 ? promised<BucketAnswer>((d) => redis.peek(k, rule, clock, d)) : kind < 0.4 ? promised<BucketAnswer>((d) => redis.spend(k, rule, 2, clock, d)) : promised<BucketAnswer>((d) => redis.take(k, rule, 1, clock, d))).then(fields));
   }
   const calls = conn.buckets.calls;
   assert.equal(await Promise.all(answers), expected);
@@ -97,7 +98,7 @@ test('decisions made in one loop turn reach Redis as one script run per batch of
   const runs = async () => Number(/cmdstat_evalsha:calls=(\d+)/.exec(await redis.command('INFO', 'commandstats'))?.[1] ?? 0);
   const before = await runs();
   const n = MAX_BATCH * 2 + 5;
-  const answers = await Promise.all(Array.from({ length: n }, (_, i) => store.take(`c${i}`, { capacity: 5, windowMs: 1000 }, 1, 0)));
+  const answers = await Promise.all(Array.from({ length: n }, (_, i) => promised<BucketAnswer>((d) => store.take(`c${i}`, { capacity: 5, windowMs: 1000 }, 1, 0, d))));
   assert.ok(answers.every((a) => a.allowed && a.remaining === 4));
   assert.is((await runs()) - before, 3);
 });
@@ -107,9 +108,9 @@ test('a flood of takes on one bucket in one loop turn travels as one item and is
   const redis = new RedisLimiterStore(conn.buckets, 'test:flood:', () => clock);
   const memory = new MemoryLimiterStore({ max: 10 });
   const rule = { capacity: 20, windowMs: 60_000 };
-  const expected = Array.from({ length: 50 }, () => fields(memory.take('one', rule, 1, clock)));
+  const expected = Array.from({ length: 50 }, () => fields(answerNow<BucketAnswer>((d) => memory.take('one', rule, 1, clock, d))));
   const items = conn.buckets.itemsSent;
-  const answers = await Promise.all(Array.from({ length: 50 }, () => redis.take('one', rule, 1, clock).then(fields)));
+  const answers = await Promise.all(Array.from({ length: 50 }, () => promised<BucketAnswer>((d) => redis.take('one', rule, 1, clock, d)).then(fields)));
   assert.equal(answers, expected);
   assert.is(answers.filter((a) => a[0] === true).length, 20);
   assert.is(conn.buckets.itemsSent - items, 1);
@@ -122,19 +123,32 @@ test('a spend or a look between takes on one bucket keeps them apart, in order',
   const rule = { capacity: 3, windowMs: 1_000 };
   const ops = ['take', 'take', 'spend', 'take', 'peek', 'take', 'take'] as const;
   const run = (store: MemoryLimiterStore | RedisLimiterStore, op: (typeof ops)[number]) =>
-    op === 'take' ? store.take('k', rule, 1, clock) : op === 'spend' ? store.spend('k', rule, 2, clock) : store.peek('k', rule, clock);
-  const expected = ops.map((op) => fields(run(memory, op) as ReturnType<MemoryLimiterStore['take']>));
+    op === 'take' ? promised<BucketAnswer>((d) => store.take('k', rule, 1, clock, d)) : op === 'spend' ? promised<BucketAnswer>((d) => store.spend('k', rule, 2, clock, d)) : promised<BucketAnswer>((d) => store.peek('k', rule, clock, d));
+  const expected = await Promise.all(ops.map((op) => run(memory, op).then(fields)));
   const items = conn.buckets.itemsSent;
-  const answers = await Promise.all(ops.map((op) => (run(redis, op) as Promise<Parameters<typeof fields>[0]>).then(fields)));
+  const answers = await Promise.all(ops.map((op) => run(redis, op).then(fields)));
   assert.equal(answers, expected);
   assert.is(conn.buckets.itemsSent - items, 5);
+});
+
+test('a callback that throws is called once, every other decision of its batch is still answered, and the throw comes out after', async ({ conn }) => {
+  const store = new RedisLimiterStore(conn.buckets, 'test:throws:');
+  const rule = { capacity: 5, windowMs: 1000 };
+  const callback = throwingCallback();
+  const surfaced = new Promise<unknown>((resolve) => process.once('unhandledRejection', resolve));
+  const before = promised<BucketAnswer>((d) => store.take('one', rule, 1, 0, d));
+  store.take('one', rule, 1, 0, callback.done);
+  const after = [promised<BucketAnswer>((d) => store.take('one', rule, 1, 0, d)), promised<BucketAnswer>((d) => store.spend('other', rule, 1, 0, d))];
+  assert.equal((await Promise.all([before, ...after])).map((a) => a.remaining), [4, 2, 4]);
+  assert.match(String(await surfaced), 'a bug in the callback');
+  assert.is(callback.calls, 1);
 });
 
 test('a Redis that is gone fails every decision of the batch, and none waits', async () => {
   const gone = connectRedis('redis://127.0.0.1:1');
   try {
     const store = new RedisLimiterStore(gone.buckets, 'test:gone:');
-    const outcomes = await Promise.allSettled([store.take('a', { capacity: 5, windowMs: 1000 }, 1, 0), store.spend('b', { capacity: 5, windowMs: 1000 }, 1, 0)]);
+    const outcomes = await Promise.allSettled([promised<BucketAnswer>((d) => store.take('a', { capacity: 5, windowMs: 1000 }, 1, 0, d)), promised<BucketAnswer>((d) => store.spend('b', { capacity: 5, windowMs: 1000 }, 1, 0, d))]);
     assert.equal(outcomes.map((o) => o.status), ['rejected', 'rejected']);
   } finally {
     await gone.close();

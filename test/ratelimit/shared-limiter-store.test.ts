@@ -4,6 +4,8 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { MemoryLimiterStore } from '../../src/ratelimit/memory-limiter-store';
 import { SharedLimiterStore, sharedLimiterMemory } from '../../src/ratelimit/shared-limiter-store';
+import type { BucketAnswer } from '../../src/ratelimit/limiter-store';
+import { answerNow } from '../support/answer';
 
 const STORE = path.resolve(__dirname, '..', '..', 'src', 'ratelimit', 'shared-limiter-store.js');
 
@@ -31,8 +33,8 @@ test('answers exactly as the in-process store does, operation for operation', ()
   const memory = new MemoryLimiterStore({ max: 1000 });
   const shared = new SharedLimiterStore(sharedLimiterMemory(1000), 0);
   for (const op of operations(42, 5000)) {
-    const a = op.peek ? memory.peek(op.key, op.rule, op.now) : memory.take(op.key, op.rule, op.cost, op.now);
-    const b = op.peek ? shared.peek(op.key, op.rule, op.now) : shared.take(op.key, op.rule, op.cost, op.now);
+    const a = op.peek ? answerNow<BucketAnswer>((d) => memory.peek(op.key, op.rule, op.now, d)) : answerNow<BucketAnswer>((d) => memory.take(op.key, op.rule, op.cost, op.now, d));
+    const b = op.peek ? answerNow<BucketAnswer>((d) => shared.peek(op.key, op.rule, op.now, d)) : answerNow<BucketAnswer>((d) => shared.take(op.key, op.rule, op.cost, op.now, d));
     const fields = (d: typeof a) => [d.allowed, d.remaining, d.resetMs, d.resetSeconds, d.retryAfterMs, d.retryAfterSeconds];
     assert.equal(fields(b), fields(a), JSON.stringify(op));
   }
@@ -44,7 +46,7 @@ test('spending into debt answers exactly as the in-process store does, operation
   let debts = 0;
   for (const op of operations(43, 5000, true)) {
     const act = (store: MemoryLimiterStore | SharedLimiterStore) =>
-      op.peek ? store.peek(op.key, op.rule, op.now) : op.spend ? store.spend(op.key, op.rule, op.cost * 4, op.now) : store.take(op.key, op.rule, op.cost, op.now);
+      op.peek ? answerNow<BucketAnswer>((d) => store.peek(op.key, op.rule, op.now, d)) : op.spend ? answerNow<BucketAnswer>((d) => store.spend(op.key, op.rule, op.cost * 4, op.now, d)) : answerNow<BucketAnswer>((d) => store.take(op.key, op.rule, op.cost, op.now, d));
     const a = act(memory);
     const b = act(shared);
     if (a.remaining < 0) debts++;
@@ -58,9 +60,9 @@ test('a full group gives up its least recently used bucket, which starts full ag
   const memory = sharedLimiterMemory(8); // one group of eight slots
   const store = new SharedLimiterStore(memory, 0);
   const rule = { capacity: 2, windowMs: 60_000 };
-  for (let i = 0; i < 9; i++) store.take(`c${i}`, rule, 2, 1000 + i); // c0..c8: the ninth evicts c0
-  assert.is(store.peek('c0', rule, 2000).remaining, 2);
-  for (let i = 1; i < 9; i++) assert.is(store.peek(`c${i}`, rule, 2000).remaining, 0, `c${i}`);
+  for (let i = 0; i < 9; i++) answerNow<BucketAnswer>((d) => store.take(`c${i}`, rule, 2, 1000 + i, d)); // c0..c8: the ninth evicts c0
+  assert.is(answerNow<BucketAnswer>((d) => store.peek('c0', rule, 2000, d)).remaining, 2);
+  for (let i = 1; i < 9; i++) assert.is(answerNow<BucketAnswer>((d) => store.peek(`c${i}`, rule, 2000, d)).remaining, 0, `c${i}`);
 });
 
 test('four threads taking from one bucket at once are admitted exactly its capacity', async () => {
@@ -71,7 +73,7 @@ test('four threads taking from one bucket at once are admitted exactly its capac
     const { SharedLimiterStore } = require(${JSON.stringify(STORE)});
     const store = new SharedLimiterStore(workerData.memory);
     let allowed = 0;
-    for (let i = 0; i < 4000; i++) if (store.take('one', { capacity: ${capacity}, windowMs: 3600000 }, 1, performance.now()).allowed) allowed++;
+    for (let i = 0; i < 4000; i++) store.take('one', { capacity: ${capacity}, windowMs: 3600000 }, 1, performance.now(), (a) => { if (a.allowed) allowed++; });
     parentPort.postMessage(allowed);`;
   const counts = await Promise.all(
     Array.from({ length: 4 }, () => new Promise<number>((resolve, reject) => {

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { BucketAnswer, LimiterStore } from '../../src/ratelimit/limiter-store';
+import type { AnswerCallback, LimiterStore } from '../../src/ratelimit/limiter-store';
 import { MemoryLimiterStore } from '../../src/ratelimit/memory-limiter-store';
 import type { BucketParams } from '../../src/ratelimit/token-bucket';
 import { postJson, request } from '../support/http';
@@ -9,21 +9,18 @@ import { startServer, type RunningServer } from '../support/server';
 
 // A store that answers later, as one across the network does: the buckets of a MemoryLimiterStore,
 // each answer handed over on a later turn of the event loop. Counts its calls.
-class LaterStore implements LimiterStore<Promise<BucketAnswer>> {
+class LaterStore implements LimiterStore {
   readonly inner = new MemoryLimiterStore({ max: 1000 });
   takes = 0;
-  take(key: string, rule: BucketParams, cost: number, nowMs: number): Promise<BucketAnswer> {
+  take(key: string, rule: BucketParams, cost: number, nowMs: number, done: AnswerCallback): void {
     this.takes++;
-    const answer = this.inner.take(key, rule, cost, nowMs);
-    return new Promise((resolve) => setTimeout(() => resolve(answer), 5));
+    this.inner.take(key, rule, cost, nowMs, (answer) => setTimeout(() => done(answer), 5));
   }
-  spend(key: string, rule: BucketParams, cost: number, nowMs: number): Promise<BucketAnswer> {
-    const answer = this.inner.spend(key, rule, cost, nowMs);
-    return new Promise((resolve) => setTimeout(() => resolve(answer), 5));
+  spend(key: string, rule: BucketParams, cost: number, nowMs: number, done: AnswerCallback): void {
+    this.inner.spend(key, rule, cost, nowMs, (answer) => setTimeout(() => done(answer), 5));
   }
-  peek(key: string, rule: BucketParams, nowMs: number): Promise<BucketAnswer> {
-    const answer = this.inner.peek(key, rule, nowMs);
-    return new Promise((resolve) => setTimeout(() => resolve(answer), 5));
+  peek(key: string, rule: BucketParams, nowMs: number, done: AnswerCallback): void {
+    this.inner.peek(key, rule, nowMs, (answer) => setTimeout(() => done(answer), 5));
   }
   get size(): number {
     return this.inner.size;

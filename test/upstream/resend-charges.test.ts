@@ -12,6 +12,7 @@ import { startKnot, type KnotServer } from '../support/knot';
 import { answerA, startScriptedDns, type ScriptedDns, type SeenQuery } from '../support/scripted-dns';
 import { CancelSource } from '../../src/util/cancel';
 import { waitFor } from '../support/wait';
+import { answerNow } from '../support/answer';
 
 // Every packet the engine sends to a resolver is charged to its budget once, whoever still waits for
 // the answer: budgets of 10 a second on a clock that stands still, so nothing refills meanwhile.
@@ -52,7 +53,7 @@ test('a resend is charged when the request that launched the shared query has go
     const stayed = await second;
     assert.equal(stayed.ok && stayed.results[0]?.queries.A, { error: 'timeout' });
     assert.is(silent.received - before, 2);
-    assert.is(budget.remaining(mute), 8); // the first send, reserved; the resend, charged
+    assert.is(answerNow<number>((d) => budget.remaining(mute, d)), 8); // the first send, reserved; the resend, charged
   } finally {
     up.close();
   }
@@ -67,7 +68,7 @@ test('a query cancelled after its resend is charged for the resend', async ({ si
     await waitFor('the resend at the silent resolver', () => silent.received - before === 2);
     leaving.abort();
     await asked;
-    assert.is(budget.remaining(mute), 8);
+    assert.is(answerNow<number>((d) => budget.remaining(mute, d)), 8);
   } finally {
     up.close();
   }
@@ -83,8 +84,8 @@ test("ping's resolver race: a resolver cancelled after its resend is charged for
     await waitFor('both resolvers sent their resend', () => silent.received - before === 2 && held.length === 2);
     await holder.send(answerA(held[1] as SeenQuery, '127.0.0.5'), held[1] as SeenQuery);
     assert.equal(await resolving, { ok: true, host: { address: '127.0.0.5', family: 4, literal: false } });
-    assert.is(budget.remaining(slow), 8);
-    assert.is(budget.remaining(mute), 8); // cancelled when the other answered, its resend charged all the same
+    assert.is(answerNow<number>((d) => budget.remaining(slow, d)), 8);
+    assert.is(answerNow<number>((d) => budget.remaining(mute, d)), 8); // cancelled when the other answered, its resend charged all the same
   } finally {
     up.close();
   }
@@ -100,7 +101,7 @@ test('two requests asking the same question in the same turn reserve it once', a
     await waitFor('the one query at the holding resolver', () => held.length === 1);
     await holder.send(answerA(held[0] as SeenQuery, '127.0.0.5'), held[0] as SeenQuery);
     for (const asked of await both) assert.ok(asked.ok && 'rcode' in (asked.results[0]?.queries.A ?? {}));
-    assert.is(budget.remaining(slow), 9);
+    assert.is(answerNow<number>((d) => budget.remaining(slow, d)), 9);
   } finally {
     up.close();
   }
@@ -116,7 +117,7 @@ test('two pings of the same name in the same turn reserve its query once', async
     await waitFor('the one query at the holding resolver', () => held.length === 1);
     await holder.send(answerA(held[0] as SeenQuery, '127.0.0.5'), held[0] as SeenQuery);
     for (const r of await both) assert.equal(r, { ok: true, host: { address: '127.0.0.5', family: 4, literal: false } });
-    assert.is(budget.remaining(slow), 9);
+    assert.is(answerNow<number>((d) => budget.remaining(slow, d)), 9);
   } finally {
     up.close();
   }
@@ -129,7 +130,7 @@ test('a TCP fall-back is charged to the budget: a truncated answer asked again o
     const asked = await up.ask({ domain: 'a.tc.test', types: ['A'], resolvers: [resolver], timeoutMs: 2000 });
     const entry = asked.ok ? asked.results[0]?.queries.A : undefined;
     assert.ok(entry !== undefined && 'transport' in entry && entry.transport === 'tcp', JSON.stringify(entry));
-    assert.is(budget.remaining(resolver), 8);
+    assert.is(answerNow<number>((d) => budget.remaining(resolver, d)), 8);
   } finally {
     up.close();
   }

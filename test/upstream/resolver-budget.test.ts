@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ResolverBudget } from '../../src/ratelimit/resolver-budget';
+import { ResolverBudget, type ResolverReservation } from '../../src/ratelimit/resolver-budget';
 import { MemoryLimiterStore } from '../../src/ratelimit/memory-limiter-store';
 import { Upstream } from '../../src/tools/upstream';
 import { startSilentDns } from '../support/fault-dns';
@@ -11,6 +11,7 @@ import { startServer, type RunningServer } from '../support/server';
 import { openResolverClient, sendsOf } from '../../src/engines/dns';
 import { coalesce } from '../../src/engines/dns/coalescing-client';
 import { PausedClockStore } from '../support/paused-clock-store';
+import { answerNow } from '../support/answer';
 
 // The resolver budget's buckets stand still unless a test moves their clock: 10 a second is exactly 10.
 const test = suite<{ dns: ScriptedDns; server: RunningServer; budgets: PausedClockStore }>('per-resolver query budget');
@@ -80,7 +81,7 @@ test('resends are charged: a query that timed out cost its resolver two tokens',
     const asked = await upstream.ask({ domain: 'x.example.test', types: ['A'], resolvers: [resolver], timeoutMs: 200 });
     assert.ok(asked.ok && asked.results[0]?.queries.A !== undefined && 'error' in asked.results[0].queries.A);
     assert.is(silent.received, 2);
-    assert.is(await budget.remaining(resolver), 8);
+    assert.is(answerNow<number>((d) => budget.remaining(resolver, d)), 8);
   } finally {
     upstream.close();
     await silent.stop();
@@ -91,15 +92,15 @@ test('resends sent after the budget ran dry are charged in full: the resolver ow
   const resolver = { id: 'r', address: '127.0.0.1', port: 53, family: 4 as const };
   let now = 1_000_000;
   const budget = new ResolverBudget(new MemoryLimiterStore({ max: 4 }), 10, () => now);
-  assert.equal(budget.reserve([[resolver, 10]]), { granted: true });
+  assert.equal(answerNow<ResolverReservation>((d) => budget.reserve([[resolver, 10]], d)), { granted: true });
   budget.charge(resolver, 10); // ten resends, all after the last token was gone
-  assert.is(budget.remaining(resolver), -10);
+  assert.is(answerNow<number>((d) => budget.remaining(resolver, d)), -10);
   // Eleven tokens' worth (the debt and this query) at ten a second: two seconds, not one.
-  assert.equal(budget.reserve([[resolver, 1]]), { granted: false, resolver: 'r', retryAfterSeconds: 2 });
+  assert.equal(answerNow<ResolverReservation>((d) => budget.reserve([[resolver, 1]], d)), { granted: false, resolver: 'r', retryAfterSeconds: 2 });
   now += 1000;
-  assert.equal(budget.reserve([[resolver, 1]]), { granted: false, resolver: 'r', retryAfterSeconds: 1 });
+  assert.equal(answerNow<ResolverReservation>((d) => budget.reserve([[resolver, 1]], d)), { granted: false, resolver: 'r', retryAfterSeconds: 1 });
   now += 1000;
-  assert.equal(budget.reserve([[resolver, 1]]), { granted: true });
+  assert.equal(answerNow<ResolverReservation>((d) => budget.reserve([[resolver, 1]], d)), { granted: true });
 });
 
 test('the engine reports what each query sent, and the response body does not show it', async ({ dns }) => {

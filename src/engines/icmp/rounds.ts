@@ -1,15 +1,15 @@
 import { performance } from 'node:perf_hooks';
-import type { Maybe } from '../../util/maybe';
+import type { Answer } from '../../util/answer';
 import { summarize, type RawEcho } from './stats';
 import type { EchoOptions, EchoReply, EchoResult, Pinger } from './types';
 import type { IcmpError } from './errors';
 
 // Before each round but the first: may it start? null lets it; anything else ends the ping with that value
 // (the caller's own reason, e.g. a spent budget) once the rounds already paid for are done: no later round
-// starts. It may answer now or later.
-export type RoundGate<Stop> = (round: number, count: number) => Maybe<Stop | null>;
+// starts. It answers through `done`, now or later (util/answer.ts).
+export type RoundGate<Stop> = (round: number, count: number, done: Answer<Stop | null>) => void;
 
-// `fault`: the gate rejected (a bug of the caller's): the ping ended there.
+// `fault`: the gate answered an Error (a bug of the caller's): the ping ended there.
 export type RoundsOutcome<Stop> = { ok: true; echo: EchoResult } | { ok: false; error: IcmpError } | { ok: false; stopped: Stop } | { ok: false; fault: unknown };
 
 // One long ping as consecutive engine pings of at most `size` echoes each (rounds), so that it can be paid
@@ -58,12 +58,7 @@ class Rounds<Stop> {
   begin(k: number): void {
     const count = Math.min(this.size, this.options.count - k * this.size);
     if (k === 0) return this.launch(0, count);
-    const verdict = this.gate(k, count);
-    if (!(verdict instanceof Promise)) return this.decided(k, count, verdict);
-    verdict.then(
-      (v) => this.decided(k, count, v),
-      (fault: unknown) => this.end({ ok: false, fault }),
-    );
+    this.gate(k, count, (verdict) => (verdict instanceof Error ? this.end({ ok: false, fault: verdict }) : this.decided(k, count, verdict)));
   }
 
   private decided(k: number, count: number, verdict: Stop | null): void {

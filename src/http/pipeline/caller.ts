@@ -1,14 +1,12 @@
 import { DEFAULT_PLAN } from '../../ratelimit/plans';
-import type { Maybe } from '../../util/maybe';
 import type { Exchange } from '../exchange';
 import type { StageRefusal } from '../refusal';
 import { refuse } from '../refusal';
 import type { HttpRequest } from '../uws';
-import type { AdmitRefusal } from './admit';
 import { authenticate, authorizationLines, NONE, type AuthRefusal, type Principal } from './authenticate';
 import type { PipelineContext } from './context';
 import { identifyClient } from './identify';
-import { later, type Flow, type Stage } from './runner';
+import { guarded, type Flow, type Stage } from './runner';
 
 // identify -> authenticate, for every route that needs to know whose budget it is. Reads `req`: call
 // it before anything asynchronous.
@@ -53,7 +51,8 @@ export const ADMIT: Stage<CallerFlow> = {
   run(r, next) {
     const { ex, ctx } = r;
     const caller = r.caller as Caller;
-    const verdict: Maybe<AdmitRefusal | null> = caller.badKey !== null ? ctx.admission.refuseKey(ex, caller.key, caller.badKey) : ctx.admission.admit(ex, caller.key, caller.plan);
-    later(ex, verdict, (refusal: StageRefusal | null) => (refusal === null ? next() : refuse(ex, refusal)));
+    const answered = guarded(ex, (refusal: StageRefusal | null) => (refusal === null ? next() : refuse(ex, refusal)));
+    if (caller.badKey !== null) ctx.admission.refuseKey(ex, caller.key, caller.badKey, answered);
+    else ctx.admission.admit(ex, caller.key, caller.plan, answered);
   },
 };

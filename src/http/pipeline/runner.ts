@@ -1,3 +1,4 @@
+import type { Answer } from '../../util/answer';
 import type { Exchange } from '../exchange';
 
 // One request's way through its route: a list of small named stages that one runner drives in order,
@@ -6,8 +7,8 @@ import type { Exchange } from '../exchange';
 // route's list of stages is reading what happens to its requests, in order.
 //
 // Every stage runs inside the runner's guard: a throw, synchronous or from a continuation that calls
-// next(), becomes the exchange's fault (a logged 500 internal-error), never the process's. Work that
-// resolves later goes through `later`, which guards the continuation as well.
+// next(), becomes the exchange's fault (a logged 500 internal-error), never the process's. A store's
+// answer comes through `guarded`, a tool's promise through `later`: both guard the continuation as well.
 export type Next = () => void;
 
 export interface Stage<R> {
@@ -37,8 +38,20 @@ export function runStages<R extends Flow>(stages: ReadonlyArray<Stage<R>>, r: R,
   if (suspended !== undefined && r.ex.open && at < stages.length) suspended(r, (stages[at - 1] as Stage<R>).name);
 }
 
-// Goes on with a value now, or once a promise resolves; a rejection is the exchange's fault.
-export function later<T>(ex: Exchange, value: T | Promise<T>, then: (value: T) => void): void {
-  if (!(value instanceof Promise)) return then(value);
+// Goes on with a store's or a budget's answer, whenever it comes (util/answer.ts); an Error, or a throw
+// of `then`, is the exchange's fault and never reaches the store that answered.
+export function guarded<T>(ex: Exchange, then: (value: T) => void): Answer<T> {
+  return (value) => {
+    if (value instanceof Error) return ex.fail(value);
+    try {
+      then(value);
+    } catch (err) {
+      ex.fail(err);
+    }
+  };
+}
+
+// Goes on once a tool's promise resolves; a rejection is the exchange's fault.
+export function later<T>(ex: Exchange, value: Promise<T>, then: (value: T) => void): void {
   value.then(then).catch((err: unknown) => ex.fail(err));
 }

@@ -1,7 +1,6 @@
 import type { Outcome, ToolFailure } from '../../tools/outcome';
 import type { ToolEvents } from '../../tools/tool';
 import { CancelSource } from '../../util/cancel';
-import { then } from '../../util/maybe';
 import type { Exchange } from '../exchange';
 import type { OpenStreams } from '../open-streams';
 import { problemJson } from '../problem-json';
@@ -42,7 +41,7 @@ function toolEvents(r: StreamFlow, stream: EventStream): ToolEvents {
   const { ex } = r;
   const caller = r.caller as Caller;
   return {
-    spend: () => then(r.ctx.admission.spend(caller.key, caller.plan), (refusal) => (refusal === null ? null : unpaid(refusal))),
+    spend: (done) => r.ctx.admission.spend(caller.key, caller.plan, (refusal) => done(refusal === null || refusal instanceof Error ? refusal : unpaid(refusal))),
     start(info) {
       try {
         stream.event('start', JSON.stringify(info));

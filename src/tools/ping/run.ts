@@ -5,10 +5,9 @@ import { roundMicros } from '../../engines/icmp/stats';
 import { pingInRounds, type RoundsOutcome } from '../../engines/icmp/rounds';
 import type { EchoReply, Pinger, PingerOptions, EchoOptions, SocketKinds } from '../../engines/icmp/types';
 import { createTargetCheck } from '../../policy/target-policy';
-import type { BucketAnswer } from '../../ratelimit/limiter-store';
-import { TargetBudget } from '../../ratelimit/target-budget';
+import { TargetBudget, type EchoReservation } from '../../ratelimit/target-budget';
 import type { CancelToken } from '../../util/cancel';
-import type { Maybe } from '../../util/maybe';
+import { promised, type Answer } from '../../util/answer';
 import { failed, succeeded, upstreamBusy, type Outcome, type ToolFailure } from '../outcome';
 import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
 import { resolveHost, type ResolvedHost } from '../resolve-host';
@@ -70,7 +69,7 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck)
   const { config } = deps;
   const client = 'upstream' in deps.dns ? deps.dns.upstream : null;
   // Across all clients: many clients together must not turn this server into a flood source.
-  const budget = new TargetBudget<Maybe<BucketAnswer>>({ echoesPerSecond: config.targetEchoesPerSecond, ...(deps.targetStore ? { store: deps.targetStore } : {}) });
+  const budget = new TargetBudget({ echoesPerSecond: config.targetEchoesPerSecond, ...(deps.targetStore ? { store: deps.targetStore } : {}) });
   return async (request, cancel, events) => {
     const startedAt = new Date();
     const t0 = performance.now();
@@ -99,14 +98,18 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck)
 // from the target's budget), each later one as it starts (a long streamed ping).
 const ROUND_ECHOES = 10;
 
-type RoundPayment = (round: number, count: number) => Maybe<ToolFailure | null>;
+type RoundPayment = (round: number, count: number, done: Answer<ToolFailure | null>) => void;
 
 // A JSON ping has one round (at most ten echoes): nothing is asked after admission.
-const NOTHING_TO_PAY: RoundPayment = () => null;
+const NOTHING_TO_PAY: RoundPayment = (_round, _count, done) => done(null);
 
 // One token of the caller's bucket, then the round's echoes from the target's budget.
-function payRound(events: ToolEvents, budget: TargetBudget<Maybe<BucketAnswer>>, address: string): RoundPayment {
-  return async (_round, count) => (await events.spend()) ?? reserveEchoes(budget, address, count);
+function payRound(events: ToolEvents, budget: TargetBudget, address: string): RoundPayment {
+  return (_round, count, done) =>
+    events.spend((paid) => {
+      if (paid !== null) return done(paid);
+      reserveEchoes(budget, address, count, done);
+    });
 }
 
 // How long a streamed ping may run in all: its last echo's send plus its timeout.
@@ -145,20 +148,18 @@ function echoes(pinger: Pinger, options: EchoOptions, cancel: CancelToken, pay: 
 }
 
 // Whether this server may send `count` echoes to the resolved address now: policy, socket, budget.
-async function admitTarget(host: ResolvedHost, count: number, kinds: SocketKinds, checkTarget: TargetCheck, budget: TargetBudget<Maybe<BucketAnswer>>): Promise<ToolFailure | null> {
+async function admitTarget(host: ResolvedHost, count: number, kinds: SocketKinds, checkTarget: TargetCheck, budget: TargetBudget): Promise<ToolFailure | null> {
   const refused = refuseTarget(host, kinds, checkTarget);
   if (refused !== null) return refused;
-  return reserveEchoes(budget, host.address, count);
+  return promised((done: Answer<ToolFailure | null>) => reserveEchoes(budget, host.address, count, done));
 }
 
 // `count` echoes from the target's budget (shared by every caller), or why not.
-async function reserveEchoes(budget: TargetBudget<Maybe<BucketAnswer>>, address: string, count: number): Promise<ToolFailure | null> {
-  let reservation;
-  try {
-    reservation = await budget.reserve(address, count);
-  } catch (err) {
-    return storeFailure(err);
-  }
+function reserveEchoes(budget: TargetBudget, address: string, count: number, done: Answer<ToolFailure | null>): void {
+  budget.reserve(address, count, (reservation) => done(reservation instanceof Error ? storeFailure(reservation) : refusalOf(reservation, address)));
+}
+
+function refusalOf(reservation: EchoReservation, address: string): ToolFailure | null {
   if (reservation.granted) return null;
   if (reservation.reason === 'over-budget') {
     // No wait would help: this server never sends more than `limit` echoes a second to one address.

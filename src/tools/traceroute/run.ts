@@ -4,10 +4,9 @@ import { openPinger } from '../../engines/icmp/pinger';
 import { roundMicros } from '../../engines/icmp/stats';
 import type { Pinger, PingerOptions, SocketKinds, TraceOptions } from '../../engines/icmp/types';
 import { createTargetCheck } from '../../policy/target-policy';
-import type { BucketAnswer } from '../../ratelimit/limiter-store';
-import { TargetBudget } from '../../ratelimit/target-budget';
+import { TargetBudget, type EchoReservation } from '../../ratelimit/target-budget';
+import { promised } from '../../util/answer';
 import type { CancelToken } from '../../util/cancel';
-import type { Maybe } from '../../util/maybe';
 import { failed, succeeded, upstreamBusy, type Outcome, type ToolFailure } from '../outcome';
 import { resolveHost, type ResolvedHost } from '../resolve-host';
 import { refuseTarget, storeFailure } from '../target-admission';
@@ -70,7 +69,7 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck,
   const { config } = deps;
   const client = 'upstream' in deps.dns ? deps.dns.upstream : null;
   // Across all clients, workers and (with Redis) instances, in the store of the echo budgets, keyed apart.
-  const budget = new TargetBudget<Maybe<BucketAnswer>>({
+  const budget = new TargetBudget({
     echoesPerSecond: config.targetTracesPerMinute,
     windowMs: 60_000,
     keyPrefix: 'trace:',
@@ -141,18 +140,16 @@ function trace(pinger: Pinger, options: TraceOptions, cancel: CancelToken, onHop
 }
 
 // Policy and socket as for ping, then one trace of the destination's budget.
-async function admitTrace(host: ResolvedHost, kinds: SocketKinds, checkTarget: TargetCheck, budget: TargetBudget<Maybe<BucketAnswer>>): Promise<ToolFailure | null> {
+async function admitTrace(host: ResolvedHost, kinds: SocketKinds, checkTarget: TargetCheck, budget: TargetBudget): Promise<ToolFailure | null> {
   const refused = refuseTarget(host, kinds, checkTarget);
   if (refused !== null) return refused;
-  let reservation;
-  try {
-    reservation = await budget.reserve(host.address, 1);
-  } catch (err) {
-    return storeFailure(err);
-  }
+  return promised<ToolFailure | null>((done) => budget.reserve(host.address, 1, (reservation) => done(reservation instanceof Error ? storeFailure(reservation) : traceRefusal(reservation, host.address))));
+}
+
+function traceRefusal(reservation: EchoReservation, address: string): ToolFailure | null {
   if (reservation.granted) return null;
   const retry = reservation.reason === 'budget-spent' ? reservation.retryAfterSeconds : 60;
-  return { code: 'target-rate-limited', detail: `${host.address} already gets ${reservation.limit} traces a minute from this server; retry after ${retry} s`, retryAfterSeconds: retry };
+  return { code: 'target-rate-limited', detail: `${address} already gets ${reservation.limit} traces a minute from this server; retry after ${retry} s`, retryAfterSeconds: retry };
 }
 
 function busy(): ToolFailure {

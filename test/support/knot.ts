@@ -1,5 +1,5 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ResolverConfig } from '../../src/config/types';
@@ -26,6 +26,27 @@ export interface KnotServer {
 }
 
 const running = new Set<{ child: ChildProcess; dir: string }>();
+
+// SIGSTOP returns before every thread of knotd has stopped: a thread busy on the other core answered a
+// query sent a moment after it (seen twice on a loaded machine). Waits, at most a second, until the
+// kernel shows every thread stopped.
+function stopAndWait(child: ChildProcess): void {
+  child.kill('SIGSTOP');
+  const until = Date.now() + 1000;
+  const stopped = (): boolean => {
+    try {
+      return readdirSync(`/proc/${child.pid}/task`).every((t) => {
+        const stat = readFileSync(`/proc/${child.pid}/task/${t}/stat`, 'utf8');
+        return /^[TtX]$/.test(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3));
+      });
+    } catch {
+      return true; // gone: nothing left to answer
+    }
+  };
+  while (!stopped()) {
+    if (Date.now() > until) throw new Error(`knotd ${child.pid} did not stop within a second of SIGSTOP`);
+  }
+}
 
 // Last resort if a test run dies without its test.after (a thrown hook, a timeout's SIGTERM, Ctrl-C):
 // no knotd outlives the test process and no temp dir stays behind.
@@ -147,7 +168,7 @@ export async function startKnot(zones: ZoneSpec[], address = '127.0.0.1'): Promi
     address,
     port,
     resolver: (id) => ({ id, address, port, family: address.includes(':') ? 6 : 4 }),
-    pause: () => void child.kill('SIGSTOP'),
+    pause: () => stopAndWait(child),
     resume: () => void child.kill('SIGCONT'),
     stop: () => (running.has(entry) ? stopEntry(entry) : Promise.resolve()),
   };

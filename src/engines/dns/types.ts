@@ -1,4 +1,5 @@
 import type { ResolverConfig } from '../../config/types';
+import type { NativeDnsCounters } from '../../native/dns-engine';
 
 // PTR is asked only by the server itself (traceroute's hop names); the dns tool offers the other four.
 export type RecordType = 'A' | 'AAAA' | 'MX' | 'TXT' | 'PTR';
@@ -61,19 +62,8 @@ export interface ResolverQuery {
   timeoutMs: number;
 }
 
-export interface EngineCounters {
-  queries: number;
-  sent: number;
-  answered: number;
-  timeouts: number;
-  retries: number;
-  tcpFallbacks: number;
-  mismatchedDropped: number;
-  malformedDropped: number;
-  errors: number;
-  cancelled: number;
-  inFlight: number;
-}
+// The engine's counters, as the addon reports them.
+export type EngineCounters = NativeDnsCounters;
 
 export function isAnswered(entry: QueryEntry | undefined): entry is QueryAnswered {
   return entry !== undefined && 'rcode' in entry;

@@ -7,14 +7,7 @@ import struct
 import sys
 import time
 
-
-def checksum(data: bytes) -> int:
-    if len(data) % 2:
-        data += b"\0"
-    total = sum(struct.unpack("!%dH" % (len(data) // 2), data))
-    while total >> 16:
-        total = (total & 0xFFFF) + (total >> 16)
-    return ~total & 0xFFFF
+from icmp_checksum import checksum  # beside this script
 
 
 def main() -> None:

@@ -13,19 +13,12 @@ import struct
 import sys
 import time
 
+from icmp_checksum import checksum  # beside this script
+
 
 SPIN_S = 0.003
 # Linux's SO_TIMESTAMPNS, which this Python may not name; the control message it adds has the same type.
 SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
-
-
-def checksum(data: bytes) -> int:
-    if len(data) % 2:
-        data += b"\0"
-    total = sum(struct.unpack("!%dH" % (len(data) // 2), data))
-    while total >> 16:
-        total = (total & 0xFFFF) + (total >> 16)
-    return ~total & 0xFFFF
 
 
 def reply_for(packet: bytes):

@@ -11,13 +11,13 @@ export function nativeEngineClass(): NativeIcmpEngineClass {
   return addon().IcmpEngine;
 }
 
-// Starts one ping on the engine: the options go positionally, ttl -1 for the socket's default; without
+// Starts one ping on the engine: the options go positionally (the address as its bytes), ttl -1 for the socket's default; without
 // `progress` the engine makes no call per echo.
 export function nativePing(engine: NativeIcmpEngine, o: EchoOptions, done: PingDone, progress?: EchoProgress): number {
-  return engine.ping(o.address, o.family, o.count, o.intervalMs, o.timeoutMs, o.size, o.ttl ?? -1, done, progress);
+  return engine.ping(o.address.bytes, o.address.family, o.count, o.intervalMs, o.timeoutMs, o.size, o.ttl ?? -1, done, progress);
 }
 
 // Starts one trace on the engine: echo i goes out with TTL / hop limit 1 + floor(i / probesPerHop).
 export function nativeTrace(engine: NativeIcmpEngine, o: TraceOptions, done: PingDone, progress?: EchoProgress): number {
-  return engine.trace(o.address, o.family, o.maxHops, o.probesPerHop, o.timeoutMs, o.paceUs, o.size, done, progress);
+  return engine.trace(o.address.bytes, o.address.family, o.maxHops, o.probesPerHop, o.timeoutMs, o.paceUs, o.size, done, progress);
 }

@@ -85,7 +85,7 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck)
     if (refused !== null) return failed(refused);
     const { address: target, shown: address } = resolved.host;
     const family = target.family;
-    const options = { address: target.text, family, count: request.count, intervalMs: request.intervalMs, timeoutMs: request.timeoutMs, size: request.size };
+    const options = { address: target, count: request.count, intervalMs: request.intervalMs, timeoutMs: request.timeoutMs, size: request.size };
     events?.start({ host: request.host, address, ipVersion: family, count: options.count, intervalMs: options.intervalMs, timeoutMs: options.timeoutMs, size: options.size, resolveMs, startedAt: startedAt.toISOString() });
     const pay = events === undefined ? NOTHING_TO_PAY : payRound(events, budget, target);
     const echo = await echoes(pinger, options, cancel, pay, events && ((reply) => events.item('reply', reply)));

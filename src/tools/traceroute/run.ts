@@ -98,7 +98,7 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck,
     if (refused !== null) return failed(refused);
     const { address: target, shown: address } = resolved.host;
     const family = target.family;
-    const options: TraceOptions = { address: target.text, family, maxHops: request.maxHops, probesPerHop: request.probesPerHop, timeoutMs: request.timeoutMs, paceUs: PACE_US, size: PROBE_SIZE };
+    const options: TraceOptions = { address: target, maxHops: request.maxHops, probesPerHop: request.probesPerHop, timeoutMs: request.timeoutMs, paceUs: PACE_US, size: PROBE_SIZE };
     events?.start({ host: request.host, address, ipVersion: family, maxHops: options.maxHops, probesPerHop: options.probesPerHop, timeoutMs: options.timeoutMs, startedAt: startedAt.toISOString() });
     const lookUp = request.resolveNames && client !== null ? (hop: string) => lookUpName(client, hop, { client, resolvers: config.resolvers, timeoutMs: request.timeoutMs, cancel }) : null;
     const names = new HopNames(lookUp, events && ((hop) => events.item('hop', hop)));
@@ -114,7 +114,7 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck,
 // The probes of one trace, until the path is complete (then the rest is stopped) or every probe is
 // decided; stopped when the caller goes away. `onHop`: each hop in TTL order once it is decided.
 function trace(pinger: Pinger, options: TraceOptions, cancel: CancelToken, onHop: (hop: TraceHop) => void): Promise<{ ok: true; hops: HopAssembler } | { ok: false; error: IcmpError }> {
-  const hops = new HopAssembler(options.maxHops, options.probesPerHop, options.address);
+  const hops = new HopAssembler(options.maxHops, options.probesPerHop, options.address.text);
   return new Promise((resolve) => {
     let stop = (): void => undefined;
     let stopListening = (): void => undefined;

@@ -26,6 +26,18 @@ test('IPv4-mapped IPv6 written in hex stays IPv6, shown with its dotted IPv4', (
   assert.is(address?.text, '::ffff:198.18.0.1');
 });
 
+test('every dotted quad reads as its four bytes, and the text is kept as it was given', () => {
+  for (const text of ['0.0.0.0', '255.255.255.255', '1.22.233.4', '198.18.0.100']) {
+    assert.equal(parseAddress(text), { family: 4, bytes: Uint8Array.from(text.split('.').map(Number)), text }, text);
+  }
+});
+
+test('IPv4 with leading zeros, too many or too few octets, or octets past 255 is no address', () => {
+  for (const text of ['01.2.3.4', '1.2.3.04', '1.2.3.4.5', '1.2.3', '256.1.1.1', '1.2.3.1000', '1..2.3', '.1.2.3', '1.2.3.', '1.2.3.4 ', '1.2.3.a']) {
+    assert.is(parseAddress(text), null, text);
+  }
+});
+
 test('text that is no IP literal has no value: names, zone ids, bracketed IPv4, ports', () => {
   for (const text of ['a.test', 'fe80::1%lo', '[198.18.0.1]', '198.18.0.1:80', '', '1.2.3', '::ffff:1.2.3.256']) {
     assert.is(parseAddress(text), null, text);

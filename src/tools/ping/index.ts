@@ -18,7 +18,7 @@ export const pingTool: Tool<PingRequest, PingResult> = {
   components: [],
   failures: ['host-not-found', 'target-forbidden', 'target-rate-limited', 'upstream-busy', 'store-unavailable', 'invalid-field', 'engine-unavailable', 'engine-busy', 'internal-error'],
   streamEvents: pingStreamEvents,
-  normalize: withTarget,
+  normalize: (request) => withTarget<PingRequest>(request),
   open: (deps) => openPing(deps),
   probe: pingProbe,
 };

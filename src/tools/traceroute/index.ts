@@ -16,6 +16,6 @@ export const tracerouteTool: Tool<TracerouteRequest, TracerouteResult> = {
   components: [],
   failures: ['host-not-found', 'target-forbidden', 'target-rate-limited', 'upstream-busy', 'store-unavailable', 'invalid-field', 'engine-unavailable', 'engine-busy', 'internal-error'],
   streamEvents: tracerouteStreamEvents,
-  normalize: withTarget,
+  normalize: (request) => withTarget<TracerouteRequest>(request),
   open: (deps) => openTraceroute(deps),
 };

@@ -48,7 +48,7 @@ function tool(over: Partial<Config> = {}, checkTarget: TargetCheck | 'policy' = 
 
 // A request as the schema's normalize step hands it to the tool: the host parsed once.
 function req(host: string, extra: Partial<PingRequest> = {}): PingRequest {
-  return withTarget({ host, target: { kind: 'name', value: host }, count: 2, intervalMs: 100, timeoutMs: 1000, size: 56, ...extra });
+  return withTarget<PingRequest>({ host, count: 2, intervalMs: 100, timeoutMs: 1000, size: 56, ...extra });
 }
 
 const live = new CancelSource();

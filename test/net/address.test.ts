@@ -1,6 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { isIPv4 } from 'node:net';
 import { addressOf, parseAddress } from '../../src/net/address';
+import { parseIp } from '../../src/net/ip';
+import { randomStrings } from '../support/random';
 
 test('an IPv4 literal is its family, its four bytes and its dotted text', () => {
   assert.equal(parseAddress('198.18.0.1'), { family: 4, bytes: Uint8Array.from([198, 18, 0, 1]), text: '198.18.0.1' });
@@ -35,6 +38,18 @@ test('every dotted quad reads as its four bytes, and the text is kept as it was 
 test('IPv4 with leading zeros, too many or too few octets, or octets past 255 is no address', () => {
   for (const text of ['01.2.3.4', '1.2.3.04', '1.2.3.4.5', '1.2.3', '256.1.1.1', '1.2.3.1000', '1..2.3', '.1.2.3', '1.2.3.', '1.2.3.4 ', '1.2.3.a']) {
     assert.is(parseAddress(text), null, text);
+  }
+});
+
+test('on random text of digits and dots, an IPv4 value exists exactly where node:net sees IPv4, with the same bytes', () => {
+  // Near-quads (four runs of up to four digits) hit the edges: leading zeros, 256, empty octets.
+  const runs = randomStrings(32, 40_000, '0123456789', 4);
+  const quads = Array.from({ length: 10_000 }, (_, i) => runs.slice(4 * i, 4 * i + 4).join('.'));
+  const texts = [...randomStrings(30, 20_000, '0123456789.', 16), ...quads];
+  for (const text of texts) {
+    const address = parseAddress(text);
+    assert.is(address !== null, isIPv4(text), JSON.stringify(text));
+    if (address !== null) assert.equal(Array.from(address.bytes), Array.from(parseIp(text)?.bytes ?? []), text);
   }
 });
 

@@ -5,6 +5,7 @@ import { median } from '../lib/stats';
 import type { DnsEngineRow, IcmpRow } from '../lib/types';
 import { closedLoop, closedLoopCallbacks } from './loop';
 import { ENGINE_QUESTION_TYPES, type DnsEngineOptions } from './questions';
+import { ip } from '../../test/support/address';
 
 // The one place the bench measures the native engines through their own JS APIs, without HTTP.
 
@@ -39,7 +40,7 @@ export async function measureNativeDns(opts: DnsEngineOptions): Promise<DnsEngin
   }
 }
 
-const ECHO = { address: '127.0.0.1', family: 4 as const, count: 1, intervalMs: 100, timeoutMs: 1000, size: 56 };
+const ECHO = { address: ip('127.0.0.1'), count: 1, intervalMs: 100, timeoutMs: 1000, size: 56 };
 
 // Echoes/s with `inFlight` single-echo pings outstanding, then the RTT median of `rttSamples`
 // echoes sent one at a time 10 ms apart (the same pacing as the iputils reference).

@@ -5,6 +5,8 @@ import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../../src/config/config';
 import { openTraceroute } from '../../src/tools/traceroute/run';
 import { CancelSource } from '../../src/util/cancel';
+import { withTarget } from '../../src/tools/host-target';
+import type { TracerouteRequest } from '../../src/tools/traceroute/types';
 
 async function main(): Promise<void> {
   const [hostsText, hopsText] = process.argv.slice(2) as [string, string];
@@ -12,7 +14,7 @@ async function main(): Promise<void> {
   const config = loadConfig({ NETTOOLS_RESOLVERS: 'none=127.0.0.1:9', NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true', NETTOOLS_TARGET_TRACES_PER_MINUTE: '10000', NETTOOLS_LOG_LEVEL: 'silent' }, []);
   const slot = openTraceroute({ config, dns: { unavailable: 'not needed: the hosts are IP literals' }, registry: null });
   if (!('run' in slot)) throw new Error(slot.unavailable);
-  const request = (host: string) => ({ host, maxHops: 30, probesPerHop: 2, timeoutMs: 1000, resolveNames: false });
+  const request = (host: string) => withTarget<TracerouteRequest>({ host, maxHops: 30, probesPerHop: 2, timeoutMs: 1000, resolveNames: false });
   try {
     await slot.run(request(hosts[0] as string), new CancelSource());
     const cpu0 = process.cpuUsage();

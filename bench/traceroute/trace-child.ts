@@ -5,6 +5,8 @@ import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../../src/config/config';
 import { openTraceroute } from '../../src/tools/traceroute/run';
 import { CancelSource } from '../../src/util/cancel';
+import { withTarget } from '../../src/tools/host-target';
+import type { TracerouteRequest } from '../../src/tools/traceroute/types';
 
 async function main(): Promise<void> {
   const [host, roundsText] = process.argv.slice(2) as [string, string];
@@ -16,7 +18,7 @@ async function main(): Promise<void> {
     for (let i = 0; i <= Number(roundsText); i++) {
       const cpu0 = process.cpuUsage();
       const t0 = performance.now();
-      const outcome = await slot.run({ host, maxHops: 30, probesPerHop: 2, timeoutMs: 1000, resolveNames: false }, new CancelSource());
+      const outcome = await slot.run(withTarget<TracerouteRequest>({ host, maxHops: 30, probesPerHop: 2, timeoutMs: 1000, resolveNames: false }), new CancelSource());
       const wallMs = performance.now() - t0;
       const cpu = process.cpuUsage(cpu0);
       if (!outcome.ok) throw new Error(`trace failed: ${outcome.failure.code}`);

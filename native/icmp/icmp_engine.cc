@@ -3,7 +3,6 @@
 #include "common/own_handles.h"
 
 #include <arpa/inet.h>
-#include <net/if.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -74,32 +73,22 @@ double WallDiffMs(const timespec& later, const timespec& earlier) {
 
 }  // namespace
 
-Status ParseAddress(Family family, const std::string& text, PingOptions* opts) {
+Status SetAddress(Family family, const uint8_t* bytes, size_t length, PingOptions* opts) {
   opts->family = family;
   opts->address = sockaddr_storage{};
   if (family == Family::kV4) {
+    if (length != sizeof(in_addr)) return Status::kInvalidAddress;
     auto* sin = reinterpret_cast<sockaddr_in*>(&opts->address);
     sin->sin_family = AF_INET;
-    return inet_pton(AF_INET, text.c_str(), &sin->sin_addr) == 1 ? Status::kOk : Status::kInvalidAddress;
+    std::memcpy(&sin->sin_addr, bytes, sizeof(in_addr));
+    return Status::kOk;
   }
+  if (length != sizeof(in6_addr)) return Status::kInvalidAddress;
   auto* sin6 = reinterpret_cast<sockaddr_in6*>(&opts->address);
   sin6->sin6_family = AF_INET6;
-  const size_t pct = text.find('%');
-  const std::string host = text.substr(0, pct);
-  if (inet_pton(AF_INET6, host.c_str(), &sin6->sin6_addr) != 1) return Status::kInvalidAddress;
+  std::memcpy(&sin6->sin6_addr, bytes, sizeof(in6_addr));
   // IPv6 datagram sockets refuse IPv4-mapped destinations (EINVAL); the caller pings those as IPv4.
   if (IN6_IS_ADDR_V4MAPPED(&sin6->sin6_addr)) return Status::kInvalidAddress;
-  if (pct != std::string::npos) {
-    const std::string scope = text.substr(pct + 1);
-    unsigned index = if_nametoindex(scope.c_str());
-    if (index == 0) {
-      char* end = nullptr;
-      const unsigned long n = std::strtoul(scope.c_str(), &end, 10);
-      if (scope.empty() || *end != '\0' || n == 0 || n > 0xffffffffUL) return Status::kInvalidAddress;
-      index = static_cast<unsigned>(n);
-    }
-    sin6->sin6_scope_id = index;
-  }
   return Status::kOk;
 }
 

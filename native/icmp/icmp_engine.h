@@ -22,7 +22,7 @@ namespace nettools::icmp {
 
 struct PingOptions {
   Family family = Family::kV4;
-  sockaddr_storage address{};  // filled by ParseAddress
+  sockaddr_storage address{};  // filled by SetAddress
   uint32_t count = 1;
   uint32_t interval_ms = 1000;
   uint32_t timeout_ms = 1000;
@@ -35,8 +35,9 @@ struct PingOptions {
   uint32_t pace_us = 0;
 };
 
-// Parses an IP literal of the family (IPv6 may carry a %scope for link-local) into opts->address.
-Status ParseAddress(Family family, const std::string& text, PingOptions* opts);
+// Puts the address's bytes (4 for IPv4, 16 for IPv6, network order: parsed once, in TypeScript) into
+// opts->address. A guard: bytes whose length is not the family's, or an IPv4-mapped IPv6, are refused.
+Status SetAddress(Family family, const uint8_t* bytes, size_t length, PingOptions* opts);
 
 // A guard, not the validation (TypeScript does that): refuses what breaks the engine's preconditions,
 // with the limits of icmp_limits.h.

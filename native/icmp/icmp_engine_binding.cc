@@ -22,13 +22,17 @@ namespace {
 
 using IcmpArgs = Args<Status>;
 
-// address and family (4 or 6), the first two arguments of ping and trace.
+// address (a Uint8Array of the address's 4 or 16 bytes: no text is parsed here) and family (4 or 6),
+// the first two arguments of ping and trace.
 void ReadTarget(const IcmpArgs& args, PingOptions* opts) {
-  if (!args[0].IsString()) throw args.Invalid("address must be a string");
+  if (!args[0].IsTypedArray() || args[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
+    throw args.Invalid("address must be a Uint8Array of 4 or 16 bytes");
+  }
   const uint32_t family = args.Uint(1, "family");
   if (family != 4 && family != 6) throw args.Invalid("family must be 4 or 6");
-  const Status parsed = ParseAddress(family == 4 ? Family::kV4 : Family::kV6, args[0].As<Napi::String>(), opts);
-  if (parsed != Status::kOk) throw StatusError(args[0].Env(), parsed);
+  const Napi::Uint8Array bytes = args[0].As<Napi::Uint8Array>();
+  const Status set = SetAddress(family == 4 ? Family::kV4 : Family::kV6, bytes.Data(), bytes.ElementLength(), opts);
+  if (set != Status::kOk) throw StatusError(args[0].Env(), set);
 }
 
 // new IcmpEngine(kind?): 'auto' (or absent), 'dgram' or 'raw'.
@@ -181,7 +185,7 @@ Napi::Value IcmpEngineWrap::Trace(const Napi::CallbackInfo& info) {
   if (engine() == nullptr) throw StatusError(info.Env(), Status::kEngineClosed);
   static constexpr const char* kUsage = "trace(address, family, maxHops, probesPerHop, timeoutMs, paceUs, size, done, progress?)";
   const IcmpArgs args(info, Status::kInvalidOptions);
-  if (args.size() < 8 || !args[7].IsFunction() || !args[0].IsString()) throw args.Invalid(kUsage);
+  if (args.size() < 8 || !args[7].IsFunction()) throw args.Invalid(kUsage);
   const bool progress = args.OptionalFunction(8, kUsage);
   PingOptions opts;
   ReadTarget(args, &opts);

@@ -9,7 +9,7 @@ namespace {
 constexpr StatusEntry kEntries[] = {
     {"ok", "no error"},
     {"no-socket", "no ICMP socket (datagram or raw) opens for this address family"},
-    {"invalid-address", "address is not an IP literal of the requested family"},
+    {"invalid-address", "address is not 4 (IPv4) or 16 (IPv6, not IPv4-mapped) bytes of the requested family"},
     {"invalid-options", "ping options are missing or out of range"},
     {"seq-exhausted", "every sequence number of the socket is in flight"},
     {"engine-closed", "the ICMP engine is closed"},

@@ -6,7 +6,7 @@ namespace nettools::icmp {
 enum class Status : int {
   kOk = 0,
   kNoSocket,           // neither a datagram nor a raw socket opens for the family
-  kInvalidAddress,     // not an IP literal of the requested family
+  kInvalidAddress,     // not the 4 or 16 bytes of the requested family (or an IPv4-mapped IPv6)
   kInvalidOptions,     // an option is missing or out of the engine's range
   kSeqExhausted,       // every 16-bit sequence number of the socket is in flight
   kEngineClosed,       // the engine was closed

@@ -36,8 +36,9 @@ export type EchoProgress = (index: number, ...packed: Packed) => void;
 
 export interface NativeIcmpEngine {
   // Positional, like every binding call (native/common/args.h); ttl -1 for the socket's default.
+  // address: the 4 or 16 bytes of an address of `family` (the engine parses no text).
   ping(
-    address: string,
+    address: Uint8Array,
     family: number,
     count: number,
     intervalMs: number,
@@ -49,7 +50,7 @@ export interface NativeIcmpEngine {
   ): number;
   // One session probing TTLs 1..maxHops, probesPerHop echoes each, paceUs apart.
   trace(
-    address: string,
+    address: Uint8Array,
     family: number,
     maxHops: number,
     probesPerHop: number,

@@ -1,3 +1,4 @@
+import type { Address } from '../net/address';
 import { cidrContains, lastIPv4, parseCidr, parseIp, type Cidr, type IpAddress } from '../net/ip';
 
 // Which ping targets the service refuses, after the IANA IPv4 and IPv6 Special-Purpose Address
@@ -112,6 +113,11 @@ export function forbiddenRange(address: string): string | null {
   return parsed === null ? INVALID_ADDRESS : rangeOf(parsed);
 }
 
+/** As forbiddenRange, for an address already parsed (the ping target): its bytes, not its text. */
+export function forbiddenAddress(address: Address): string | null {
+  return rangeOf(address);
+}
+
 export interface TargetPolicyOptions {
   /**
    * NETTOOLS_ALLOW_PRIVATE_TARGETS: lets loopback, private, link-local, CGNAT and the like through, but
@@ -132,10 +138,10 @@ function alwaysRefused(range: string): boolean {
 }
 
 /** The check the ping tool runs on every resolved address: a refused range's name, or null to go ahead. */
-export function createTargetCheck(options: TargetPolicyOptions): (address: string) => string | null {
-  if (!options.allowPrivateTargets) return forbiddenRange;
+export function createTargetCheck(options: TargetPolicyOptions): (address: Address) => string | null {
+  if (!options.allowPrivateTargets) return forbiddenAddress;
   return (address) => {
-    const range = forbiddenRange(address);
-    return range !== null && (range === INVALID_ADDRESS || alwaysRefused(range)) ? range : null;
+    const range = rangeOf(address);
+    return range !== null && alwaysRefused(range) ? range : null;
   };
 }

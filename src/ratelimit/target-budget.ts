@@ -1,4 +1,4 @@
-import { isCanonicalIPv4, normaliseIp } from '../net/ip';
+import type { Address } from '../net/address';
 import { monotonicMs } from '../util/clock';
 import type { Answer } from '../util/answer';
 import type { LimiterStore } from './limiter-store';
@@ -55,15 +55,14 @@ export class TargetBudget {
   }
 
   /**
-   * Reserves `echoes` echo requests to `address` (an IP literal; spellings of one address share one
-   * budget), answering through `done`: at once for a store in this process.
+   * Reserves `echoes` echo requests to `address`, answering through `done`: at once for a store in this
+   * process. The key is the value's canonical text, so spellings of one address share one budget.
    */
-  reserve(address: string, echoes: number, done: Answer<EchoReservation>): void {
+  reserve(address: Address, echoes: number, done: Answer<EchoReservation>): void {
     if (!Number.isInteger(echoes) || echoes < 1) throw new RangeError(`echoes must be a positive integer, got ${echoes}`);
     const limit = this.#rule.capacity;
     if (echoes > limit) return done({ granted: false, reason: 'over-budget', limit });
-    // Dotted IPv4 as the ping tool hands it in is its own canonical spelling: no parse and format.
-    const key = this.#prefix + (isCanonicalIPv4(address) ? address : (normaliseIp(address) ?? address));
+    const key = this.#prefix + address.text;
     this.#store.take(key, this.#rule, echoes, this.#now(), (a) => {
       if (a instanceof Error) return done(a);
       if (!a.allowed) return done({ granted: false, reason: 'budget-spent', retryAfterSeconds: a.retryAfterSeconds, limit });

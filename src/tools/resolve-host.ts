@@ -1,14 +1,16 @@
 // Turns the request's host into one address to probe (ping, traceroute), through the configured resolvers only, with the
 // service's own DNS engine: never the system resolver, which is not ours to use.
-import { isIPv4, isIPv6 } from 'node:net';
+import { addressOf, type Address } from '../net/address';
+import { parseIp } from '../net/ip';
+import type { HostTarget } from '../validation/names';
 import type { ResolverConfig } from '../config/types';
 import { isAnswered, type Answer, type RecordType } from '../engines/dns';
 import type { Upstream } from './upstream';
 import { CancelSource, type CancelToken } from '../util/cancel';
 
 export interface ResolvedHost {
-  address: string;
-  family: 4 | 6;
+  address: Address; // what policy, budget and engine take, as it is: nobody parses it again
+  shown: string; // the address as the response shows it: a literal as the caller spelled it (bare, lowercase)
   literal: boolean; // the host was an IP literal: nothing was asked of any resolver
 }
 
@@ -18,18 +20,11 @@ export type ResolveOutcome =
   // A resolver's query budget is spent: nothing was asked.
   | { ok: false; busy: { resolver: string; retryAfterSeconds: number } };
 
-const MAPPED_V4 = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i;
-
-// An IP literal decides its family itself; IPv4-mapped IPv6 is pinged as the IPv4 address it carries.
-export function parseLiteral(host: string): ResolvedHost | null {
-  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-  if (isIPv4(bare)) return { address: bare, family: 4, literal: true };
-  if (isIPv6(bare)) {
-    const mapped = MAPPED_V4.exec(bare);
-    if (mapped && isIPv4(mapped[1]!)) return { address: mapped[1]!, family: 4, literal: true };
-    return { address: bare.toLowerCase(), family: 6, literal: true };
-  }
-  return null;
+// An IP literal decides its family itself: its value came with the parsed host (IPv4-mapped IPv6
+// written dotted is already the IPv4 address it carries).
+function literalHost(host: HostTarget & { address: Address }): ResolvedHost {
+  const { address } = host;
+  return { address, shown: address.family === 6 ? host.value : address.text, literal: true };
 }
 
 export interface ResolveOptions {
@@ -84,19 +79,24 @@ async function race(client: Upstream, q: { name: string; type: RecordType; timeo
   }
 }
 
-export async function resolveHost(host: string, options: ResolveOptions): Promise<ResolveOutcome> {
-  const literal = parseLiteral(host);
-  if (literal !== null) return { ok: true, host: literal };
+export async function resolveHost(host: HostTarget, options: ResolveOptions): Promise<ResolveOutcome> {
+  if (host.kind !== 'name') return { ok: true, host: literalHost(host) };
+  const name = host.value;
   if (options.resolvers.length === 0) return { ok: false, reason: 'no resolvers are configured' };
   if (options.client === null) return { ok: false, reason: 'the DNS engine is not available on this server to resolve host names' };
   // Without a wanted family: A first, then AAAA.
   const families: (4 | 6)[] = options.ipVersion ? [options.ipVersion] : [4, 6];
   for (const family of families) {
     if (options.cancel?.aborted) break;
-    const address = await firstAnswer(options.client, host, family === 4 ? 'A' : 'AAAA', options, (a) => ('address' in a ? a.address : undefined));
-    if (address !== null && typeof address === 'object') return { ok: false, ...address };
-    if (address !== null) return { ok: true, host: { address, family, literal: false } };
+    const text = await firstAnswer(options.client, name, family === 4 ? 'A' : 'AAAA', options, (a) => ('address' in a ? a.address : undefined));
+    if (text !== null && typeof text === 'object') return { ok: false, ...text };
+    // The resolver's answer, made a value once here (an AAAA stays IPv6, mapped or not).
+    const ip = text === null ? null : parseIp(text);
+    if (ip !== null && ip.family === family) {
+      const address = addressOf(family, ip.bytes);
+      return { ok: true, host: { address, shown: address.text, literal: false } };
+    }
   }
   const wanted = options.ipVersion ? (options.ipVersion === 4 ? 'A' : 'AAAA') : 'A or AAAA';
-  return { ok: false, reason: `${host} has no ${wanted} record` };
+  return { ok: false, reason: `${name} has no ${wanted} record` };
 }

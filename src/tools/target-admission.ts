@@ -7,9 +7,10 @@ import type { ResolvedHost } from './resolve-host';
 import type { TargetCheck } from './tool';
 
 export function refuseTarget(host: ResolvedHost, kinds: SocketKinds, checkTarget: TargetCheck): ToolFailure | null {
-  const { address, family } = host;
+  const { address, shown } = host;
+  const { family } = address;
   const range = checkTarget(address);
-  if (range !== null) return { code: 'target-forbidden', detail: `${address} is in the refused range ${range}`, address, range };
+  if (range !== null) return { code: 'target-forbidden', detail: `${shown} is in the refused range ${range}`, address: shown, range };
   if ((family === 4 ? kinds.v4 : kinds.v6) === null) {
     const why = family === 4 ? kinds.reasons.v4 : kinds.reasons.v6;
     return { code: 'engine-unavailable', detail: `no ICMP socket for IPv${family} on this server: ${why}` };

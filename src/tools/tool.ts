@@ -1,5 +1,6 @@
 import type { Registry } from 'prom-client';
 import type { Config } from '../config/types';
+import type { Address } from '../net/address';
 import type { FieldError } from '../problems/codes';
 import type { LimiterStore } from '../ratelimit/limiter-store';
 import type { CancelToken } from '../util/cancel';
@@ -88,4 +89,4 @@ export function hasProbe<T extends Tool<any, any>>(tool: T): tool is T & { probe
 }
 
 // Checks a resolved ping target against the operator's target policy; returns the refused range's name.
-export type TargetCheck = (address: string) => string | null;
+export type TargetCheck = (address: Address) => string | null;

@@ -1,5 +1,6 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { domainToASCII } from 'node:url';
+import { parseAddress, type Address } from '../net/address';
 import { plainAsciiName } from './plain-name';
 
 // Characters that mean the caller sent a URL, a port, a path, or something worse instead of a host.
@@ -34,17 +35,21 @@ export function convertedName(input: string, kind: NameKind): string | null {
   return ascii.split('.').every((l) => rule.test(l)) ? ascii : null;
 }
 
-export interface HostTarget {
-  kind: 'ipv4' | 'ipv6' | 'name';
-  value: string; // IP literal without brackets, or ASCII host name
-}
+// The parsed `host`: a name, or an IP literal with its value (made once here, carried to the engine).
+// `value` is the host as the response shows it: the ASCII name, or the literal bare and lowercase.
+// `kind` says how the literal was spelled: `::ffff:a.b.c.d` is an 'ipv6' whose address is IPv4.
+export type HostTarget = { kind: 'name'; value: string } | { kind: 'ipv4' | 'ipv6'; value: string; address: Address };
 
 export function parseHost(input: string): HostTarget | null {
-  if (isIPv4(input)) return { kind: 'ipv4', value: input };
-  const unbracketed = input.startsWith('[') && input.endsWith(']') ? input.slice(1, -1) : input;
-  // Zone ids ("fe80::1%eth0") name an interface of this server: not something a remote caller may pick.
-  if (isIPv6(unbracketed) && !unbracketed.includes('%')) return { kind: 'ipv6', value: unbracketed.toLowerCase() };
-  if (unbracketed !== input) return null;
+  // Zone ids ("fe80::1%eth0") name an interface of this server: not something a remote caller may pick;
+  // parseAddress refuses them, and "[1.2.3.4]".
+  const address = parseAddress(input);
+  if (address !== null) {
+    const v6 = input.includes(':');
+    const value = !v6 ? input : (input.startsWith('[') ? input.slice(1, -1) : input).toLowerCase();
+    return { kind: v6 ? 'ipv6' : 'ipv4', value, address };
+  }
+  if (input.startsWith('[')) return null;
   const name = toAsciiName(input, 'hostname');
   return name === null ? null : { kind: 'name', value: name };
 }

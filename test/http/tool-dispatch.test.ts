@@ -9,6 +9,7 @@ import { postJson } from '../support/http';
 import { assertProblem } from '../support/problem';
 import { startServerWithTools } from '../support/server';
 import { waitFor } from '../support/wait';
+import { parseAddress } from '../../src/net/address';
 
 // The HTTP layer's side of the tool seam, with tool sets the test controls.
 const test = suite('tool dispatch');
@@ -50,7 +51,8 @@ test('the handler receives the validated, defaulted, normalised request', async 
     const reply = await postJson(server.base, '/api/tools/ping', { host: '[2001:DB8::1]', count: 2 });
     assert.is(reply.status, 200);
     assert.equal(reply.json(), { fine: true });
-    assert.equal(seen, { host: '2001:db8::1', count: 2, intervalMs: 200, timeoutMs: 1000, size: 56 });
+    const target = { kind: 'ipv6', value: '2001:db8::1', address: parseAddress('2001:db8::1') };
+    assert.equal(seen, { host: '2001:db8::1', target, count: 2, intervalMs: 200, timeoutMs: 1000, size: 56 });
   } finally {
     await server.stop();
   }

@@ -1,10 +1,13 @@
 // Run inside a test namespace (ip netns exec) where net.ipv4.ping_group_range admits us: pings the target
 // given as JSON in argv[2] over datagram sockets with onEcho, prints the echoes as told and the result.
 import { openPinger, type EchoOptions, type EchoReply } from '../../src/engines/icmp';
+import { ip } from '../support/address';
 
 const pinger = openPinger({ kind: 'dgram' });
 const told: EchoReply[] = [];
-const options = JSON.parse(process.argv[2] ?? '{}') as EchoOptions;
+// The address comes as text (JSON has no bytes): its value is made here.
+const given = JSON.parse(process.argv[2] ?? '{}') as Omit<EchoOptions, 'address'> & { address: string };
+const options: EchoOptions = { ...given, address: ip(given.address) };
 pinger.start(
   options,
   (outcome) => {

@@ -7,6 +7,7 @@ import type { EchoResult, SocketKinds } from '../../src/engines/icmp';
 import { openPinger } from '../../src/engines/icmp';
 import { createNetns, type Netns } from '../support/netns';
 import { pingGroupAdmitsUs, testUnless } from '../support/capability';
+import { ip } from '../support/address';
 
 const CHILD = path.resolve(__dirname, '..', 'support', 'dgram-child.js');
 
@@ -31,7 +32,7 @@ testUnless(test, pingGroupAdmitsUs())('a ping for a family without a socket is r
   const p = openPinger({ kind: 'dgram' });
   try {
     const err = await p
-      .ping({ address: '127.0.0.1', family: 4, count: 1, intervalMs: 10, timeoutMs: 100, size: 8 })
+      .ping({ address: ip('127.0.0.1'), count: 1, intervalMs: 10, timeoutMs: 100, size: 8 })
       .then(() => null, (e: unknown) => e);
     assert.is((err as { code?: string }).code, 'no-socket');
   } finally {
@@ -48,10 +49,10 @@ test('in a namespace that admits our group, datagram sockets ping 127.0.0.1 and 
   // still being sent, so the good ping's send in the same timer turn finds a pending socket error: it
   // must still go out. (Rejected target first, per family, to get exactly that order.)
   const targets = [
-    { address: '127.0.0.2', family: 4, count: 10 },
-    { address: '127.0.0.1', family: 4, count: 10 },
-    { address: ns.nsV6, family: 6, count: 10 },
-    { address: '::1', family: 6, count: 10 },
+    { address: '127.0.0.2', count: 10 },
+    { address: '127.0.0.1', count: 10 },
+    { address: ns.nsV6, count: 10 },
+    { address: '::1', count: 10 },
   ];
   const out = ns.exec([process.execPath, CHILD, JSON.stringify(targets)]);
   const { socketKinds, results } = JSON.parse(out) as { socketKinds: SocketKinds; results: EchoResult[] };

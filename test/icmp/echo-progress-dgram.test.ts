@@ -18,7 +18,7 @@ test('over datagram sockets an echo rejected by the target is told as unreachabl
   ns = createNetns();
   ns.exec(['sysctl', '-qw', 'net.ipv4.ping_group_range=0 2147483647']);
   ns.exec(['iptables', '-A', 'INPUT', '-d', '127.0.0.2', '-p', 'icmp', '--icmp-type', 'echo-request', '-j', 'REJECT', '--reject-with', 'icmp-host-unreachable']);
-  const options = { address: '127.0.0.2', family: 4, count: 3, intervalMs: 100, timeoutMs: 1000, size: 56 };
+  const options = { address: '127.0.0.2', count: 3, intervalMs: 100, timeoutMs: 1000, size: 56 };
   const out = ns.exec([process.execPath, CHILD, JSON.stringify(options)]);
   const { kind, told, result } = JSON.parse(out) as { kind: string; told: EchoReply[]; result: EchoResult };
   assert.is(kind, 'dgram');

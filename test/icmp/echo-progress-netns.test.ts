@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { openPinger, type EchoOptions, type EchoReply, type EchoResult, type Pinger } from '../../src/engines/icmp';
 import { startResponder } from '../support/icmp-responder';
 import { netnsTracker } from '../support/netns';
+import { ip } from '../support/address';
 
 let pinger: Pinger;
 const { netns, drop, dropAll } = netnsTracker();
@@ -41,7 +42,7 @@ test('a lost echo is reported as a timeout when its timeout passes, before the r
   try {
     // Every second echo request dropped: seq 1 and 3 of four are lost, whatever the timing.
     ns.exec(['iptables', '-A', 'INPUT', '-p', 'icmp', '--icmp-type', 'echo-request', '-m', 'statistic', '--mode', 'nth', '--every', '2', '--packet', '1', '-j', 'DROP']);
-    const { events, result } = await watch({ address: ns.nsV4, family: 4, count: 4, intervalMs: 200, timeoutMs: 150, size: 56 });
+    const { events, result } = await watch({ address: ip(ns.nsV4), count: 4, intervalMs: 200, timeoutMs: 150, size: 56 });
     assert.equal(result.replies.map((r) => r.status), ['reply', 'timeout', 'reply', 'timeout']);
     assert.equal(events.map((e) => e.echo), result.replies);
     assert.ok(events.every((e) => !e.afterDone));
@@ -54,7 +55,7 @@ test('a rejected echo is reported as unreachable with the sender and reason, bef
   const ns = netns();
   try {
     ns.exec(['iptables', '-A', 'INPUT', '-p', 'icmp', '-j', 'REJECT', '--reject-with', 'icmp-host-unreachable']);
-    const { events, result } = await watch({ address: ns.nsV4, family: 4, count: 3, intervalMs: 200, timeoutMs: 1000, size: 56 });
+    const { events, result } = await watch({ address: ip(ns.nsV4), count: 3, intervalMs: 200, timeoutMs: 1000, size: 56 });
     const expected = [0, 1, 2].map((seq) => ({ seq, status: 'unreachable', from: ns.nsV4, reason: 'host-unreachable' }));
     assert.equal(events.map((e) => e.echo), expected);
     assert.equal(result.replies, expected);
@@ -68,7 +69,7 @@ test('a duplicate reply is no new event: one per echo, the duplicates only in th
   const ns = netns();
   const responder = await startResponder(ns, ['--copies', '2']);
   try {
-    const { events, result } = await watch({ address: ns.nsV4, family: 4, count: 4, intervalMs: 100, timeoutMs: 1000, size: 56 });
+    const { events, result } = await watch({ address: ip(ns.nsV4), count: 4, intervalMs: 100, timeoutMs: 1000, size: 56 });
     assert.equal(events.map((e) => e.echo.seq), [0, 1, 2, 3]);
     assert.equal(events.map((e) => e.echo), result.replies);
     assert.ok(result.packets.duplicates >= 3, `duplicates ${result.packets.duplicates}`);

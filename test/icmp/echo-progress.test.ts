@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openPinger, type EchoOptions, type EchoOutcome, type EchoReply, type Pinger } from '../../src/engines/icmp';
+import { ip } from '../support/address';
 
 let pinger: Pinger;
 
@@ -34,7 +35,7 @@ function watch(options: EchoOptions): Promise<Seen> {
   });
 }
 
-const FIVE: EchoOptions = { address: '127.0.0.1', family: 4, count: 5, intervalMs: 200, timeoutMs: 1000, size: 56 };
+const FIVE: EchoOptions = { address: ip('127.0.0.1'), count: 5, intervalMs: 200, timeoutMs: 1000, size: 56 };
 
 test('a 5-echo ping at 200 ms reports one reply per echo in seq order, each before the result', async () => {
   const seen = await watch(FIVE);
@@ -50,7 +51,7 @@ test('echoes arrive as they happen: each no earlier than its send time, the firs
 });
 
 test('the reported echoes equal the result\'s replies item for item', async () => {
-  const seen = await watch({ ...FIVE, address: '::1', family: 6, intervalMs: 100 });
+  const seen = await watch({ ...FIVE, address: ip('::1'), intervalMs: 100 });
   assert.ok(seen.outcome.ok);
   if (!seen.outcome.ok) return;
   assert.equal(seen.echoes.map((e) => e.echo), seen.outcome.echo.replies);

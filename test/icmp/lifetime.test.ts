@@ -10,6 +10,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openPinger, type SocketKinds } from '../../src/engines/icmp';
 import { waitFor } from '../support/wait';
+import { ip } from '../support/address';
 
 const WORKER = path.resolve(__dirname, '..', 'support', 'pinger-worker.js');
 
@@ -23,7 +24,7 @@ test('a worker terminated with a ping in flight shuts its engine down and the ma
   }
   const p = openPinger();
   try {
-    const r = await p.ping({ address: '127.0.0.1', family: 4, count: 2, intervalMs: 10, timeoutMs: 1000, size: 56 });
+    const r = await p.ping({ address: ip('127.0.0.1'), count: 2, intervalMs: 10, timeoutMs: 1000, size: 56 });
     assert.is(r.packets.received, 2);
   } finally {
     p.close();
@@ -36,7 +37,7 @@ test('engines in separate threads do not take each other\'s replies', async () =
     await once(worker, 'message');
     const p = openPinger();
     try {
-      const r = await p.ping({ address: '127.0.0.1', family: 4, count: 5, intervalMs: 20, timeoutMs: 1000, size: 56 });
+      const r = await p.ping({ address: ip('127.0.0.1'), count: 5, intervalMs: 20, timeoutMs: 1000, size: 56 });
       assert.equal(r.packets, { sent: 5, received: 5, duplicates: 0, lossPercent: 0 });
     } finally {
       p.close();

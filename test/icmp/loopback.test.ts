@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openPinger, type EchoResult, type Pinger } from '../../src/engines/icmp';
 import { notRoot, testUnless } from '../support/capability';
+import { ip } from '../support/address';
 
 let pinger: Pinger;
 
@@ -43,32 +44,32 @@ testUnless(test, notRoot())('as root the engine opens an ICMP socket for both fa
 });
 
 test('every echo to 127.0.0.1 is answered with a positive RTT below the timeout', async () => {
-  const r = await pinger.ping({ address: '127.0.0.1', family: 4, count: 4, intervalMs: 20, timeoutMs: 1000, size: 56 });
+  const r = await pinger.ping({ address: ip('127.0.0.1'), count: 4, intervalMs: 20, timeoutMs: 1000, size: 56 });
   assertAllReplied(r, 4, 1000);
   assert.is(r.replies[0]!.bytes, 64);
   assertStatsAddUp(r);
 });
 
 test('every echo to ::1 is answered with a positive RTT below the timeout', async () => {
-  const r = await pinger.ping({ address: '::1', family: 6, count: 4, intervalMs: 20, timeoutMs: 1000, size: 56 });
+  const r = await pinger.ping({ address: ip('::1'), count: 4, intervalMs: 20, timeoutMs: 1000, size: 56 });
   assertAllReplied(r, 4, 1000);
   assertStatsAddUp(r);
 });
 
 test('a ping of more echoes than the engine packs in its own result array (64) reports every one in order', async () => {
-  const r = await pinger.ping({ address: '127.0.0.1', family: 4, count: 100, intervalMs: 1, timeoutMs: 1000, size: 8 });
+  const r = await pinger.ping({ address: ip('127.0.0.1'), count: 100, intervalMs: 1, timeoutMs: 1000, size: 8 });
   assertAllReplied(r, 100, 1000);
 });
 
 test('the session lasts about count-1 intervals when replies are fast', async () => {
-  const r = await pinger.ping({ address: '127.0.0.1', family: 4, count: 3, intervalMs: 100, timeoutMs: 1000, size: 8 });
+  const r = await pinger.ping({ address: ip('127.0.0.1'), count: 3, intervalMs: 100, timeoutMs: 1000, size: 8 });
   assert.ok(r.durationMs >= 200, `durationMs ${r.durationMs}`);
   assert.ok(r.durationMs < 1000, `durationMs ${r.durationMs}`);
 });
 
 test('payloads smaller than the cookie still match replies (sizes 0 and 3)', async () => {
   for (const size of [0, 3]) {
-    const r = await pinger.ping({ address: '127.0.0.1', family: 4, count: 2, intervalMs: 10, timeoutMs: 1000, size });
+    const r = await pinger.ping({ address: ip('127.0.0.1'), count: 2, intervalMs: 10, timeoutMs: 1000, size });
     assertAllReplied(r, 2, 1000);
     assert.is(r.replies[0]!.bytes, 8 + size);
   }
@@ -76,16 +77,16 @@ test('payloads smaller than the cookie still match replies (sizes 0 and 3)', asy
 
 test('a payload of odd length (checksum trailing byte) and the maximum size are answered', async () => {
   for (const size of [57, 1400]) {
-    const r = await pinger.ping({ address: '127.0.0.1', family: 4, count: 1, intervalMs: 10, timeoutMs: 1000, size });
+    const r = await pinger.ping({ address: ip('127.0.0.1'), count: 1, intervalMs: 10, timeoutMs: 1000, size });
     assertAllReplied(r, 1, 1000);
     assert.is(r.replies[0]!.bytes, 8 + size);
   }
 });
 
 test('a per-packet TTL is accepted and the reply still comes back', async () => {
-  const r = await pinger.ping({ address: '127.0.0.1', family: 4, count: 2, intervalMs: 10, timeoutMs: 1000, size: 8, ttl: 3 });
+  const r = await pinger.ping({ address: ip('127.0.0.1'), count: 2, intervalMs: 10, timeoutMs: 1000, size: 8, ttl: 3 });
   assertAllReplied(r, 2, 1000);
-  const r6 = await pinger.ping({ address: '::1', family: 6, count: 1, intervalMs: 10, timeoutMs: 1000, size: 8, ttl: 3 });
+  const r6 = await pinger.ping({ address: ip('::1'), count: 1, intervalMs: 10, timeoutMs: 1000, size: 8, ttl: 3 });
   assertAllReplied(r6, 1, 1000);
 });
 
@@ -94,7 +95,7 @@ test('200 concurrent pings to different loopback addresses each get only their o
   const jobs = Array.from({ length: 200 }, (_, i) => {
     const address = `127.0.${1 + (i >> 7)}.${1 + (i & 127)}`;
     return pinger
-      .ping({ address, family: 4, count: 3, intervalMs: 20, timeoutMs: 2000, size: 16 + i })
+      .ping({ address: ip(address), count: 3, intervalMs: 20, timeoutMs: 2000, size: 16 + i })
       .then((r) => ({ i, r }));
   });
   const results = await Promise.all(jobs);
@@ -108,7 +109,7 @@ test('200 concurrent pings to different loopback addresses each get only their o
 test('aborting a ping stops it promptly, rejects with code aborted and frees its sequences', async () => {
   const ac = new AbortController();
   const started = Date.now();
-  const pending = pinger.ping({ address: '127.0.0.1', family: 4, count: 10, intervalMs: 1000, timeoutMs: 1000, size: 8 }, ac.signal);
+  const pending = pinger.ping({ address: ip('127.0.0.1'), count: 10, intervalMs: 1000, timeoutMs: 1000, size: 8 }, ac.signal);
   setTimeout(() => ac.abort(), 50);
   const err = await pending.then(() => null, (e: unknown) => e);
   assert.is((err as { code?: string }).code, 'aborted');
@@ -121,23 +122,29 @@ test('an already aborted signal rejects without sending', async () => {
   const ac = new AbortController();
   ac.abort(new Error('client went away'));
   const err = await pinger
-    .ping({ address: '127.0.0.1', family: 4, count: 1, intervalMs: 10, timeoutMs: 100, size: 8 }, ac.signal)
+    .ping({ address: ip('127.0.0.1'), count: 1, intervalMs: 10, timeoutMs: 100, size: 8 }, ac.signal)
     .then(() => null, (e: unknown) => e);
   assert.is((err as { code?: string }).code, 'aborted');
   assert.is((err as Error).message, 'client went away');
 });
 
-test('out-of-range options and mismatched addresses are refused with invalid-options', async () => {
-  const base = { address: '127.0.0.1', family: 4 as const, count: 1, intervalMs: 10, timeoutMs: 100, size: 8 };
+test('out-of-range options are refused by the engine with invalid-options', async () => {
+  const base = { address: ip('127.0.0.1'), count: 1, intervalMs: 10, timeoutMs: 100, size: 8 };
   for (const bad of [
     { ...base, count: 0 },
     { ...base, size: 1401 },
     { ...base, ttl: 0 },
-    { ...base, address: '::1' },
-    { ...base, family: 6 as const },
   ]) {
     const err = await pinger.ping(bad).then(() => null, (e: unknown) => e);
     assert.is((err as { code?: string }).code, 'invalid-options', JSON.stringify(bad));
+  }
+});
+
+test('an address whose bytes do not match its family, or an IPv4-mapped IPv6, is refused by the engine with invalid-address', async () => {
+  const base = { count: 1, intervalMs: 10, timeoutMs: 100, size: 8 };
+  for (const address of [{ ...ip('127.0.0.1'), family: 6 as const }, { ...ip('::1'), family: 4 as const }, { ...ip('::1'), bytes: ip('::ffff:7f00:1').bytes }]) {
+    const err = await pinger.ping({ ...base, address }).then(() => null, (e: unknown) => e);
+    assert.is((err as { code?: string }).code, 'invalid-address', address.text);
   }
 });
 
@@ -145,7 +152,7 @@ test('a closed pinger refuses new pings with engine-closed', async () => {
   const p = openPinger();
   p.close();
   const err = await p
-    .ping({ address: '127.0.0.1', family: 4, count: 1, intervalMs: 10, timeoutMs: 100, size: 8 })
+    .ping({ address: ip('127.0.0.1'), count: 1, intervalMs: 10, timeoutMs: 100, size: 8 })
     .then(() => null, (e: unknown) => e);
   assert.is((err as { code?: string }).code, 'engine-closed');
   const none = { inFlight: 0, drops: 0, stray: 0, strayErrors: 0, sent: 0 };
@@ -155,7 +162,7 @@ test('a closed pinger refuses new pings with engine-closed', async () => {
 
 test('closing the pinger with pings in flight rejects them with engine-closed', async () => {
   const p = openPinger();
-  const pending = p.ping({ address: '127.0.0.1', family: 4, count: 5, intervalMs: 1000, timeoutMs: 1000, size: 8 });
+  const pending = p.ping({ address: ip('127.0.0.1'), count: 5, intervalMs: 1000, timeoutMs: 1000, size: 8 });
   p.close();
   const err = await pending.then(() => null, (e: unknown) => e);
   assert.is((err as { code?: string }).code, 'engine-closed');
@@ -168,15 +175,15 @@ test('when every sequence of a socket is in flight a new ping is refused with se
   try {
     // Six sessions of 10,000 echoes hold 60,000 of the 65,536 sequences (only their first echo goes out).
     const held = Array.from({ length: 6 }, () =>
-      p.ping({ address: '127.0.0.1', family: 4, count: 10000, intervalMs: 60000, timeoutMs: 1000, size: 8 }, ac.signal).catch(() => null),
+      p.ping({ address: ip('127.0.0.1'), count: 10000, intervalMs: 60000, timeoutMs: 1000, size: 8 }, ac.signal).catch(() => null),
     );
     assert.is(p.stats().v4.inFlight, 60000);
     const err = await p
-      .ping({ address: '127.0.0.1', family: 4, count: 10000, intervalMs: 10, timeoutMs: 100, size: 8 })
+      .ping({ address: ip('127.0.0.1'), count: 10000, intervalMs: 10, timeoutMs: 100, size: 8 })
       .then(() => null, (e: unknown) => e);
     assert.is((err as { code?: string }).code, 'seq-exhausted');
     // The other family has its own socket and its own sequences.
-    const v6 = await p.ping({ address: '::1', family: 6, count: 1, intervalMs: 10, timeoutMs: 1000, size: 8 });
+    const v6 = await p.ping({ address: ip('::1'), count: 1, intervalMs: 10, timeoutMs: 1000, size: 8 });
     assert.is(v6.packets.received, 1);
     ac.abort();
     await Promise.all(held);

@@ -7,6 +7,7 @@ import { openPinger, type Pinger } from '../../src/engines/icmp';
 import { startResponder as startIcmpResponder, stopResponder } from '../support/icmp-responder';
 import { netnsTracker, type Netns } from '../support/netns';
 import { busy } from '../support/busy';
+import { ip } from '../support/address';
 
 let pinger: Pinger;
 const { netns, drop, dropAll } = netnsTracker();
@@ -38,8 +39,8 @@ test('RTTs to a host that answers after 20 ms are never below 20 ms and, but for
   const responder = await startResponder(ns, ['--delay-ms', '20']);
   try {
     // Warm up neighbour resolution and the responder, which are not what this test measures.
-    await pinger.ping({ address: ns.nsV4, family: 4, count: 1, intervalMs: 50, timeoutMs: 1000, size: 56 });
-    const r = await pinger.ping({ address: ns.nsV4, family: 4, count: 5, intervalMs: 50, timeoutMs: 1000, size: 56 });
+    await pinger.ping({ address: ip(ns.nsV4), count: 1, intervalMs: 50, timeoutMs: 1000, size: 56 });
+    const r = await pinger.ping({ address: ip(ns.nsV4), count: 5, intervalMs: 50, timeoutMs: 1000, size: 56 });
     assert.is(r.packets.received, 5);
     const rtts = r.replies.map((x) => x.rttMs!);
     for (const reply of r.replies) {
@@ -60,7 +61,7 @@ test('a reply that came within the timeout while the loop was busy past it count
   const ns = netns();
   const responder = await startResponder(ns, ['--delay-ms', '20']);
   try {
-    await pinger.ping({ address: ns.nsV4, family: 4, count: 1, intervalMs: 50, timeoutMs: 1000, size: 56 });
+    await pinger.ping({ address: ip(ns.nsV4), count: 1, intervalMs: 50, timeoutMs: 1000, size: 56 });
     // The echo leaves in the engine's timer callback; the loop is then held from the check phase of that
     // turn, before the reply (20 ms later) can have been read, until well past the 100 ms timeout. libuv
     // runs the deadline's timer before it polls the socket. A reply read before the loop got busy proves
@@ -68,7 +69,7 @@ test('a reply that came within the timeout while the loop was busy past it count
     for (let attempt = 0; attempt < 10; attempt++) {
       let settled = false;
       let held = false;
-      const pending = pinger.ping({ address: ns.nsV4, family: 4, count: 1, intervalMs: 50, timeoutMs: 100, size: 56 });
+      const pending = pinger.ping({ address: ip(ns.nsV4), count: 1, intervalMs: 50, timeoutMs: 100, size: 56 });
       void pending.then(() => (settled = true));
       await new Promise<void>((resolve) =>
         setTimeout(() =>
@@ -98,7 +99,7 @@ test('a responder that answers every echo twice shows duplicates without countin
   const ns = netns();
   const responder = await startResponder(ns, ['--copies', '2']);
   try {
-    const r = await pinger.ping({ address: ns.nsV4, family: 4, count: 4, intervalMs: 50, timeoutMs: 1000, size: 56 });
+    const r = await pinger.ping({ address: ip(ns.nsV4), count: 4, intervalMs: 50, timeoutMs: 1000, size: 56 });
     assert.is(r.packets.sent, 4);
     assert.is(r.packets.received, 4);
     assert.is(r.packets.lossPercent, 0);
@@ -117,7 +118,7 @@ test('with 50% random drop the loss over 40 echoes lies between 20% and 80%', as
     ns.exec(['iptables', '-A', 'INPUT', '-p', 'icmp', '-m', 'statistic', '--mode', 'random', '--probability', '0.5', '-j', 'DROP']);
     const runs = await Promise.all(
       Array.from({ length: 4 }, () =>
-        pinger.ping({ address: ns.nsV4, family: 4, count: 10, intervalMs: 30, timeoutMs: 300, size: 56 }),
+        pinger.ping({ address: ip(ns.nsV4), count: 10, intervalMs: 30, timeoutMs: 300, size: 56 }),
       ),
     );
     const sent = runs.reduce((a, r) => a + r.packets.sent, 0);
@@ -141,7 +142,7 @@ test('a host that ignores echo gives 100% loss, no RTT and a timeout for every e
     ns.exec(['sysctl', '-qw', 'net.ipv4.icmp_echo_ignore_all=1']);
     ns.exec(['sysctl', '-qw', 'net.ipv6.icmp.echo_ignore_all=1']);
     for (const [address, family] of [[ns.nsV4, 4], [ns.nsV6, 6]] as const) {
-      const r = await pinger.ping({ address, family, count: 3, intervalMs: 30, timeoutMs: 200, size: 56 });
+      const r = await pinger.ping({ address: ip(address), count: 3, intervalMs: 30, timeoutMs: 200, size: 56 });
       assert.equal(r.packets, { sent: 3, received: 0, duplicates: 0, lossPercent: 100 });
       assert.is(r.rtt, null);
       assert.equal(r.replies.map((x) => x.status), ['timeout', 'timeout', 'timeout']);
@@ -155,7 +156,7 @@ test('an IPv4 host that rejects with host-unreachable yields unreachable replies
   const ns = netns();
   try {
     ns.exec(['iptables', '-A', 'INPUT', '-p', 'icmp', '-j', 'REJECT', '--reject-with', 'icmp-host-unreachable']);
-    const r = await pinger.ping({ address: ns.nsV4, family: 4, count: 2, intervalMs: 30, timeoutMs: 1000, size: 56 });
+    const r = await pinger.ping({ address: ip(ns.nsV4), count: 2, intervalMs: 30, timeoutMs: 1000, size: 56 });
     assert.is(r.packets.received, 0);
     for (const reply of r.replies) {
       assert.equal(reply, { seq: reply.seq, status: 'unreachable', from: ns.nsV4, reason: 'host-unreachable' });
@@ -169,10 +170,10 @@ test('a rejection for one ping does not disturb another ping sent in the same lo
   const ns = netns();
   try {
     ns.exec(['iptables', '-A', 'INPUT', '-p', 'icmp', '-j', 'REJECT', '--reject-with', 'icmp-admin-prohibited']);
-    const opts = { family: 4 as const, count: 5, intervalMs: 20, timeoutMs: 1000, size: 56 };
+    const opts = { count: 5, intervalMs: 20, timeoutMs: 1000, size: 56 };
     const [rejected, good] = await Promise.all([
-      pinger.ping({ ...opts, address: ns.nsV4 }),
-      pinger.ping({ ...opts, address: '127.0.0.1' }),
+      pinger.ping({ ...opts, address: ip(ns.nsV4) }),
+      pinger.ping({ ...opts, address: ip('127.0.0.1') }),
     ]);
     assert.equal(rejected.replies.map((r) => r.reason), Array(5).fill('admin-prohibited'));
     assert.equal(good.packets, { sent: 5, received: 5, duplicates: 0, lossPercent: 0 });
@@ -189,12 +190,12 @@ test('an IPv6 host that rejects yields unreachable replies with the ICMPv6 reaso
       ns.exec(['ip6tables', '-A', 'INPUT', '-p', 'ipv6-icmp', '--icmpv6-type', 'echo-request', '-j', 'REJECT', '--reject-with', how]);
     };
     reject('icmp6-adm-prohibited');
-    let r = await pinger.ping({ address: ns.nsV6, family: 6, count: 2, intervalMs: 30, timeoutMs: 1000, size: 56 });
+    let r = await pinger.ping({ address: ip(ns.nsV6), count: 2, intervalMs: 30, timeoutMs: 1000, size: 56 });
     for (const reply of r.replies) {
       assert.equal(reply, { seq: reply.seq, status: 'unreachable', from: ns.nsV6, reason: 'admin-prohibited' });
     }
     reject('icmp6-addr-unreachable');
-    r = await pinger.ping({ address: ns.nsV6, family: 6, count: 1, intervalMs: 30, timeoutMs: 1000, size: 56 });
+    r = await pinger.ping({ address: ip(ns.nsV6), count: 1, intervalMs: 30, timeoutMs: 1000, size: 56 });
     assert.equal(r.replies[0], { seq: 0, status: 'unreachable', from: ns.nsV6, reason: 'address-unreachable' });
   } finally {
     drop(ns);
@@ -205,11 +206,11 @@ test('a TTL of 1 to a host one hop beyond the namespace yields time-exceeded fro
   const ns = netns();
   try {
     ns.routeBeyond();
-    const r4 = await pinger.ping({ address: ns.beyondV4, family: 4, count: 2, intervalMs: 30, timeoutMs: 1000, size: 56, ttl: 1 });
+    const r4 = await pinger.ping({ address: ip(ns.beyondV4), count: 2, intervalMs: 30, timeoutMs: 1000, size: 56, ttl: 1 });
     for (const reply of r4.replies) {
       assert.equal(reply, { seq: reply.seq, status: 'time-exceeded', from: ns.nsV4, reason: 'ttl-exceeded' });
     }
-    const r6 = await pinger.ping({ address: ns.beyondV6, family: 6, count: 1, intervalMs: 30, timeoutMs: 1000, size: 56, ttl: 1 });
+    const r6 = await pinger.ping({ address: ip(ns.beyondV6), count: 1, intervalMs: 30, timeoutMs: 1000, size: 56, ttl: 1 });
     assert.equal(r6.replies[0], { seq: 0, status: 'time-exceeded', from: ns.nsV6, reason: 'hop-limit-exceeded' });
   } finally {
     drop(ns);
@@ -221,8 +222,8 @@ test('pings to the namespace over IPv6 are answered', async () => {
   try {
     // A new link's first IPv6 packet waits for neighbour discovery, whose retry is a second: on a loaded
     // machine that first echo timed out. Once the neighbour is known, every echo must be answered.
-    await pinger.ping({ address: ns.nsV6, family: 6, count: 1, intervalMs: 30, timeoutMs: 3000, size: 56 });
-    const r = await pinger.ping({ address: ns.nsV6, family: 6, count: 2, intervalMs: 30, timeoutMs: 1000, size: 56 });
+    await pinger.ping({ address: ip(ns.nsV6), count: 1, intervalMs: 30, timeoutMs: 3000, size: 56 });
+    const r = await pinger.ping({ address: ip(ns.nsV6), count: 2, intervalMs: 30, timeoutMs: 1000, size: 56 });
     assert.equal(r.packets, { sent: 2, received: 2, duplicates: 0, lossPercent: 0 });
     assert.is(r.replies[0]!.ttl, 64);
   } finally {

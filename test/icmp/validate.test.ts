@@ -1,42 +1,18 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { IcmpError, checkEchoOptions, openPinger, pingLimits } from '../../src/engines/icmp';
+import { IcmpError, openPinger, pingLimits } from '../../src/engines/icmp';
+import { ip } from '../support/address';
 import { fromNative } from '../../src/engines/icmp/errors';
 import { nativeEngineClass, nativePing } from '../../src/engines/icmp/native';
 import { addon } from '../../src/native/addon';
+import { PING_LIMITS, PING_STREAM_LIMITS } from '../../src/tools/ping/schema';
 
-const base = { address: '127.0.0.1', family: 4 as const, count: 4, intervalMs: 200, timeoutMs: 1000, size: 56 };
-
-test('sane options pass', () => {
-  assert.is(checkEchoOptions(base), null);
-  assert.is(checkEchoOptions({ ...base, address: 'fe80::1%lo', family: 6, ttl: 255 }), null);
-});
-
-test('each out-of-range or malformed option is named', () => {
-  assert.match(checkEchoOptions({ ...base, family: 5 as never })!, 'family');
-  assert.match(checkEchoOptions({ ...base, address: 42 as never })!, 'address');
-  assert.match(checkEchoOptions({ ...base, address: 'example.test' })!, 'IPv4');
-  assert.match(checkEchoOptions({ ...base, count: 1.5 })!, 'count');
-  assert.match(checkEchoOptions({ ...base, intervalMs: 0 })!, 'intervalMs');
-  assert.match(checkEchoOptions({ ...base, timeoutMs: 60001 })!, 'timeoutMs');
-  assert.match(checkEchoOptions({ ...base, size: -1 })!, 'size');
-  assert.match(checkEchoOptions({ ...base, ttl: 256 })!, 'ttl');
-});
+const LOOPBACK = Uint8Array.from([127, 0, 0, 1]);
+const base = { address: ip('127.0.0.1'), count: 4, intervalMs: 200, timeoutMs: 1000, size: 56 };
 
 test('the limits are the engine\'s own, as the addon exports them', () => {
   assert.equal(pingLimits(), addon().IcmpEngine.limits);
   assert.equal(Object.keys(pingLimits()).sort(), ['count', 'intervalMs', 'size', 'timeoutMs', 'ttl']);
-});
-
-test('each limit admits both of its ends and refuses one past either', () => {
-  const limits = pingLimits();
-  for (const key of ['count', 'intervalMs', 'timeoutMs', 'size', 'ttl'] as const) {
-    const [lo, hi] = limits[key];
-    assert.is(checkEchoOptions({ ...base, [key]: lo }), null, `${key}=${lo}`);
-    assert.is(checkEchoOptions({ ...base, [key]: hi }), null, `${key}=${hi}`);
-    assert.match(checkEchoOptions({ ...base, [key]: lo - 1 })!, key);
-    assert.match(checkEchoOptions({ ...base, [key]: hi + 1 })!, key);
-  }
 });
 
 test('the engine itself refuses options past the same limits with invalid-options', () => {
@@ -65,15 +41,45 @@ test('the engine itself refuses options past the same limits with invalid-option
   }
 });
 
-test('the engine refuses a non-numeric option, a non-string address and a missing callback with invalid-options', () => {
+test("every ping option the request schemas admit lies within the engine's limits: the one check at the edge suffices", () => {
+  const limits = pingLimits();
+  for (const bounds of [PING_LIMITS, { ...PING_LIMITS, ...PING_STREAM_LIMITS }]) {
+    for (const key of ['count', 'intervalMs', 'timeoutMs', 'size'] as const) {
+      assert.ok(bounds[key].minimum >= limits[key][0] && bounds[key].maximum <= limits[key][1], key);
+    }
+  }
+});
+
+test('the engine refuses bytes of the wrong length for the family with invalid-address', () => {
+  const engine = new (nativeEngineClass())('auto');
+  const done = (): void => assert.unreachable('a refused ping called back');
+  try {
+    for (const [bytes, family] of [[new Uint8Array(16), 4], [LOOPBACK, 6], [new Uint8Array(0), 4], [new Uint8Array(5), 4]] as const) {
+      try {
+        engine.ping(bytes, family, 1, 200, 1000, 56, -1, done);
+        assert.unreachable(`the engine accepted ${bytes.length} bytes as IPv${family}`);
+      } catch (err) {
+        assert.is((err as { code?: string }).code, 'invalid-address', `${bytes.length} bytes as IPv${family}`);
+      }
+    }
+    assert.is(engine.stats().sessions, 0);
+  } finally {
+    engine.close();
+  }
+});
+
+test('the engine refuses a non-numeric option, an address that is no Uint8Array and a missing callback with invalid-options', () => {
   const engine = new (nativeEngineClass())('auto');
   const done = (): void => assert.unreachable('a refused ping called back');
   try {
     for (const [what, call] of [
-      ['count as text', () => engine.ping('127.0.0.1', 4, '1' as never, 200, 1000, 56, -1, done)],
+      ['count as text', () => engine.ping(LOOPBACK, 4, '1' as never, 200, 1000, 56, -1, done)],
       ['address as a number', () => engine.ping(2130706433 as never, 4, 1, 200, 1000, 56, -1, done)],
-      ['ttl as a fraction', () => engine.ping('127.0.0.1', 4, 1, 200, 1000, 56, 1.5, done)],
-      ['no callback', () => (engine.ping as (...a: unknown[]) => number)('127.0.0.1', 4, 1, 200, 1000, 56, -1)],
+      ['address as text', () => engine.ping('127.0.0.1' as never, 4, 1, 200, 1000, 56, -1, done)],
+      ['address as an array of numbers', () => engine.ping([127, 0, 0, 1] as never, 4, 1, 200, 1000, 56, -1, done)],
+      ['address as a Uint16Array', () => engine.ping(new Uint16Array(2) as never, 4, 1, 200, 1000, 56, -1, done)],
+      ['ttl as a fraction', () => engine.ping(LOOPBACK, 4, 1, 200, 1000, 56, 1.5, done)],
+      ['no callback', () => (engine.ping as (...a: unknown[]) => number)(LOOPBACK, 4, 1, 200, 1000, 56, -1)],
     ] as const) {
       try {
         call();

@@ -1,10 +1,11 @@
 // Run inside a test namespace (ip netns exec) where net.ipv4.ping_group_range admits us: opens the
 // engine forced to datagram sockets, pings the targets given as JSON in argv[2], prints one JSON line.
-import { openPinger, type IpFamily } from '../../src/engines/icmp';
+import { openPinger } from '../../src/engines/icmp';
+import { ip } from './address';
 
+// The family comes with the address's value.
 interface Target {
   address: string;
-  family: IpFamily;
   count?: number;
 }
 
@@ -13,7 +14,7 @@ async function main(): Promise<void> {
   const pinger = openPinger({ kind: 'dgram' });
   try {
     const results = await Promise.all(
-      targets.map((t) => pinger.ping({ ...t, count: t.count ?? 3, intervalMs: 10, timeoutMs: 1000, size: 56 })),
+      targets.map((t) => pinger.ping({ address: ip(t.address), count: t.count ?? 3, intervalMs: 10, timeoutMs: 1000, size: 56 })),
     );
     process.stdout.write(JSON.stringify({ socketKinds: pinger.socketKinds, results }) + '\n');
   } finally {

@@ -2,9 +2,10 @@
 // would take seconds, and tells the parent; the parent then terminates the thread mid-ping.
 import { parentPort } from 'node:worker_threads';
 import { openPinger } from '../../src/engines/icmp';
+import { ip } from './address';
 
 const pinger = openPinger();
 void pinger
-  .ping({ address: '127.0.0.1', family: 4, count: 50, intervalMs: 100, timeoutMs: 1000, size: 56 })
+  .ping({ address: ip('127.0.0.1'), count: 50, intervalMs: 100, timeoutMs: 1000, size: 56 })
   .catch(() => undefined);
 parentPort!.postMessage({ socketKinds: pinger.socketKinds, sessions: pinger.stats().sessions });

@@ -2,7 +2,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Upstream } from '../../src/tools/upstream';
 import { openUpstream } from '../support/upstream';
-import { parseLiteral, resolveHost } from '../../src/tools/resolve-host';
+import { parseAddress, type Address } from '../../src/net/address';
+import { resolveHost, type ResolveOutcome } from '../../src/tools/resolve-host';
+import { parseHost, type HostTarget } from '../../src/validation/names';
 import { startSilentDns } from '../support/fault-dns';
 import { startKnot, type KnotServer } from '../support/knot';
 
@@ -22,47 +24,59 @@ test.after(async () => {
   await knot.stop();
 });
 
-test('IP literals decide their own family; brackets and IPv4-mapped IPv6 are unwrapped', () => {
-  assert.equal(parseLiteral('198.18.0.1'), { address: '198.18.0.1', family: 4, literal: true });
-  assert.equal(parseLiteral('[FD00::1]'), { address: 'fd00::1', family: 6, literal: true });
-  assert.equal(parseLiteral('::ffff:198.18.0.1'), { address: '198.18.0.1', family: 4, literal: true });
-  assert.is(parseLiteral('a.ping.test'), null);
-  assert.is(parseLiteral('[a.ping.test]'), null);
+// The host as the schema's normalize step hands it over.
+const host = (text: string): HostTarget => parseHost(text) as HostTarget;
+const addr = (text: string): Address => parseAddress(text) as Address;
+const resolved = (text: string, shown: string, literal: boolean): ResolveOutcome => ({ ok: true, host: { address: addr(text), shown, literal } });
+
+test('IP literals decide their own family; brackets and IPv4-mapped IPv6 are unwrapped', async () => {
+  const none = { client: null, resolvers: [] };
+  assert.equal(await resolveHost(host('198.18.0.1'), none), resolved('198.18.0.1', '198.18.0.1', true));
+  assert.equal(await resolveHost(host('[FD00::1]'), none), resolved('fd00::1', 'fd00::1', true));
+  assert.equal(await resolveHost(host('::ffff:198.18.0.1'), none), resolved('198.18.0.1', '198.18.0.1', true));
+});
+
+test('a literal is shown as the caller spelled it, its value is canonical', async () => {
+  const r = await resolveHost(host('FD00:0:0::1'), { client: null, resolvers: [] });
+  assert.equal(r, { ok: true, host: { address: addr('fd00::1'), shown: 'fd00:0:0::1', literal: true } });
+});
+
+test('a literal is the very value the parsed host carries: it is not parsed again', async () => {
+  const parsed = host('198.18.0.1') as HostTarget & { address: Address };
+  const r = await resolveHost(parsed, { client: null, resolvers: [] });
+  assert.ok(r.ok && r.host.address === parsed.address);
 });
 
 test('a literal needs no resolver; a name without resolvers has no address', async () => {
-  assert.equal(await resolveHost('127.0.0.1', { client: null, resolvers: [] }), {
-    ok: true,
-    host: { address: '127.0.0.1', family: 4, literal: true },
-  });
-  assert.is((await resolveHost('a.race.test', { client, resolvers: [] })).ok, false);
+  assert.equal(await resolveHost(host('127.0.0.1'), { client: null, resolvers: [] }), resolved('127.0.0.1', '127.0.0.1', true));
+  assert.is((await resolveHost(host('a.race.test'), { client, resolvers: [] })).ok, false);
 });
 
 test('without a DNS engine a name is not resolved, and says why', async () => {
-  const r = await resolveHost('a.race.test', { client: null, resolvers: [knot.resolver('k')] });
+  const r = await resolveHost(host('a.race.test'), { client: null, resolvers: [knot.resolver('k')] });
   assert.equal(r, { ok: false, reason: 'the DNS engine is not available on this server to resolve host names' });
 });
 
 test('the first resolver to answer wins: a silent one ahead of it costs nothing', async () => {
   const started = Date.now();
-  const r = await resolveHost('a.race.test', {
+  const r = await resolveHost(host('a.race.test'), {
     client,
     resolvers: [{ id: 'mute', address: silent.address, port: silent.port, family: 4 }, knot.resolver('k')],
     timeoutMs: 5000,
   });
-  assert.equal(r, { ok: true, host: { address: '127.0.0.7', family: 4, literal: false } });
+  assert.equal(r, resolved('127.0.0.7', '127.0.0.7', false));
   // A behaviour, not a speed target: waiting for the silent one would take the whole 5 s timeout.
   assert.ok(Date.now() - started < 2500, 'waited for the silent resolver');
   assert.ok(silent.received >= 1, 'the silent resolver was asked too');
 });
 
 test('without ipVersion, a name with only AAAA resolves to IPv6', async () => {
-  const r = await resolveHost('six.race.test', { client, resolvers: [knot.resolver('k')] });
-  assert.equal(r, { ok: true, host: { address: '::1', family: 6, literal: false } });
+  const r = await resolveHost(host('six.race.test'), { client, resolvers: [knot.resolver('k')] });
+  assert.equal(r, resolved('::1', '::1', false));
 });
 
 test('ipVersion 4 on an IPv6-only name has no address', async () => {
-  const r = await resolveHost('six.race.test', { client, resolvers: [knot.resolver('k')], ipVersion: 4 });
+  const r = await resolveHost(host('six.race.test'), { client, resolvers: [knot.resolver('k')], ipVersion: 4 });
   assert.equal(r, { ok: false, reason: 'six.race.test has no A record' });
 });
 

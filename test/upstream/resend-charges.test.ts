@@ -13,6 +13,10 @@ import { answerA, startScriptedDns, type ScriptedDns, type SeenQuery } from '../
 import { CancelSource } from '../../src/util/cancel';
 import { waitFor } from '../support/wait';
 import { answerNow } from '../support/answer';
+import { parseAddress } from '../../src/net/address';
+
+// A host name as the ping schema's normalize step hands it over.
+const nameHost = (value: string) => ({ kind: 'name' as const, value });
 
 // Every packet the engine sends to a resolver is charged to its budget once, whoever still waits for
 // the answer: budgets of 10 a second on a clock that stands still, so nothing refills meanwhile.
@@ -79,11 +83,11 @@ test("ping's resolver race: a resolver cancelled after its resend is charged for
   const { upstream: up, budget } = upstream([mute, slow]);
   try {
     const before = silent.received;
-    const resolving = resolveHost('race.example.test', { client: up, resolvers: [mute, slow], ipVersion: 4, timeoutMs: 2000 });
+    const resolving = resolveHost(nameHost('race.example.test'), { client: up, resolvers: [mute, slow], ipVersion: 4, timeoutMs: 2000 });
     // The slow resolver answers only once both have been sent their resend (the same ID again).
     await waitFor('both resolvers sent their resend', () => silent.received - before === 2 && held.length === 2);
     await holder.send(answerA(held[1] as SeenQuery, '127.0.0.5'), held[1] as SeenQuery);
-    assert.equal(await resolving, { ok: true, host: { address: '127.0.0.5', family: 4, literal: false } });
+    assert.equal(await resolving, { ok: true, host: { address: parseAddress('127.0.0.5'), shown: '127.0.0.5', literal: false } });
     assert.is(answerNow<number>((d) => budget.remaining(slow, d)), 8);
     assert.is(answerNow<number>((d) => budget.remaining(mute, d)), 8); // cancelled when the other answered, its resend charged all the same
   } finally {
@@ -112,11 +116,11 @@ test('two pings of the same name in the same turn reserve its query once', async
   const { upstream: up, budget } = upstream([slow]);
   try {
     held.length = 0;
-    const resolve = () => resolveHost('twice.example.test', { client: up, resolvers: [slow], ipVersion: 4, timeoutMs: 2000 });
+    const resolve = () => resolveHost(nameHost('twice.example.test'), { client: up, resolvers: [slow], ipVersion: 4, timeoutMs: 2000 });
     const both = Promise.all([resolve(), resolve()]);
     await waitFor('the one query at the holding resolver', () => held.length === 1);
     await holder.send(answerA(held[0] as SeenQuery, '127.0.0.5'), held[0] as SeenQuery);
-    for (const r of await both) assert.equal(r, { ok: true, host: { address: '127.0.0.5', family: 4, literal: false } });
+    for (const r of await both) assert.equal(r, { ok: true, host: { address: parseAddress('127.0.0.5'), shown: '127.0.0.5', literal: false } });
     assert.is(answerNow<number>((d) => budget.remaining(slow, d)), 9);
   } finally {
     up.close();

@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { parseAddress } from '../../src/net/address';
 import { parseDomain, parseHost } from '../../src/validation/names';
 import { postJson } from '../support/http';
 import { assertProblem } from '../support/problem';
@@ -44,7 +45,7 @@ test('a short form that reads as a public address is no host name either', () =>
 });
 
 test('the dotted quad itself is still an IPv4 literal, and ordinary names still pass', () => {
-  assert.equal(parseHost('127.0.0.1'), { kind: 'ipv4', value: '127.0.0.1' });
+  assert.equal(parseHost('127.0.0.1'), { kind: 'ipv4', value: '127.0.0.1', address: parseAddress('127.0.0.1') });
   assert.equal(parseHost('bücher.example'), { kind: 'name', value: 'xn--bcher-kva.example' });
   assert.is(parseDomain('0x.example'), '0x.example');
   assert.is(parseDomain('_dmarc.example.test'), '_dmarc.example.test');

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { requestValidators } from '../../src/tools/registry';
+import { parseAddress } from '../../src/net/address';
 import type { Validate } from '../../src/validation/validator';
 
 const v = requestValidators(['r1', 'r2']) as Record<'ping' | 'dns', Validate<any>>;
@@ -13,7 +14,18 @@ function errorsOf(body: Record<string, unknown>) {
 
 test('defaults fill count, intervalMs, timeoutMs and size', () => {
   const r = v.ping({ host: '127.0.0.1' });
-  assert.equal(r, { ok: true, value: { host: '127.0.0.1', count: 4, intervalMs: 200, timeoutMs: 1000, size: 56 } });
+  const target = { kind: 'ipv4', value: '127.0.0.1', address: parseAddress('127.0.0.1') };
+  assert.equal(r, { ok: true, value: { host: '127.0.0.1', target, count: 4, intervalMs: 200, timeoutMs: 1000, size: 56 } });
+});
+
+test('the request carries the host parsed once: the name or the address value the tool takes', () => {
+  const r = v.ping({ host: '[FD00::1]' });
+  assert.ok(r.ok);
+  assert.is(r.value.host, 'fd00::1');
+  assert.equal(r.value.target, { kind: 'ipv6', value: 'fd00::1', address: parseAddress('fd00::1') });
+  const named = v.ping({ host: 'Bücher.Example' });
+  assert.ok(named.ok);
+  assert.equal(named.value.target, { kind: 'name', value: 'xn--bcher-kva.example' });
 });
 
 test('missing host points at /host', () => {

@@ -1,6 +1,6 @@
 export { openPinger } from './pinger';
 export { IcmpError, type IcmpErrorCode } from './errors';
 export { summarize, packetStats, rttStats, roundMicros } from './stats';
-export { checkEchoOptions, pingLimits } from './validate';
+export { pingLimits } from './limits';
 export type { PingLimits, Range } from './native';
 export type * from './types';

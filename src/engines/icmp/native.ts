@@ -1,3 +1,4 @@
+import type { Address } from '../../net/address';
 import { addon } from '../../native/addon';
 import type { EchoProgress, NativeIcmpEngine, NativeIcmpEngineClass, PingDone } from '../../native/icmp-engine';
 import type { EchoOptions, TraceOptions } from './types';
@@ -11,13 +12,27 @@ export function nativeEngineClass(): NativeIcmpEngineClass {
   return addon().IcmpEngine;
 }
 
-// Starts one ping on the engine: the options go positionally, ttl -1 for the socket's default; without
+// The address goes to the engine through these views of one buffer, made once: the binding copies the
+// bytes before it returns, and a buffer it sees again costs it nothing, while a fresh small Uint8Array
+// (kept on V8's heap) would be moved off it on every call.
+const SCRATCH = new ArrayBuffer(16);
+const VIEWS = { 4: new Uint8Array(SCRATCH, 0, 4), 6: new Uint8Array(SCRATCH, 0, 16) };
+
+function bytesOf(address: Address): Uint8Array {
+  const view = VIEWS[address.family];
+  // A value whose bytes do not fit its family goes as it is, for the engine's guard to refuse.
+  if (address.bytes.length !== view.length) return address.bytes;
+  view.set(address.bytes);
+  return view;
+}
+
+// Starts one ping on the engine: the options go positionally (the address as its bytes), ttl -1 for the socket's default; without
 // `progress` the engine makes no call per echo.
 export function nativePing(engine: NativeIcmpEngine, o: EchoOptions, done: PingDone, progress?: EchoProgress): number {
-  return engine.ping(o.address, o.family, o.count, o.intervalMs, o.timeoutMs, o.size, o.ttl ?? -1, done, progress);
+  return engine.ping(bytesOf(o.address), o.address.family, o.count, o.intervalMs, o.timeoutMs, o.size, o.ttl ?? -1, done, progress);
 }
 
 // Starts one trace on the engine: echo i goes out with TTL / hop limit 1 + floor(i / probesPerHop).
 export function nativeTrace(engine: NativeIcmpEngine, o: TraceOptions, done: PingDone, progress?: EchoProgress): number {
-  return engine.trace(o.address, o.family, o.maxHops, o.probesPerHop, o.timeoutMs, o.paceUs, o.size, done, progress);
+  return engine.trace(bytesOf(o.address), o.address.family, o.maxHops, o.probesPerHop, o.timeoutMs, o.paceUs, o.size, done, progress);
 }

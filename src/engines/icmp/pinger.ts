@@ -5,12 +5,6 @@ import type { RawEcho, RawResult } from './stats';
 import { summarize, toReply } from './stats';
 import { unpackEcho, unpackResult } from './unpack';
 import type { EchoOutcome, EchoReply, EchoResult, Pinger, PingerOptions, EchoOptions, RawOutcome, SocketKinds, TraceOptions, TraceOutcome } from './types';
-import { checkEchoOptions } from './validate';
-
-function failNow(done: (outcome: { ok: false; error: IcmpError }) => void, error: IcmpError): () => void {
-  done({ ok: false, error });
-  return () => undefined;
-}
 
 function abortError(signal: AbortSignal): IcmpError {
   const why = signal.reason instanceof Error ? signal.reason.message : 'the ping was aborted';
@@ -40,8 +34,6 @@ class NativePinger implements Pinger {
   }
 
   startRaw(options: EchoOptions, done: (outcome: RawOutcome) => void, onEcho?: (echo: EchoReply) => void): () => void {
-    const wrong = checkEchoOptions(options);
-    if (wrong !== null) return failNow(done, new IcmpError('invalid-options', wrong));
     return this.launch(
       (engine, finished, progress) => nativePing(engine, options, finished, progress),
       (raw) => done({ ok: true, raw }),

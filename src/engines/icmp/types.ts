@@ -1,4 +1,5 @@
 // Shapes of the ICMP engine's public API (the ping 200 body reuses them as they are).
+import type { Address } from '../../net/address';
 import type { IcmpError } from './errors';
 import type { RawEcho, RawResult } from './stats';
 
@@ -48,9 +49,11 @@ export interface EchoResult {
   durationMs: number;
 }
 
+// The target is the parsed address value (src/net/address.ts): the engine gets its bytes and family,
+// and reads no text. The numbers were checked at the edge (the request schema); the engine's own guard
+// (native/icmp/icmp_limits.h) refuses anything outside its limits with `invalid-options`.
 export interface EchoOptions {
-  address: string; // IP literal of `family`, no brackets
-  family: IpFamily;
+  address: Address;
   count: number;
   intervalMs: number;
   timeoutMs: number;
@@ -71,8 +74,7 @@ export type EchoOutcome = { ok: true; echo: EchoResult } | { ok: false; error: I
 export type RawOutcome = { ok: true; raw: RawResult } | { ok: false; error: IcmpError };
 
 export interface TraceOptions {
-  address: string; // IP literal of `family`, no brackets
-  family: IpFamily;
+  address: Address;
   maxHops: number; // TTLs 1..maxHops
   probesPerHop: number;
   timeoutMs: number;

@@ -1,4 +1,4 @@
-import { parseHost } from '../../validation/names';
+import { withTarget } from '../host-target';
 import type { Tool } from '../tool';
 import { pingStreamEvents } from './stream-schema';
 import { pingProbe } from './probe';
@@ -18,8 +18,7 @@ export const pingTool: Tool<PingRequest, PingResult> = {
   components: [],
   failures: ['host-not-found', 'target-forbidden', 'target-rate-limited', 'upstream-busy', 'store-unavailable', 'invalid-field', 'engine-unavailable', 'engine-busy', 'internal-error'],
   streamEvents: pingStreamEvents,
-  // The schema's `host` format has accepted it, so it parses.
-  normalize: (request) => ({ ...request, host: (parseHost(request.host) as { value: string }).value }),
+  normalize: (request) => withTarget<PingRequest>(request),
   open: (deps) => openPing(deps),
   probe: pingProbe,
 };

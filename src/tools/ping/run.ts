@@ -4,6 +4,7 @@ import { openPinger } from '../../engines/icmp/pinger';
 import { roundMicros } from '../../engines/icmp/stats';
 import { pingInRounds, type RoundsOutcome } from '../../engines/icmp/rounds';
 import type { EchoReply, Pinger, PingerOptions, EchoOptions, SocketKinds } from '../../engines/icmp/types';
+import type { Address } from '../../net/address';
 import { createTargetCheck } from '../../policy/target-policy';
 import { TargetBudget, type EchoReservation } from '../../ratelimit/target-budget';
 import type { CancelToken } from '../../util/cancel';
@@ -74,7 +75,7 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck)
     const startedAt = new Date();
     const t0 = performance.now();
     const ipVersion = request.ipVersion;
-    const resolved = await resolveHost(request.host, { client, resolvers: config.resolvers, ...(ipVersion !== undefined ? { ipVersion } : {}), cancel });
+    const resolved = await resolveHost(request.target, { client, resolvers: config.resolvers, ...(ipVersion !== undefined ? { ipVersion } : {}), cancel });
     const resolveMs = roundMicros(performance.now() - t0);
     if (cancel.aborted) return failed(ABORTED);
     if (!resolved.ok) return failed('busy' in resolved ? upstreamBusy(resolved.busy) : { code: 'host-not-found', detail: resolved.reason });
@@ -82,10 +83,11 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck)
     if (tooLong !== null) return failed(tooLong);
     const refused = await admitTarget(resolved.host, Math.min(ROUND_ECHOES, request.count), pinger.socketKinds, checkTarget, budget);
     if (refused !== null) return failed(refused);
-    const { address, family } = resolved.host;
-    const options = { address, family, count: request.count, intervalMs: request.intervalMs, timeoutMs: request.timeoutMs, size: request.size };
+    const { address: target, shown: address } = resolved.host;
+    const family = target.family;
+    const options = { address: target, count: request.count, intervalMs: request.intervalMs, timeoutMs: request.timeoutMs, size: request.size };
     events?.start({ host: request.host, address, ipVersion: family, count: options.count, intervalMs: options.intervalMs, timeoutMs: options.timeoutMs, size: options.size, resolveMs, startedAt: startedAt.toISOString() });
-    const pay = events === undefined ? NOTHING_TO_PAY : payRound(events, budget, address);
+    const pay = events === undefined ? NOTHING_TO_PAY : payRound(events, budget, target);
     const echo = await echoes(pinger, options, cancel, pay, events && ((reply) => events.item('reply', reply)));
     if (!echo.ok) return failed('stopped' in echo ? echo.stopped : 'fault' in echo ? rethrow(echo.fault) : engineFailure(echo.error));
     const { packets, rtt, replies } = echo.echo;
@@ -104,7 +106,7 @@ type RoundPayment = (round: number, count: number, done: Answer<ToolFailure | nu
 const NOTHING_TO_PAY: RoundPayment = (_round, _count, done) => done(null);
 
 // One token of the caller's bucket, then the round's echoes from the target's budget.
-function payRound(events: ToolEvents, budget: TargetBudget, address: string): RoundPayment {
+function payRound(events: ToolEvents, budget: TargetBudget, address: Address): RoundPayment {
   return (_round, count, done) =>
     events.spend((paid) => {
       if (paid !== null) return done(paid);
@@ -155,8 +157,8 @@ async function admitTarget(host: ResolvedHost, count: number, kinds: SocketKinds
 }
 
 // `count` echoes from the target's budget (shared by every caller), or why not.
-function reserveEchoes(budget: TargetBudget, address: string, count: number, done: Answer<ToolFailure | null>): void {
-  budget.reserve(address, count, (reservation) => done(reservation instanceof Error ? storeFailure(reservation) : refusalOf(reservation, address)));
+function reserveEchoes(budget: TargetBudget, address: Address, count: number, done: Answer<ToolFailure | null>): void {
+  budget.reserve(address, count, (reservation) => done(reservation instanceof Error ? storeFailure(reservation) : refusalOf(reservation, address.text)));
 }
 
 function refusalOf(reservation: EchoReservation, address: string): ToolFailure | null {

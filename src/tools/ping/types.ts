@@ -1,8 +1,10 @@
+import type { HostTarget } from '../../validation/names';
 import type { EchoReply, PacketStats, RttStats } from '../../engines/icmp/types';
 
 // A ping request after validation, defaults and normalisation (host in ASCII form, IP literals bare).
 export interface PingRequest {
   host: string;
+  target: HostTarget; // the host as parsed once, by normalize: what resolve-host takes
   count: number;
   intervalMs: number;
   timeoutMs: number;

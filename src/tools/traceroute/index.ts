@@ -1,4 +1,4 @@
-import { parseHost } from '../../validation/names';
+import { withTarget } from '../host-target';
 import type { Tool } from '../tool';
 import { openTraceroute } from './run';
 import { tracerouteRequestSchema, tracerouteResultSchema } from './schema';
@@ -16,7 +16,6 @@ export const tracerouteTool: Tool<TracerouteRequest, TracerouteResult> = {
   components: [],
   failures: ['host-not-found', 'target-forbidden', 'target-rate-limited', 'upstream-busy', 'store-unavailable', 'invalid-field', 'engine-unavailable', 'engine-busy', 'internal-error'],
   streamEvents: tracerouteStreamEvents,
-  // The schema's `host` format has accepted it, so it parses.
-  normalize: (request) => ({ ...request, host: (parseHost(request.host) as { value: string }).value }),
+  normalize: (request) => withTarget<TracerouteRequest>(request),
   open: (deps) => openTraceroute(deps),
 };

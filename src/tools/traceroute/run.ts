@@ -91,13 +91,14 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck,
     const startedAt = new Date();
     const t0 = performance.now();
     const ipVersion = request.ipVersion;
-    const resolved = await resolveHost(request.host, { client, resolvers: config.resolvers, ...(ipVersion !== undefined ? { ipVersion } : {}), cancel });
+    const resolved = await resolveHost(request.target, { client, resolvers: config.resolvers, ...(ipVersion !== undefined ? { ipVersion } : {}), cancel });
     if (cancel.aborted) return failed(ABORTED);
     if (!resolved.ok) return failed('busy' in resolved ? upstreamBusy(resolved.busy) : { code: 'host-not-found', detail: resolved.reason });
     const refused = await admitTrace(resolved.host, pinger.socketKinds, checkTarget, budget);
     if (refused !== null) return failed(refused);
-    const { address, family } = resolved.host;
-    const options: TraceOptions = { address, family, maxHops: request.maxHops, probesPerHop: request.probesPerHop, timeoutMs: request.timeoutMs, paceUs: PACE_US, size: PROBE_SIZE };
+    const { address: target, shown: address } = resolved.host;
+    const family = target.family;
+    const options: TraceOptions = { address: target, maxHops: request.maxHops, probesPerHop: request.probesPerHop, timeoutMs: request.timeoutMs, paceUs: PACE_US, size: PROBE_SIZE };
     events?.start({ host: request.host, address, ipVersion: family, maxHops: options.maxHops, probesPerHop: options.probesPerHop, timeoutMs: options.timeoutMs, startedAt: startedAt.toISOString() });
     const lookUp = request.resolveNames && client !== null ? (hop: string) => lookUpName(client, hop, { client, resolvers: config.resolvers, timeoutMs: request.timeoutMs, cancel }) : null;
     const names = new HopNames(lookUp, events && ((hop) => events.item('hop', hop)));
@@ -113,7 +114,7 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck,
 // The probes of one trace, until the path is complete (then the rest is stopped) or every probe is
 // decided; stopped when the caller goes away. `onHop`: each hop in TTL order once it is decided.
 function trace(pinger: Pinger, options: TraceOptions, cancel: CancelToken, onHop: (hop: TraceHop) => void): Promise<{ ok: true; hops: HopAssembler } | { ok: false; error: IcmpError }> {
-  const hops = new HopAssembler(options.maxHops, options.probesPerHop, options.address);
+  const hops = new HopAssembler(options.maxHops, options.probesPerHop, options.address.text);
   return new Promise((resolve) => {
     let stop = (): void => undefined;
     let stopListening = (): void => undefined;
@@ -143,7 +144,7 @@ function trace(pinger: Pinger, options: TraceOptions, cancel: CancelToken, onHop
 async function admitTrace(host: ResolvedHost, kinds: SocketKinds, checkTarget: TargetCheck, budget: TargetBudget): Promise<ToolFailure | null> {
   const refused = refuseTarget(host, kinds, checkTarget);
   if (refused !== null) return refused;
-  return promised<ToolFailure | null>((done) => budget.reserve(host.address, 1, (reservation) => done(reservation instanceof Error ? storeFailure(reservation) : traceRefusal(reservation, host.address))));
+  return promised<ToolFailure | null>((done) => budget.reserve(host.address, 1, (reservation) => done(reservation instanceof Error ? storeFailure(reservation) : traceRefusal(reservation, host.address.text))));
 }
 
 function traceRefusal(reservation: EchoReservation, address: string): ToolFailure | null {

@@ -1,6 +1,8 @@
+import type { HostTarget } from '../../validation/names';
 // A traceroute request after validation, defaults and normalisation (host in ASCII form, IP literals bare).
 export interface TracerouteRequest {
   host: string;
+  target: HostTarget; // the host as parsed once, by normalize: what resolve-host takes
   maxHops: number;
   probesPerHop: number;
   timeoutMs: number;

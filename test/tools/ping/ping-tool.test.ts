@@ -12,6 +12,9 @@ import { startKnot, type KnotServer, type ZoneSpec } from '../../support/knot';
 import { testConfig } from '../../support/server';
 import { CancelSource, type CancelToken } from '../../../src/util/cancel';
 import { pingGroupAdmitsUs, testUnless } from '../../support/capability';
+import { MemoryLimiterStore } from '../../../src/ratelimit/memory-limiter-store';
+import { withTarget } from '../../../src/tools/host-target';
+import type { Address } from '../../../src/net/address';
 
 const ZONE: ZoneSpec = {
   domain: 'ping.test',
@@ -43,8 +46,9 @@ function tool(over: Partial<Config> = {}, checkTarget: TargetCheck | 'policy' = 
   return slot.run;
 }
 
+// A request as the schema's normalize step hands it to the tool: the host parsed once.
 function req(host: string, extra: Partial<PingRequest> = {}): PingRequest {
-  return { host, count: 2, intervalMs: 100, timeoutMs: 1000, size: 56, ...extra };
+  return withTarget<PingRequest>({ host, count: 2, intervalMs: 100, timeoutMs: 1000, size: 56, ...extra });
 }
 
 const live = new CancelSource();
@@ -136,7 +140,7 @@ test('a name without an address of the wanted family is host-not-found', async (
 test('a target in a refused range is target-forbidden, naming the range, and nothing is sent', async () => {
   const seen: string[] = [];
   const h = tool({ allowPrivateTargets: false }, (a) => {
-    seen.push(a);
+    seen.push(a.text);
     return 'loopback';
   });
   const f = failure(await h(req('a.ping.test'), live));
@@ -147,8 +151,8 @@ test('a target in a refused range is target-forbidden, naming the range, and not
 
 test('the target check passes addresses it does not refuse', async () => {
   const seen: string[] = [];
-  const check = (a: string): string | null => {
-    seen.push(a);
+  const check = (a: Address): string | null => {
+    seen.push(a.text);
     return null;
   };
   body(await tool({ allowPrivateTargets: false }, check)(req('127.0.0.1', { count: 1 }), live));
@@ -198,6 +202,24 @@ test('the registry wires the ping tool, reports its socket kinds and closes it',
   } finally {
     tools.close();
   }
+});
+
+test("the host's parsed value is what the target check sees and what the budget is keyed by: nobody parses it again", async () => {
+  const keys: string[] = [];
+  const store = new (class extends MemoryLimiterStore {
+    override take(...args: Parameters<MemoryLimiterStore['take']>): void {
+      keys.push(args[0]);
+      super.take(...args);
+    }
+  })({ max: 10 });
+  const checked: Address[] = [];
+  const slot = openPing({ config: config(), dns: { upstream: resolverClient }, registry: null, targetStore: store }, { checkTarget: (a) => (checked.push(a), null) });
+  slots.push(slot);
+  if (!('run' in slot)) throw new Error(slot.unavailable);
+  const request = req('[::FFFF:127.0.0.1]', { count: 1 });
+  body(await slot.run(request, live));
+  assert.ok(request.target.kind !== 'name' && checked[0] === request.target.address, 'the check got the very value the request carried');
+  assert.equal(keys, ['127.0.0.1']);
 });
 
 testUnless(test, pingGroupAdmitsUs())('the tool is unavailable, saying why, when no ICMP socket opens', () => {

@@ -1,0 +1,63 @@
+import { formatIp, parseIp, type IpFamily } from './ip';
+
+// An IP address once parsed: its family, its bytes and its canonical text, made here and nowhere else.
+// The parsed target travels as this value from the schema to the engine, so no later layer (target
+// policy, budget keys, the ICMP engine) reads the address as text again.
+export interface Address {
+  readonly family: IpFamily;
+  readonly bytes: Uint8Array; // 4 or 16, network order
+  readonly text: string; // dotted quad, or RFC 5952 IPv6 (mapped as `::ffff:a.b.c.d`)
+}
+
+// `::ffff:a.b.c.d` spelled with the dotted IPv4: the caller means that IPv4 host, pinged as IPv4. A
+// mapped address spelled in hex stays IPv6 (and the target policy refuses it as `ipv4-mapped`).
+const MAPPED_DOTTED = /^::ffff:\d{1,3}(?:\.\d{1,3}){3}$/i;
+
+/**
+ * The value of an IP literal (brackets allowed, no zone id), or null when the text is not one.
+ * IPv4-mapped IPv6 written with its dotted IPv4 becomes that IPv4 address.
+ */
+export function parseAddress(text: string): Address | null {
+  const v4 = dottedQuad(text);
+  if (v4 !== null) return v4;
+  const parsed = parseIp(text);
+  if (parsed === null) return null;
+  if (parsed.family === 6 && MAPPED_DOTTED.test(stripBrackets(text))) return addressOf(4, parsed.bytes.slice(12));
+  return addressOf(parsed.family, parsed.bytes);
+}
+
+/** The value of 4 or 16 bytes already in hand (e.g. a resolver's answer, once parsed). */
+export function addressOf(family: IpFamily, bytes: Uint8Array): Address {
+  if (bytes.length !== (family === 4 ? 4 : 16)) throw new RangeError(`an IPv${family} address has ${family === 4 ? 4 : 16} bytes, not ${bytes.length}`);
+  return { family, bytes, text: formatIp({ family, bytes }) };
+}
+
+// Four decimal octets 0-255 without leading zeros (the only IPv4 form a host may take) read in one pass
+// over char codes: the common target, on every ping, parsed without regular expressions. Its text is
+// already canonical. Anything else (IPv6, "01.2.3.4", names) is null here and goes the general way.
+function dottedQuad(text: string): Address | null {
+  if (text.length < 7 || text.length > 15) return null;
+  const bytes = new Uint8Array(4);
+  let octet = 0;
+  let value = 0;
+  let digits = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i === text.length ? 46 : text.charCodeAt(i); // a final '.' closes the last octet
+    if (c === 46) {
+      if (digits === 0 || value > 255 || octet > 3) return null;
+      bytes[octet++] = value;
+      value = 0;
+      digits = 0;
+    } else if (c >= 48 && c <= 57 && digits < 3 && !(digits === 1 && value === 0)) {
+      value = value * 10 + (c - 48);
+      digits++;
+    } else {
+      return null;
+    }
+  }
+  return octet === 4 ? { family: 4, bytes, text } : null;
+}
+
+function stripBrackets(text: string): string {
+  return text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
+}

@@ -1,0 +1,11 @@
+import { parseHost, type HostTarget } from '../validation/names';
+
+// The normalize step of the tools that take a `host` (ping, traceroute): the host is parsed here, once,
+// and its value travels with the request; `host` becomes its canonical text (the response's `host`).
+// The request comes from its schema, which admits no `target` of the caller's.
+export function withTarget<R extends { host: string; target: HostTarget }>(request: Omit<R, 'target'>): R {
+  // The schema's `host` format has accepted it, so it parses.
+  const target = parseHost(request.host) as HostTarget;
+  // `target` first: a spread followed by a key its source lacks leaves V8's fast clone (ten times slower).
+  return { target, ...request, host: target.value } as unknown as R;
+}

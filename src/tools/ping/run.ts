@@ -1,6 +1,5 @@
 import { performance } from 'node:perf_hooks';
 import { IcmpError } from '../../engines/icmp/errors';
-import { openPinger } from '../../engines/icmp/pinger';
 import { roundMicros } from '../../engines/icmp/stats';
 import { pingInRounds, type RoundsOutcome } from '../../engines/icmp/rounds';
 import type { EchoReply, Pinger, PingerOptions, EchoOptions, SocketKinds } from '../../engines/icmp/types';
@@ -9,6 +8,7 @@ import { createTargetCheck } from '../../policy/target-policy';
 import { TargetBudget, type EchoReservation } from '../../ratelimit/target-budget';
 import type { CancelToken } from '../../util/cancel';
 import { promised, type Answer } from '../../util/answer';
+import { engineFailure, openIcmpEngine } from '../icmp-engine';
 import { failed, succeeded, upstreamBusy, type Outcome, type ToolFailure } from '../outcome';
 import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
 import { resolveHost, type ResolvedHost } from '../resolve-host';
@@ -23,32 +23,10 @@ export interface PingToolOptions {
 
 const ABORTED: ToolFailure = { code: 'aborted', detail: 'the caller went away before the measurement finished' };
 
-function engineFailure(err: unknown): ToolFailure {
-  if (err instanceof IcmpError && err.code === 'seq-exhausted') {
-    return { code: 'engine-busy', detail: 'every ICMP sequence number is in flight; try again shortly', retryAfterSeconds: 1 };
-  }
-  if (err instanceof IcmpError && err.code === 'engine-closed') return { code: 'engine-unavailable', detail: 'the ICMP engine is shutting down' };
-  if (err instanceof IcmpError && err.code === 'aborted') return ABORTED;
-  return { code: 'internal-error', detail: err instanceof Error ? err.message : 'the ICMP engine failed' };
-}
-
-function unavailableReason(kinds: SocketKinds): string | null {
-  if (kinds.v4 !== null || kinds.v6 !== null) return null;
-  return `no ICMP socket opens (IPv4: ${kinds.reasons.v4}; IPv6: ${kinds.reasons.v6}); grant the server CAP_NET_RAW (or run it as root), or widen net.ipv4.ping_group_range to cover its group`;
-}
-
 export function openPing(deps: ToolDeps, options: PingToolOptions = {}): ToolSlot<PingRequest, PingResult> {
-  let pinger: Pinger;
-  try {
-    pinger = openPinger(options.pinger);
-  } catch (err) {
-    return { unavailable: `the ICMP engine could not start: ${err instanceof Error ? err.message : String(err)}` };
-  }
-  const unavailable = unavailableReason(pinger.socketKinds);
-  if (unavailable !== null) {
-    pinger.close();
-    return { unavailable };
-  }
+  const opened = openIcmpEngine(options.pinger);
+  if ('unavailable' in opened) return opened;
+  const { pinger } = opened;
   const metrics = deps.registry === null ? null : watchPinger(deps.registry, () => pinger.stats());
   const measure = createMeasure(deps, pinger, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }));
   const { v4, v6, reasons } = pinger.socketKinds;
@@ -89,7 +67,7 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck)
     events?.start({ host: request.host, address, ipVersion: family, count: options.count, intervalMs: options.intervalMs, timeoutMs: options.timeoutMs, size: options.size, resolveMs, startedAt: startedAt.toISOString() });
     const pay = events === undefined ? NOTHING_TO_PAY : payRound(events, budget, target);
     const echo = await echoes(pinger, options, cancel, pay, events && ((reply) => events.item('reply', reply)));
-    if (!echo.ok) return failed('stopped' in echo ? echo.stopped : 'fault' in echo ? rethrow(echo.fault) : engineFailure(echo.error));
+    if (!echo.ok) return failed('stopped' in echo ? echo.stopped : 'fault' in echo ? rethrow(echo.fault) : engineFailure(echo.error, ABORTED));
     const { packets, rtt, replies } = echo.echo;
     const durationMs = roundMicros(performance.now() - t0);
     return succeeded({ host: request.host, address, ipVersion: family, reachable: packets.received > 0, packets, rtt, replies, resolveMs, durationMs, startedAt: startedAt.toISOString() });

@@ -1,12 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import { IcmpError } from '../../engines/icmp/errors';
-import { openPinger } from '../../engines/icmp/pinger';
 import { roundMicros } from '../../engines/icmp/stats';
 import type { Pinger, PingerOptions, SocketKinds, TraceOptions } from '../../engines/icmp/types';
 import { createTargetCheck } from '../../policy/target-policy';
 import { TargetBudget, type EchoReservation } from '../../ratelimit/target-budget';
 import { promised } from '../../util/answer';
 import type { CancelToken } from '../../util/cancel';
+import { engineFailure, openIcmpEngine } from '../icmp-engine';
 import { failed, succeeded, upstreamBusy, type Outcome, type ToolFailure } from '../outcome';
 import { resolveHost, type ResolvedHost } from '../resolve-host';
 import { refuseTarget, storeFailure } from '../target-admission';
@@ -32,23 +32,10 @@ export const MAX_TRACES_IN_FLIGHT = 128;
 
 const ABORTED: ToolFailure = { code: 'aborted', detail: 'the caller went away before the trace finished' };
 
-function unavailableReason(kinds: SocketKinds): string | null {
-  if (kinds.v4 !== null || kinds.v6 !== null) return null;
-  return `no ICMP socket opens (IPv4: ${kinds.reasons.v4}; IPv6: ${kinds.reasons.v6}); grant the server CAP_NET_RAW (or run it as root), or widen net.ipv4.ping_group_range to cover its group`;
-}
-
 export function openTraceroute(deps: ToolDeps, options: TracerouteToolOptions = {}): ToolSlot<TracerouteRequest, TracerouteResult> {
-  let pinger: Pinger;
-  try {
-    pinger = openPinger(options.pinger);
-  } catch (err) {
-    return { unavailable: `the ICMP engine could not start: ${err instanceof Error ? err.message : String(err)}` };
-  }
-  const unavailable = unavailableReason(pinger.socketKinds);
-  if (unavailable !== null) {
-    pinger.close();
-    return { unavailable };
-  }
+  const opened = openIcmpEngine(options.pinger);
+  if ('unavailable' in opened) return opened;
+  const { pinger } = opened;
   const metrics = deps.registry === null ? null : watchTracer(deps.registry, () => pinger.stats());
   const measure = createMeasure(deps, pinger, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }), metrics);
   const { v4, v6 } = pinger.socketKinds;
@@ -103,7 +90,7 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck,
     const lookUp = request.resolveNames && client !== null ? (hop: string) => lookUpName(client, hop, { client, resolvers: config.resolvers, timeoutMs: request.timeoutMs, cancel }) : null;
     const names = new HopNames(lookUp, events && ((hop) => events.item('hop', hop)));
     const traced = await trace(pinger, options, cancel, (hop) => names.add(hop));
-    if (!traced.ok) return failed(engineFailure(traced.error));
+    if (!traced.ok) return failed(engineFailure(traced.error, ABORTED));
     const hops = await names.withNames(traced.hops.hops());
     if (cancel.aborted) return failed(ABORTED);
     const durationMs = roundMicros(performance.now() - t0);
@@ -157,9 +144,3 @@ function busy(): ToolFailure {
   return { code: 'engine-busy', detail: `${MAX_TRACES_IN_FLIGHT} traces are in flight on this server; try again shortly`, retryAfterSeconds: 1 };
 }
 
-function engineFailure(err: IcmpError): ToolFailure {
-  if (err.code === 'seq-exhausted') return { code: 'engine-busy', detail: 'every ICMP sequence number is in flight; try again shortly', retryAfterSeconds: 1 };
-  if (err.code === 'engine-closed') return { code: 'engine-unavailable', detail: 'the ICMP engine is shutting down' };
-  if (err.code === 'aborted') return ABORTED;
-  return { code: 'internal-error', detail: err.message };
-}

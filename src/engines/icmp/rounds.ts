@@ -26,6 +26,8 @@ export function pingInRounds<Stop>(
   done: (outcome: RoundsOutcome<Stop>) => void,
   onEcho?: (echo: EchoReply) => void,
 ): () => void {
+  // One round is one engine ping: no rounds to keep, nothing to merge (every JSON ping, on the hot path).
+  if (options.count <= size) return pinger.start(options, done, onEcho);
   const run = new Rounds(pinger, options, size, gate, done, onEcho);
   run.begin(0);
   return () => run.stop();

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { RawEcho } from '../../src/engines/icmp/stats';
+import type { RawEcho } from '../../src/engines/icmp/types';
 import { HopAssembler } from '../../src/tools/traceroute/hops';
 
 // Probes as the engine reports them, in any order: index = (ttl - 1) * probesPerHop + probe.

@@ -1,10 +1,9 @@
 import { IcmpError, fromNative } from './errors';
 import { LinkedList } from '../../util/linked-list';
 import { nativeEngineClass, nativePing, nativeTrace, type EchoProgress, type NativeIcmpEngine, type NativeStats, type PingDone } from './native';
-import type { RawEcho, RawResult } from './stats';
 import { summarize, toReply } from './stats';
 import { unpackEcho, unpackResult } from './unpack';
-import type { EchoOutcome, EchoReply, EchoResult, Pinger, PingerOptions, EchoOptions, RawOutcome, SocketKinds, TraceOptions, TraceOutcome } from './types';
+import type { EchoOutcome, EchoReply, EchoResult, Pinger, PingerOptions, EchoOptions, RawEcho, RawOutcome, RawResult, SocketKinds, TraceOptions, TraceOutcome } from './types';
 
 function abortError(signal: AbortSignal): IcmpError {
   const why = signal.reason instanceof Error ? signal.reason.message : 'the ping was aborted';

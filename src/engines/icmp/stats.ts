@@ -1,4 +1,4 @@
-import type { EchoReply, EchoResult, PacketStats, RttStats } from './types';
+import type { EchoReply, EchoResult, PacketStats, RawEcho, RawResult, RttStats } from './types';
 
 // Milliseconds with microsecond precision, as the API promises.
 export function roundMicros(ms: number): number {
@@ -37,25 +37,6 @@ export function rttStats(rtts: readonly number[]): RttStats | null {
     stddevMs: roundMicros(Math.sqrt(variance)),
     jitterMs: roundMicros(jitter),
   };
-}
-
-// Raw engine output, as the native side delivers it.
-export interface RawEcho {
-  seq: number;
-  status: EchoReply['status'];
-  rttMs?: number;
-  ttl?: number;
-  bytes?: number;
-  from?: string;
-  reason?: string;
-  icmpType?: number; // the answer's ICMP type and code (echo reply or error), for traces
-  icmpCode?: number;
-}
-
-export interface RawResult {
-  replies: RawEcho[];
-  duplicates: number;
-  durationMs: number;
 }
 
 // One echo as the API shows it, in a result's `replies` and as it is decided alike: RTT rounded to

@@ -1,13 +1,31 @@
 // Shapes of the ICMP engine's public API (the ping 200 body reuses them as they are).
 import type { Address } from '../../net/address';
 import type { IcmpError } from './errors';
-import type { RawEcho, RawResult } from './stats';
 
 export type IpFamily = 4 | 6;
 export type SocketKind = 'dgram' | 'raw';
 export type KindPreference = 'auto' | SocketKind;
 
 export type EchoStatus = 'reply' | 'timeout' | 'unreachable' | 'time-exceeded';
+
+// Raw engine output, as the native side delivers it.
+export interface RawEcho {
+  seq: number;
+  status: EchoStatus;
+  rttMs?: number;
+  ttl?: number;
+  bytes?: number;
+  from?: string;
+  reason?: string;
+  icmpType?: number; // the answer's ICMP type and code (echo reply or error), for traces
+  icmpCode?: number;
+}
+
+export interface RawResult {
+  replies: RawEcho[];
+  duplicates: number;
+  durationMs: number;
+}
 
 export interface EchoReply {
   seq: number; // 0-based within the request

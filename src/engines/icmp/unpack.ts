@@ -1,5 +1,5 @@
 import { PackedReader } from '../../native/packed';
-import type { RawEcho, RawResult } from './stats';
+import type { RawEcho, RawResult } from './types';
 import type { EchoReply } from './types';
 
 // Reads a ping's packed result (native/icmp/icmp_result_js.h), in the addon's one packed form

@@ -1,4 +1,5 @@
-import { roundMicros, type RawEcho } from '../../engines/icmp/stats';
+import { roundMicros } from '../../engines/icmp/stats';
+import type { RawEcho } from '../../engines/icmp/types';
 import type { TraceHop, TraceProbe } from './types';
 
 // Probes as the engine decides them (index = (ttl - 1) * probesPerHop + probe), turned into hops.

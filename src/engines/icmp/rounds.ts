@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Answer } from '../../util/answer';
-import { summarize, type RawEcho } from './stats';
-import type { EchoOptions, EchoReply, EchoResult, Pinger } from './types';
+import { summarize } from './stats';
+import type { EchoOptions, EchoReply, EchoResult, Pinger, RawEcho } from './types';
 import type { IcmpError } from './errors';
 
 // Before each round but the first: may it start? null lets it; anything else ends the ping with that value
@@ -10,7 +10,7 @@ import type { IcmpError } from './errors';
 export type RoundGate<Stop> = (round: number, count: number, done: Answer<Stop | null>) => void;
 
 // `fault`: the gate answered an Error (a bug of the caller's): the ping ended there.
-export type RoundsOutcome<Stop> = { ok: true; echo: EchoResult } | { ok: false; error: IcmpError } | { ok: false; stopped: Stop } | { ok: false; fault: unknown };
+export type RoundsOutcome<Stop> = { ok: true; echo: EchoResult } | { ok: false; error: IcmpError } | { ok: false; stopped: Stop } | { ok: false; fault: Error };
 
 // One long ping as consecutive engine pings of at most `size` echoes each (rounds), so that it can be paid
 // for as it goes and holds only one round's sequences at a time. Round k starts at k * size * intervalMs
@@ -72,8 +72,7 @@ class Rounds<Stop> {
 
   private launch(k: number, count: number): void {
     const offset = k * this.size;
-    // The first round's own duration is the ping's, as for one engine ping.
-    const startedAt = k === 0 ? 0 : performance.now() - this.t0;
+    const startedAt = performance.now() - this.t0;
     const onEcho = this.onEcho && ((echo: EchoReply) => this.onEcho!({ ...echo, seq: echo.seq + offset }));
     const stop = this.pinger.startRaw({ ...this.options, count }, (outcome) => {
       this.running.delete(k);

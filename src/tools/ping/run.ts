@@ -100,9 +100,9 @@ function beyondStreamLimit(request: PingRequest, maxSeconds: number): ToolFailur
   return { code: 'invalid-field', detail: `the stream would run ${ms} ms, longer than this server allows`, fields: [{ path: ['count'], message }] };
 }
 
-// A payment that threw is a bug: it fails the request as any throw in a tool does (a logged 500).
-function rethrow(fault: unknown): never {
-  throw fault instanceof Error ? fault : new Error(String(fault));
+// A payment that failed with an error is a bug: it fails the request as any throw in a tool does (a logged 500).
+function rethrow(fault: Error): never {
+  throw fault;
 }
 
 // The echoes in rounds, or why not; stopped when the caller goes away.

@@ -30,11 +30,16 @@ export interface OpenTools {
   close(): void;
 }
 
-// Each tool's request validator by tool name, compiled once; `stream` picks the streamed request's.
-export function requestValidators(resolverIds: readonly string[], tools: ReadonlyArray<Tool<any, any>> = TOOLS, stream = false): Record<string, Validate<any>> {
+// Each tool's request validator by tool name, compiled once.
+export function requestValidators(resolverIds: readonly string[], tools: ReadonlyArray<Tool<any, any>> = TOOLS): Record<string, Validate<any>> {
   const compile = createSchemaCompiler();
-  const schema = (tool: Tool<any, any>) => (stream && tool.streamRequestSchema ? tool.streamRequestSchema(resolverIds) : tool.requestSchema(resolverIds));
-  return Object.fromEntries(tools.map((tool) => [tool.name, compile(schema(tool), tool.normalize)]));
+  return Object.fromEntries(tools.map((tool) => [tool.name, compile(tool.requestSchema(resolverIds), tool.normalize)]));
+}
+
+// The validator of a streamed request: its own schema where the tool has one, else the JSON request's.
+function streamValidator(tool: Tool<any, any>, resolverIds: readonly string[], json: Validate<any>): Validate<any> {
+  if (tool.streamRequestSchema === undefined) return json;
+  return createSchemaCompiler()(tool.streamRequestSchema(resolverIds), tool.normalize);
 }
 
 // Where the budgets shared across requests live; in this thread unless given (worker threads share them).
@@ -60,8 +65,10 @@ export function openTools(config: Config, registry: Registry | null, tools: Read
   const deps: ToolDeps = { config, dns, registry, ...(stores.targets ? { targetStore: stores.targets } : {}) };
   const ids = config.resolvers.map((r) => r.id);
   const validators = requestValidators(ids, tools);
-  const streamValidators = requestValidators(ids, tools, true);
-  const list = tools.map((tool) => ({ tool, validate: validators[tool.name] as Validate<unknown>, validateStream: streamValidators[tool.name] as Validate<unknown>, slot: tool.open(deps) }));
+  const list = tools.map((tool) => {
+    const validate = validators[tool.name] as Validate<unknown>;
+    return { tool, validate, validateStream: streamValidator(tool, ids, validate) as Validate<unknown>, slot: tool.open(deps) };
+  });
   return {
     list,
     close() {

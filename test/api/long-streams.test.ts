@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertMatchesSchema } from '../support/contract';
-import { sniffEchoes, uniqueEchoSize } from '../support/echo-sniffer';
+import { sniffEchoes } from '../support/echo-sniffer';
 import { postJson, request } from '../support/http';
 import { assertProblem } from '../support/problem';
 import { startServer, type RunningServer } from '../support/server';
@@ -78,8 +78,8 @@ test('a 25-echo stream crosses rounds of ten: every reply once, seq 0..24, space
 
 test('a stream pays one token per started ten echoes: a 40-echo stream on a 3-token bucket ends after 30 with rate-limited', async () => {
   await withServer({ NETTOOLS_RATE_LIMIT: '3/60s' }, async (server) => {
-    const size = uniqueEchoSize();
-    const sniffer = sniffEchoes(size);
+    const sniffer = sniffEchoes();
+    const { size } = sniffer;
     try {
       await sniffer.ready;
       const events = await streamed(server, { host: '127.0.0.1', count: 40, intervalMs: 100, size });
@@ -129,8 +129,8 @@ test('a stream holds one in-flight slot for its life', async () => {
 
 test('a client that leaves a long stream stops it: no echo of a later round goes out', async () => {
   await withServer({ NETTOOLS_RATE_LIMIT: '1000/1s' }, async (server) => {
-    const size = uniqueEchoSize();
-    const sniffer = sniffEchoes(size);
+    const sniffer = sniffEchoes();
+    const { size } = sniffer;
     try {
       await sniffer.ready;
       const s = await postStream(server.base, '/api/tools/ping', { host: '127.0.0.1', count: 100, intervalMs: 100, size }, NDJSON);

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertMatchesSchema } from '../support/contract';
-import { sniffEchoes, uniqueEchoSize } from '../support/echo-sniffer';
+import { sniffEchoes } from '../support/echo-sniffer';
 import { postJson, request } from '../support/http';
 import { assertProblem } from '../support/problem';
 import { parsePromText, sampleValue } from '../support/prom-text';
@@ -132,8 +132,8 @@ test('a forbidden target is an ordinary 422 problem, not a stream', async ({ gua
 });
 
 test('a client that goes away stops its ping at once: no further echo goes out and its slot is freed', async ({ open }) => {
-  const size = uniqueEchoSize();
-    const sniffer = sniffEchoes(size);
+  const sniffer = sniffEchoes();
+  const { size } = sniffer;
   try {
     await sniffer.ready;
     const s = await postStream(open.base, '/api/tools/ping', { host: '127.0.0.1', count: 10, intervalMs: 300, size }, NDJSON);

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runToExit, spawnServer, type ChildServer } from '../support/child-server';
+import { runToExit, spawnServer, stopServers, type ChildServer } from '../support/child-server';
 import { postJson, request } from '../support/http';
 import { assertProblem } from '../support/problem';
 import { parsePromText, sampleValue } from '../support/prom-text';
@@ -30,14 +30,6 @@ function fakeTimeLibrary(): string {
   return lib;
 }
 
-async function stop(...servers: ChildServer[]): Promise<void> {
-  for (const s of servers) {
-    if (s.child.exitCode !== null) continue;
-    s.child.kill('SIGTERM');
-    await s.exited;
-  }
-}
-
 const bad = (s: ChildServer, from = '127.0.0.1') => request(s.base, '/api/tools/dns', { localAddress: from, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 
 test('two instances admit exactly the budget between them, one clock skewed by an hour', async ({ redis }) => {
@@ -54,7 +46,7 @@ test('two instances admit exactly the budget between them, one clock skewed by a
     const resets = await Promise.all([a, b].map(async (s, i) => Number((await bad(s, `127.0.0.4${2 + 2 * i}`)).headers['x-ratelimit-reset'])));
     assert.ok((resets[1] as number) - (resets[0] as number) > 3500, JSON.stringify(resets));
   } finally {
-    await stop(a, b);
+    await stopServers(a, b);
   }
 });
 
@@ -66,7 +58,7 @@ test('two instances of two worker threads each admit exactly the budget across a
     for (let i = 0; i < 30; i++) statuses.push((await bad(i % 2 === 0 ? a : b, '127.0.0.43')).status);
     assert.equal([statuses.filter((s) => s === 400).length, statuses.filter((s) => s === 429).length], [10, 20]);
   } finally {
-    await stop(a, b);
+    await stopServers(a, b);
   }
 });
 
@@ -78,7 +70,7 @@ test('the per-target echo budget is shared by the instances', async ({ redis }) 
     const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => postJson((i % 2 === 0 ? a : b).base, '/api/tools/ping', { host: '127.0.0.3', count: 3, intervalMs: 100 })));
     assert.equal([replies.filter((r) => r.status === 200).length, replies.filter((r) => r.status === 429).length], [1, 5]);
   } finally {
-    await stop(a, b);
+    await stopServers(a, b);
   }
 });
 
@@ -90,7 +82,7 @@ test('the per-target trace budget is shared by the instances', async ({ redis })
     assert.equal([replies.filter((r) => r.status === 200).length, replies.filter((r) => r.status === 429).length], [2, 4]);
     for (const r of replies.filter((x) => x.status === 429)) assertProblem(r, 429, 'target-rate-limited');
   } finally {
-    await stop(a, b);
+    await stopServers(a, b);
   }
 });
 
@@ -110,7 +102,7 @@ test('keys in Redis are prefixed, expire, and never hold an API key', async ({ r
       assert.ok(ttl > 0 || ttl === -2, `${k}: PTTL ${ttl}`);
     }
   } finally {
-    await stop(server);
+    await stopServers(server);
   }
 });
 
@@ -139,7 +131,7 @@ test('Redis gone: no 500, still limited from local buckets, counted and shown; b
     assert.equal((await request(server.base, '/health')).json().store.state, 'shared');
     assert.ok((await redis.command('--scan', '--pattern', 'nettools:b:*')).includes('127.0.0.52'));
   } finally {
-    await stop(server);
+    await stopServers(server);
   }
 });
 
@@ -155,7 +147,7 @@ test('closed mode: Redis gone is 503 with Retry-After; back again, served; the s
     await waitFor('a request admitted through Redis again', async () => (await bad(server, '127.0.0.61')).status === 400, { everyMs: 200 });
     assert.is((await bad(server, '127.0.0.61')).status, 400);
   } finally {
-    await stop(server);
+    await stopServers(server);
     if (!(await redis.command('PING').catch(() => ''))) await redis.start();
   }
 });

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseNdjson, postStream } from '../api/stream-reader';
-import { spawnServer, type ChildServer } from '../support/child-server';
+import { spawnServer, stopServers, type ChildServer } from '../support/child-server';
 import { postJson } from '../support/http';
 import { startRedis, type RedisServer } from '../support/redis';
 import { waitFor } from '../support/wait';
@@ -19,14 +19,6 @@ test.after(async (ctx) => {
   await ctx.redis?.stop();
 });
 
-async function stop(...servers: ChildServer[]): Promise<void> {
-  for (const s of servers) {
-    if (s.child.exitCode !== null) continue;
-    s.child.kill('SIGTERM');
-    await s.exited;
-  }
-}
-
 async function streamEvents(server: ChildServer, body: Record<string, unknown>) {
   const s = await postStream(server.base, '/api/tools/ping', body, 'application/x-ndjson');
   await s.ended;
@@ -43,7 +35,7 @@ test('two worker threads: a 40-echo stream on a 3-token bucket ends after 30 ech
     assert.is(events.at(-1)!.data.code, 'rate-limited');
     assert.is((await postJson(server.base, '/api/tools/ping', { host: '127.0.0.1', count: 1 })).status, 429);
   } finally {
-    await stop(server);
+    await stopServers(server);
   }
 });
 
@@ -57,7 +49,7 @@ test('Redis: a stream pays into the bucket every instance shares; a request to t
     assert.is(events.at(-1)!.data.code, 'rate-limited');
     assert.is((await postJson(b.base, '/api/tools/ping', { host: '127.0.0.1', count: 1 })).status, 429);
   } finally {
-    await stop(a, b);
+    await stopServers(a, b);
   }
 });
 
@@ -77,7 +69,7 @@ test("Redis: a stream's later rounds come from the target budget the instances s
     assert.is(events.filter((e) => e.event === 'reply').length, 10);
     assert.is(events.at(-1)!.data.code, 'target-rate-limited');
   } finally {
-    await stop(a, b);
+    await stopServers(a, b);
   }
 });
 

@@ -59,3 +59,12 @@ export function runToExit(env: Record<string, string>, args: string[] = []): Pro
     child.on('exit', (code) => resolve({ code, stderr, stdout }));
   });
 }
+
+// SIGTERM to each server still running, one after another, each awaited to its exit.
+export async function stopServers(...servers: ChildServer[]): Promise<void> {
+  for (const s of servers) {
+    if (s.child.exitCode !== null) continue;
+    s.child.kill('SIGTERM');
+    await s.exited;
+  }
+}

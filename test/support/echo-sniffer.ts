@@ -1,13 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 
-// A payload size for one test's echoes, picked at random: the sniffer tells echoes apart by size alone,
-// and another test run on the same machine (a second CI job, a second checkout) must not count as this one.
-export function uniqueEchoSize(): number {
-  return 1000 + Math.floor(Math.random() * 400);
-}
-
-// Echo requests of one payload size that reach 127.0.0.1, counted by a raw ICMP socket (root).
-export function sniffEchoes(size: number): { count(): number; stop(): void; ready: Promise<void> } {
+// Echo requests to 127.0.0.1 of the payload size `size` it picked, counted by a raw ICMP socket (root).
+// The size is picked at random: echoes are told apart by size alone, and another test run on the same
+// machine (a second CI job, a second checkout) must not count as this one. Send the echoes with `size`.
+export function sniffEchoes(): { size: number; count(): number; stop(): void; ready: Promise<void> } {
+  const size = 1000 + Math.floor(Math.random() * 400);
   const script = `
 import socket, sys
 s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
@@ -28,5 +25,5 @@ while True:
       if (line === 'echo') seen++;
     }
   });
-  return { count: () => seen, stop: () => void child.kill('SIGKILL'), ready: readyP };
+  return { size, count: () => seen, stop: () => void child.kill('SIGKILL'), ready: readyP };
 }

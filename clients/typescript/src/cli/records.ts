@@ -1,13 +1,26 @@
 // DNS records as the API gives them, written as dig writes their data, and matched against --expect.
 export type ApiRecord = { address?: string; priority?: number; exchange?: string; value?: string; parts?: string[]; ttl?: number };
 
-const quote = (part: string) => `"${part.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
-const fqdn = (name: string) => (name.endsWith('.') ? name : `${name}.`);
+// BIND's presentation format: a byte outside printable ASCII is `\DDD` (its UTF-8 bytes for a character
+// beyond ASCII), and `"` and `\` in a quoted string are escaped. Record data is whoever owns the zone's
+// to write: escaped so, it is text on the terminal and never a control sequence.
+function presentation(text: string, special: RegExp): string {
+  let out = '';
+  for (const byte of new TextEncoder().encode(text)) {
+    const c = String.fromCharCode(byte);
+    if (byte < 0x20 || byte > 0x7e) out += `\\${String(byte).padStart(3, '0')}`;
+    else out += special.test(c) ? `\\${c}` : c;
+  }
+  return out;
+}
+
+const quote = (part: string) => `"${presentation(part, /["\\]/)}"`;
+const name = (n: string) => presentation(n.endsWith('.') ? n : `${n}.`, /[\\"();\s]/);
 
 export function recordData(type: string, r: ApiRecord): string {
-  if (type === 'MX') return `${r.priority ?? 0} ${fqdn(r.exchange ?? '')}`;
+  if (type === 'MX') return `${r.priority ?? 0} ${name(r.exchange ?? '')}`;
   if (type === 'TXT') return (r.parts ?? [r.value ?? '']).map(quote).join(' ');
-  return r.address ?? JSON.stringify(r);
+  return presentation(r.address ?? JSON.stringify(r), /\\/);
 }
 
 // What --expect TEXT compares with: TXT's joined value exactly; an address, or an MX exchange (alone or

@@ -1,0 +1,104 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { cli, dnsResult, pingResult, STACK } from './hostile-answers';
+import { cutOff, drip, endless, events, json, startHostile, type Hostile } from './hostile-server';
+
+// A server that never stops, never finishes, cuts off or answers another shape: the CLI gives up with
+// exit 4 and one line, never hangs, never holds the whole flood, never prints a stack trace.
+const test = suite<{ hostile: Hostile }>('nettools against a hostile server');
+
+test.before(async (ctx) => {
+  ctx.hostile = await startHostile();
+});
+
+test.after(async (ctx) => {
+  await ctx.hostile?.close();
+});
+
+const oneLine = (err: string) => assert.is(err.split('\n').length, 1, err);
+
+test('a JSON answer without end is cut at the body limit: exit 4, one line', async ({ hostile }) => {
+  hostile.answer(endless('application/json', '{"domain":"', 'x'.repeat(64 * 1024)));
+  const r = await cli(['dns', 'example.test', '--server', hostile.base]);
+  assert.is(r.code, 4);
+  assert.match(r.err, /the answer is larger than \d+ bytes/);
+  oneLine(r.err);
+});
+
+test('a stream line without a newline is cut at the line limit: exit 4, one line', async ({ hostile }) => {
+  hostile.answer(endless('application/x-ndjson', '{"event":"start","data":"', 'x'.repeat(64 * 1024)));
+  const r = await cli(['ping', '198.18.0.1', '--watch', '--server', hostile.base]);
+  assert.is(r.code, 4);
+  assert.match(r.err, /a stream line longer than \d+ bytes/);
+  oneLine(r.err);
+});
+
+test('a drip gives up at the deadline (-w) with exit 4', async ({ hostile }) => {
+  hostile.answer(drip('application/json'));
+  const r = await cli(['dns', 'example.test', '-w', '0.5', '--server', hostile.base]);
+  assert.is(r.code, 4);
+  assert.match(r.err, 'within the deadline of 0.5 s');
+  oneLine(r.err);
+});
+
+test('a dripping stream gives up at the deadline (--deadline) with exit 4', async ({ hostile }) => {
+  hostile.answer(drip('application/x-ndjson'));
+  const r = await cli(['ping', '198.18.0.1', '--watch', '--deadline', '0.5', '--server', hostile.base]);
+  assert.is(r.code, 4);
+  assert.match(r.err, 'within the deadline of 0.5 s');
+});
+
+test('a cut-off body exits 4 with one line and no stack trace', async ({ hostile }) => {
+  hostile.answer(cutOff('application/json', JSON.stringify(pingResult()).slice(0, 40)));
+  const r = await cli(['ping', '198.18.0.1', '--server', hostile.base]);
+  assert.is(r.code, 4);
+  assert.match(r.err, 'the answer broke off');
+  assert.not.match(r.err, STACK);
+  oneLine(r.err);
+});
+
+test('a 200 of the wrong shape exits 4 and names the first wrong field', async ({ hostile }) => {
+  for (const [args, body, field] of [
+    [['ping', '198.18.0.1'], { hello: 'world' }, '/host is not a string'],
+    [['ping', '198.18.0.1'], pingResult({ packets: null }), '/packets is not an object'],
+    [['dns', 'example.test'], dnsResult({ resolvers: [{ id: 'a', address: '127.0.0.1', queries: { A: { rcode: 'NOERROR', rttMs: 1 } } }] }), '/resolvers/0/queries/A/answers is not an array'],
+    [['trace', '198.18.0.9'], [], '/ is not an object'],
+  ] as const) {
+    hostile.answer(json(200, body));
+    const r = await cli([...args, '--server', hostile.base]);
+    assert.is(r.code, 4, r.err);
+    assert.match(r.err, `not a ${args[0]} result: ${field}`);
+    assert.not.match(r.err, STACK);
+    oneLine(r.err);
+  }
+});
+
+test('a stream event of the wrong shape exits 4', async ({ hostile }) => {
+  hostile.answer(events({ event: 'start', data: { host: 1 } }));
+  const r = await cli(['ping', '198.18.0.1', '--watch', '--server', hostile.base]);
+  assert.is(r.code, 4);
+  assert.match(r.err, 'the stream sent its start event: /host is not a string');
+});
+
+test('a stream that ends without its summary exits 4', async ({ hostile }) => {
+  hostile.answer(events({ event: 'start', data: { host: '198.18.0.1', address: '198.18.0.1', ipVersion: 4 } }, { event: 'reply', data: { seq: 0, status: 'reply', rttMs: 1 } }));
+  const r = await cli(['ping', '198.18.0.1', '--watch', '--server', hostile.base]);
+  assert.is(r.code, 4);
+  assert.match(r.err, 'the stream ended before its summary');
+});
+
+test('a stream cut off in the middle of an event exits 4', async ({ hostile }) => {
+  hostile.answer(cutOff('application/x-ndjson', '{"event":"start","data":{"host":"198'));
+  const r = await cli(['ping', '198.18.0.1', '--watch', '--server', hostile.base]);
+  assert.is(r.code, 4);
+  assert.not.match(r.err, STACK);
+});
+
+test('an answer that is not the API\'s (HTML, 200) exits 4', async ({ hostile }) => {
+  hostile.answer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>hi</h1>'));
+  const r = await cli(['trace', '198.18.0.9', '--server', hostile.base]);
+  assert.is(r.code, 4);
+  assert.match(r.err, 'HTTP 200 with text/html');
+});
+
+test.run();

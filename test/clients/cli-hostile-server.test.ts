@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cli, dnsResult, pingResult, STACK } from './hostile-answers';
@@ -15,6 +17,7 @@ test.after(async (ctx) => {
   await ctx.hostile?.close();
 });
 
+const BIN = resolve(__dirname, '../../../clients/typescript/dist/cli/main.js');
 const oneLine = (err: string) => assert.is(err.split('\n').length, 1, err);
 
 test('a JSON answer without end is cut at the body limit: exit 4, one line', async ({ hostile }) => {
@@ -44,6 +47,13 @@ test('a drip gives up at the deadline (-w) with exit 4', async ({ hostile }) => 
 test('a dripping stream gives up at the deadline (--deadline) with exit 4', async ({ hostile }) => {
   hostile.answer(drip('application/x-ndjson'));
   const r = await cli(['ping', '198.18.0.1', '--watch', '--deadline', '0.5', '--server', hostile.base]);
+  assert.is(r.code, 4);
+  assert.match(r.err, 'within the deadline of 0.5 s');
+});
+
+test('a server that takes the request and never answers gives up at the deadline with exit 4', async ({ hostile }) => {
+  hostile.answer(() => undefined);
+  const r = await cli(['trace', '198.18.0.9', '-w', '0.5', '--server', hostile.base]);
   assert.is(r.code, 4);
   assert.match(r.err, 'within the deadline of 0.5 s');
 });
@@ -99,6 +109,19 @@ test('an answer that is not the API\'s (HTML, 200) exits 4', async ({ hostile })
   const r = await cli(['trace', '198.18.0.9', '--server', hostile.base]);
   assert.is(r.code, 4);
   assert.match(r.err, 'HTTP 200 with text/html');
+});
+
+test('the built command exits 4 on a wrong shape with one line on stderr, no stack trace', async ({ hostile }) => {
+  hostile.answer(json(200, { hello: 'world' }));
+  const r = await new Promise<{ code: number | null; err: string }>((done) => {
+    const child = spawn(process.execPath, [BIN, 'ping', '198.18.0.1', '--server', hostile.base], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c));
+    child.on('exit', (code) => done({ code, err }));
+  });
+  assert.is(r.code, 4);
+  assert.is(r.err.trimEnd().split('\n').length, 1, r.err);
+  assert.not.match(r.err, STACK);
 });
 
 test.run();

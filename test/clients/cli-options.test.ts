@@ -60,6 +60,13 @@ test('trace --names asks for resolveNames and prints `name (address)` as tracero
   assert.is(plain.out.split('\n')[1], ' 1  198.18.0.2  0.500 ms');
 });
 
+test('`--` ends the options: what follows is the operand', async ({ hostile }) => {
+  hostile.answer(json(200, dnsResult({ domain: '-x.example.test' })));
+  const r = await cli(['dns', '--server', hostile.base, '--', '-x.example.test']);
+  assert.is(r.code, 0, r.err);
+  assert.equal(hostile.requests.at(-1), { domain: '-x.example.test' });
+});
+
 test("each command's --help prints its own options", async () => {
   const ping = await cli(['ping', '--help']);
   assert.is(ping.code, 0);

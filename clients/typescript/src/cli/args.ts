@@ -44,6 +44,8 @@ function scan(argv: readonly string[]): Scan | string {
   const out: Scan = { operands: [], values: new Map(), flags: new Set() };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
+    // `--` ends the options, as getopt has it: what follows is operands, a domain like `-x.test` too.
+    if (arg === '--') return out.operands.push(...argv.slice(i + 1)), out;
     if (!arg.startsWith('-') || arg === '-') {
       out.operands.push(arg);
       continue;

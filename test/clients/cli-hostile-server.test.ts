@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cli, dnsResult, pingResult, STACK } from './hostile-answers';
+import { cli, dnsResult, pingResult, query, STACK } from './hostile-answers';
 import { cutOff, drip, endless, events, json, startHostile, type Hostile } from './hostile-server';
 
 // A server that never stops, never finishes, cuts off or answers another shape: the CLI gives up with
@@ -81,6 +81,16 @@ test('a 200 of the wrong shape exits 4 and names the first wrong field', async (
     assert.not.match(r.err, STACK);
     oneLine(r.err);
   }
+});
+
+test('records with fields of the wrong kind are printed as text, not thrown over', async ({ hostile }) => {
+  const records = { MX: [{ priority: 'x', exchange: { a: 1 }, ttl: 1 }], TXT: [{ parts: 'abc', value: 7, ttl: 1 }], A: [{ address: 9, ttl: 1 }] };
+  hostile.answer(json(200, dnsResult({ records, resolvers: [{ id: 'a', address: '127.0.0.1', queries: { MX: query('NOERROR', records.MX), TXT: query('NOERROR', records.TXT), A: query('NOERROR', records.A) } }] })));
+  const r = await cli(['dns', 'example.test', '--expect', 'x', '--server', hostile.base]);
+  assert.is(r.code, 1, r.err);
+  assert.match(r.out, 'IN\tTXT\t"7"');
+  assert.match(r.out, 'IN\tMX\t');
+  assert.match(r.err, 'expected "x" not in the answer of a');
 });
 
 test('a stream event of the wrong shape exits 4', async ({ hostile }) => {

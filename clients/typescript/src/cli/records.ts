@@ -17,17 +17,18 @@ function presentation(text: string, special: RegExp): string {
 const quote = (part: string) => `"${presentation(part, /["\\]/)}"`;
 const name = (n: string) => presentation(n.endsWith('.') ? n : `${n}.`, /[\\"();\s]/);
 
+// Fields are read as text whatever the server put there: a record is data, never a reason to throw.
 export function recordData(type: string, r: ApiRecord): string {
-  if (type === 'MX') return `${r.priority ?? 0} ${name(r.exchange ?? '')}`;
-  if (type === 'TXT') return (r.parts ?? [r.value ?? '']).map(quote).join(' ');
-  return presentation(r.address ?? JSON.stringify(r), /\\/);
+  if (type === 'MX') return `${Number(r.priority ?? 0)} ${name(String(r.exchange ?? ''))}`;
+  if (type === 'TXT') return (Array.isArray(r.parts) ? r.parts : [r.value ?? '']).map((part) => quote(String(part))).join(' ');
+  return presentation(String(r.address ?? JSON.stringify(r)), /\\/);
 }
 
 // What --expect TEXT compares with: TXT's joined value exactly; an address, or an MX exchange (alone or
 // after its priority), without regard to case or a trailing dot.
 export function recordMatches(type: string, r: ApiRecord, text: string): boolean {
   if (type === 'TXT') return r.value === text;
-  const norm = (s: string) => s.trim().toLowerCase().replace(/\.$/, '');
+  const norm = (s: unknown) => String(s).trim().toLowerCase().replace(/\.$/, '');
   const want = norm(text);
   if (type === 'MX') return norm(r.exchange ?? '') === want || norm(`${r.priority} ${r.exchange}`) === want;
   return norm(r.address ?? '') === want;

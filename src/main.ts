@@ -70,7 +70,7 @@ function reloadKeys(keys: KeyRing | null, log: Logger): void {
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  if (args.includes('--help') || args.includes('-h')) return void process.stdout.write(helpText());
+  // `keys` first: `keys --help` is the keys command's own usage.
   if (args[0] === 'keys') {
     const out = runKeysCommand(args.slice(1), process.env);
     process.stdout.write(out.stdout);
@@ -78,6 +78,7 @@ async function main(): Promise<void> {
     process.exitCode = out.code;
     return;
   }
+  if (args.includes('--help') || args.includes('-h')) return void process.stdout.write(helpText());
   const config = loadConfig(process.env, args);
   const log = createLogger(config.logLevel);
   installLastResort(log);

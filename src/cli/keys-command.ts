@@ -14,6 +14,18 @@ export interface CommandOutput {
 }
 
 const USAGE = 'usage: keys create --plan NAME [--label TEXT] [--expires YYYY-MM-DD] | keys list | keys revoke ID';
+// `keys --help`: the command's own usage, not the server's settings (those are `--help` without `keys`).
+const HELP = `${USAGE}
+
+  keys create --plan NAME   print a new API key once; the keys file keeps only its hash
+      --label TEXT          a note shown by list
+      --expires YYYY-MM-DD  the key is refused from that day on
+  keys list                 id, plan, label, created, expires and revoked of every key; never a key
+  keys revoke ID            refuse the key from now on; its record stays
+
+The keys file is NETTOOLS_API_KEYS_FILE (or --api-keys-file PATH); plans are NETTOOLS_PLANS (or --plans).
+A running server reads the file again on SIGHUP.
+`;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 type Options = { plan?: string; label?: string; expires?: string; rest: string[]; positional: string[] };
@@ -86,6 +98,7 @@ function refused(message: string): CommandOutput {
 }
 
 export function runKeysCommand(args: readonly string[], env: NodeJS.ProcessEnv, now = new Date()): CommandOutput {
+  if (args.includes('--help') || args.includes('-h')) return { code: 0, stdout: HELP, stderr: '' };
   const [verb, ...rest] = args;
   const options = splitOptions(rest);
   if (typeof options === 'string') return refused(options);

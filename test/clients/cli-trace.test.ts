@@ -190,7 +190,7 @@ for (const [args, message] of [
   [['trace', '198.18.0.1', '--max-hops', 'ten'], '--max-hops must be a whole number, not ten'],
   [['trace', '198.18.0.1', '-4', '-6'], 'choose one address family: -4 or -6'],
   [['trace', '198.18.0.1', '--ip-version', '5'], '--ip-version must be 4 or 6, not 5'],
-  [['ping', '198.18.0.1', '-4'], '-4 does not go with ping'],
+  [['ping', '198.18.0.1', '--names'], '--names does not go with ping'],
   [['dns', 'example.test', '--probes', '2'], '--probes does not go with dns'],
 ] as const) {
   test(`usage: ${args.join(' ')} exits 2 saying "${message}"`, async () => {

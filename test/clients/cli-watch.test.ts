@@ -138,11 +138,12 @@ test("a refusal with --watch exits 3 with the problem's title and detail; with -
   assert.is(line.data.code, 'validation-failed');
 });
 
-test('a problem after the start exits 3 with its title and detail', async ({ mute }) => {
+test('a problem after the start, upstream-timeout, exits 5 (the resolvers gave no answer) and says what each said', async ({ mute }) => {
   const r = await cli(['dns', 'example.test', '--type', 'A', '--resolver', 'm', '--watch', '--server', mute.base]);
-  assert.is(r.code, 3, r.out);
+  assert.is(r.code, 5, r.out);
   assert.match(r.out, ';; asking m (127.0.0.144) for A of example.test');
-  assert.match(r.err, /nettools: refused by the server: 504 .* \(upstream-timeout\)/);
+  assert.match(r.err, /nettools: the server: 504 .* \(upstream-timeout\)/);
+  assert.match(r.err, /nettools: no resolver answered: m \(127\.0\.0\.144\): A \S+/);
 });
 
 test('Ctrl-C during ping --watch aborts the request, prints the statistics so far and exits 0 when none was lost', async ({ open }) => {

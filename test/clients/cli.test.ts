@@ -42,6 +42,13 @@ test('ping prints what ping prints and exits 0 when every echo is answered', asy
   assert.is(r.err, '');
 });
 
+test("ping takes ping's own -c, -i S, -W S and -s against the real server", async ({ open }) => {
+  const r = await cli(['ping', '127.0.0.1', '-c', '2', '-i', '0.1', '-W', '0.5', '-s', '100', '--server', open.base]);
+  assert.is(r.code, 0, r.err);
+  assert.match(r.out, /^108 bytes from 127\.0\.0\.1: icmp_seq=1 /m);
+  assert.match(r.out, '2 packets transmitted, 2 received, 0% packet loss');
+});
+
 test('ping of a host that never answers exits 1', async ({ open, silent }) => {
   const r = await cli(['ping', silent.nsV4, '--count', '1', '--server', open.base]);
   assert.is(r.code, 1);

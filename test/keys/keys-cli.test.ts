@@ -84,6 +84,17 @@ for (const [what, args, message] of refusals) {
   });
 }
 
+test("keys --help prints the keys command's own usage, not the server's settings, and exits 0", async ({ env, file }) => {
+  for (const args of [['--help'], ['create', '-h']]) {
+    const { code, stdout, stderr } = await keys(env, ...args);
+    assert.is(code, 0, stderr);
+    assert.match(stdout, 'usage: keys create --plan NAME');
+    assert.match(stdout, 'keys revoke ID');
+    assert.not.match(stdout, 'NETTOOLS_RATE_LIMIT');
+  }
+  assert.throws(() => readFileSync(file));
+});
+
 test('without a keys file setting the CLI refuses', async () => {
   const { code, stderr } = await keys({ NETTOOLS_PLANS: 'pro=1/1s' }, 'list');
   assert.is(code, 2);

@@ -21,11 +21,35 @@ export type Answer<T> = ({ ok: true; status: number; value: T } & Common) | ({ o
 
 const isJson = (type: string | null, subtype: string) => type !== null && type.split(';')[0]!.trim().toLowerCase() === `application/${subtype}`;
 
-// One HTTP answer, read whole: a value on 2xx JSON, a problem on a problem body, else `unexpected`.
-export async function readAnswer<T>(response: Response, waits: number[]): Promise<Answer<T>> {
+// The most a JSON answer (or one stream line) may hold unless the caller says otherwise: the API's
+// largest answers are a few KiB, and a server that never stops sending must not fill the caller's memory.
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+// The body as text, or null once it passes `limit` bytes: the rest is not read. A body that breaks off
+// rejects, as fetch's own text() does.
+async function readText(response: Response, limit: number): Promise<string | null> {
+  if (Number(response.headers.get('content-length')) > limit) return response.body?.cancel().catch(() => undefined), null;
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    size += chunk.value.byteLength;
+    if (size > limit) return reader.cancel().catch(() => undefined), null;
+    chunks.push(chunk.value);
+  }
+  const whole = new Uint8Array(size);
+  chunks.reduce((at, c) => (whole.set(c, at), at + c.byteLength), 0);
+  return new TextDecoder('utf-8').decode(whole);
+}
+
+// One HTTP answer, read whole up to `limit` bytes: a value on 2xx JSON, a problem on a problem body,
+// else `unexpected` (a body over the limit too).
+export async function readAnswer<T>(response: Response, waits: number[], limit = MAX_BODY_BYTES): Promise<Answer<T>> {
   const common = { rateLimit: readRateLimit(response.headers), requestId: response.headers.get('x-request-id'), waits };
   const type = response.headers.get('content-type');
-  const text = await response.text();
+  const text = await readText(response, limit);
+  if (text === null) return { ok: false, error: { kind: 'unexpected', status: response.status, message: `HTTP ${response.status}: the answer is larger than ${limit} bytes` }, ...common };
   let body: unknown;
   try {
     body = JSON.parse(text);

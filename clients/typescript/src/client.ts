@@ -1,4 +1,4 @@
-import { failed, readAnswer, type Answer } from './answer.js';
+import { failed, MAX_BODY_BYTES, readAnswer, type Answer } from './answer.js';
 import { NettoolsError } from './error.js';
 import type { RateLimitInfo } from './rate-limit.js';
 import { openStream, readEvents } from './stream.js';
@@ -26,6 +26,7 @@ export interface ClientOptions {
   retry?: RetryOptions | false | undefined; // false: never wait, return the 429 or 503 as it came
   onWait?: ((notice: WaitNotice) => void) | undefined; // told before each wait
   fetch?: typeof globalThis.fetch | undefined; // the global fetch unless given
+  maxBodyBytes?: number | undefined; // the most a JSON answer or one stream line may hold; 4 MiB unless set
 }
 
 export interface CallOptions {
@@ -37,7 +38,7 @@ const JSON_ACCEPT = 'application/json, application/problem+json';
 // Only NDJSON is asked for: a stream, or (refused before the start) a problem; never the JSON form.
 const STREAM_ACCEPT = 'application/x-ndjson, application/problem+json';
 
-type Reader<T> = (response: Response, waits: number[]) => Promise<Answer<T>>;
+type Reader<T> = (response: Response, waits: number[], limit: number) => Promise<Answer<T>>;
 
 export class NettoolsClient {
   private readonly base: string;
@@ -96,7 +97,7 @@ export class NettoolsClient {
     try {
       const answer = await this.send('POST', path, body, { signal: own.signal }, STREAM_ACCEPT, openStream);
       if (!answer.ok) throw new NettoolsError(answer.error, answer.rateLimit, answer.requestId, answer.waits);
-      yield* readEvents<E>(answer.value, answer, own.signal);
+      yield* readEvents<E>(answer.value, answer, own.signal, this.options.maxBodyBytes ?? MAX_BODY_BYTES);
     } finally {
       call.signal?.removeEventListener('abort', stop);
       own.abort();
@@ -139,7 +140,13 @@ export class NettoolsClient {
       const aborted = call.signal?.aborted === true;
       return failed({ kind: aborted ? 'aborted' : 'network', message: describe(err) }, [...waits]);
     }
-    return read(response, [...waits]);
+    try {
+      return await read(response, [...waits], this.options.maxBodyBytes ?? MAX_BODY_BYTES);
+    } catch (err) {
+      // The head came, the body broke off (or the caller aborted while it came): no answer either way.
+      const aborted = call.signal?.aborted === true;
+      return failed({ kind: aborted ? 'aborted' : 'network', message: `the answer broke off: ${describe(err)}` }, [...waits]);
+    }
   }
 }
 

@@ -3,9 +3,13 @@
 export class LineSplitter {
   private readonly decoder = new TextDecoder('utf-8');
   private pending = '';
+  // Bytes of the line not yet ended: a reader that caps a line's length checks this after each push.
+  pendingBytes = 0;
 
   // The lines this chunk completes, without their line breaks (`\n`, or `\r\n`).
   push(chunk: Uint8Array): string[] {
+    const lastBreak = chunk.lastIndexOf(0x0a);
+    this.pendingBytes = lastBreak < 0 ? this.pendingBytes + chunk.byteLength : chunk.byteLength - lastBreak - 1;
     this.pending += this.decoder.decode(chunk, { stream: true });
     const parts = this.pending.split('\n');
     this.pending = parts.pop() ?? '';
@@ -17,6 +21,7 @@ export class LineSplitter {
   end(): string {
     const rest = this.pending + this.decoder.decode();
     this.pending = '';
+    this.pendingBytes = 0;
     return rest;
   }
 }

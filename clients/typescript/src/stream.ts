@@ -1,4 +1,4 @@
-import { readAnswer, type Answer, type ClientError } from './answer.js';
+import { MAX_BODY_BYTES, readAnswer, type Answer, type ClientError } from './answer.js';
 import { NettoolsError } from './error.js';
 import { LineSplitter } from './lines.js';
 import { readRateLimit, type RateLimitInfo } from './rate-limit.js';
@@ -14,8 +14,8 @@ export interface StreamHead {
 
 // A stream's opening: its still unread body on 200 NDJSON; a refusal read whole; anything else (a server
 // or proxy that answered JSON or HTML instead) is unexpected.
-export async function openStream(response: Response, waits: number[]): Promise<Answer<ReadableStream<Uint8Array>>> {
-  if (!response.ok) return readAnswer(response, waits);
+export async function openStream(response: Response, waits: number[], limit?: number): Promise<Answer<ReadableStream<Uint8Array>>> {
+  if (!response.ok) return readAnswer(response, waits, limit);
   const common = { rateLimit: readRateLimit(response.headers), requestId: response.headers.get('x-request-id'), waits };
   const type = response.headers.get('content-type');
   if (type?.split(';')[0]?.trim().toLowerCase() === 'application/x-ndjson' && response.body !== null) return { ok: true, status: response.status, value: response.body, ...common };
@@ -41,9 +41,9 @@ export function parseEventLine(line: string): WireEvent | null {
 }
 
 // The events of one NDJSON response body as each line completes. Ends after `summary`; a `problem` event,
-// an unreadable line, a body that ends before the summary and the caller's abort are thrown as
-// NettoolsError. Leaving early (break, return, throw in the loop) cancels the body.
-export async function* readEvents<E extends WireEvent>(body: ReadableStream<Uint8Array>, head: StreamHead, signal: AbortSignal): AsyncGenerator<E, void, undefined> {
+// an unreadable line, a line longer than `maxLine` bytes, a body that ends before the summary and the
+// caller's abort are thrown as NettoolsError. Leaving early (break, return, throw in the loop) cancels the body.
+export async function* readEvents<E extends WireEvent>(body: ReadableStream<Uint8Array>, head: StreamHead, signal: AbortSignal, maxLine = MAX_BODY_BYTES): AsyncGenerator<E, void, undefined> {
   const fail = (error: ClientError) => new NettoolsError(error, head.rateLimit, head.requestId, head.waits);
   const reader = body.getReader();
   const lines = new LineSplitter();
@@ -53,7 +53,9 @@ export async function* readEvents<E extends WireEvent>(body: ReadableStream<Uint
         throw fail(signal.aborted ? { kind: 'aborted', message: 'aborted while reading the stream' } : { kind: 'network', message: `the stream broke off: ${describe(err)}` });
       });
       if (chunk.done) break;
-      for (const line of lines.push(chunk.value)) {
+      const complete = lines.push(chunk.value);
+      if (lines.pendingBytes > maxLine) throw fail({ kind: 'unexpected', status: head.status, message: `a stream line longer than ${maxLine} bytes` });
+      for (const line of complete) {
         if (line === '') continue;
         const event = parseEventLine(line);
         if (event === null) throw fail({ kind: 'unexpected', status: head.status, message: `not an event line: ${line.slice(0, 200)}` });

@@ -1,52 +1,38 @@
 // The command line, read into one value or a usage error (exit 2). Options may come before or after
-// the command's operand, as `--name value` or `--name=value`.
+// the command's operand, as `--name value` or `--name=value`. ping takes ping's own short options too
+// (`-c`, `-i`, `-W`, `-s`, `-w`), with ping's units: seconds for -i, -W and -w.
 export interface Common {
   server: string;
   key?: string;
   json: boolean;
   wait: boolean; // false: --no-wait, a 429 or 503 is reported at once
   watch: boolean; // --watch: each result printed as it arrives, from the streamed form
+  deadlineMs?: number; // -w/--deadline: the whole answer within this, or exit 4; derived from the request when absent
 }
 
+type Family = { ipVersion?: 4 | 6 };
+
 export type Command =
-  | { command: 'help' }
+  | { command: 'help'; topic?: string }
   | { command: 'version' }
-  | ({ command: 'ping'; host: string; count?: number; intervalMs?: number } & Common)
-  | ({ command: 'dns'; domain: string; types: string[]; expect: string[]; consistent: boolean; resolvers: string[] } & Common)
-  | ({ command: 'trace'; host: string; maxHops?: number; probesPerHop?: number; timeoutMs?: number; ipVersion?: 4 | 6 } & Common);
+  | ({ command: 'ping'; host: string; count?: number; intervalMs?: number; timeoutMs?: number; size?: number } & Family & Common)
+  | ({ command: 'dns'; domain: string; types: string[]; expect: string[]; consistent: boolean; resolvers: string[]; timeoutMs?: number } & Common)
+  | ({ command: 'trace'; host: string; maxHops?: number; probesPerHop?: number; timeoutMs?: number; resolveNames?: boolean } & Family & Common);
 
-export type Parsed = { ok: true; value: Command } | { ok: false; message: string };
+export type Parsed = { ok: true; value: Command } | { ok: false; message: string; command?: string };
 
-export const USAGE = `Usage:
-  nettools ping HOST [--count N] [--interval MS] [--watch]
-  nettools dns DOMAIN [--type A|AAAA|MX|TXT ...] [--expect TEXT ...] [--consistent] [--resolver ID ...] [--watch]
-  nettools trace HOST [--max-hops N] [--probes N] [--timeout MS] [-4|-6] [--watch]
-
-Options:
-  --server URL   the nettools server (or NETTOOLS_URL; http://127.0.0.1:8080 unless set)
-  --key KEY      API key, sent as a Bearer token (or NETTOOLS_API_KEY)
-  --json         print the API's JSON answer instead of text (with --watch: its events, one JSON a line)
-  --interval MS  ping: milliseconds between echoes (the server's bounds: up to 1000, or 60000 with --watch)
-  --max-hops N   trace: highest TTL probed (the server's default: 30)
-  --probes N     trace: probes per hop (the server's default: 2)
-  --timeout MS   trace: how long to wait for each probe's answer (the server's default: 1000)
-  -4, -6         trace: the address family to resolve HOST to (or --ip-version 4|6)
-  --watch        print each result as it arrives; Ctrl-C stops: ping prints the statistics so far and
-                 exits 0 only if every echo decided by then was answered; dns and trace exit 1
-  --no-wait      on 429 or 503, do not wait as Retry-After says and resend; report at once
-  -h, --help     this text
-  --version      the client's version
-
-Exit status: 0 success; 1 measured but failed (unreachable, packet loss, no record, resolvers
-disagree, expectation not met, destination not reached); 2 usage; 3 refused by the server; 4 no answer
-from the server.`;
-
-const VALUED = new Set(['--server', '--key', '--count', '--interval', '--type', '--expect', '--resolver', '--max-hops', '--probes', '--timeout', '--ip-version']);
-const FLAGS = new Set(['--json', '--no-wait', '--watch', '--consistent', '--help', '-h', '--version', '-4', '-6']);
-// Flags that belong to one command only.
-const OWN_FLAGS = ['--consistent', '-4', '-6'];
+const VALUED = new Set(['--server', '--key', '--deadline', '-w', '--count', '-c', '--interval', '-i', '--timeout', '-W', '--size', '-s', '--type', '--expect', '--resolver', '--max-hops', '--probes', '--ip-version']);
+const FLAGS = new Set(['--json', '--no-wait', '--watch', '--consistent', '--names', '--help', '-h', '--version', '-4', '-6']);
+// Flags that belong to some commands only.
+const OWN_FLAGS = ['--consistent', '--names', '-4', '-6'];
+const COMMON_VALUED = ['--server', '--key', '--deadline', '-w'];
 const OPERAND: Record<string, string> = { ping: 'HOST', dns: 'DOMAIN', trace: 'HOST' };
-const OWN: Record<string, string[]> = { ping: ['--count', '--interval'], dns: ['--type', '--expect', '--resolver', '--consistent'], trace: ['--max-hops', '--probes', '--timeout', '--ip-version', '-4', '-6'] };
+const FAMILY = ['--ip-version', '-4', '-6'];
+const OWN: Record<string, string[]> = {
+  ping: ['--count', '-c', '--interval', '-i', '--timeout', '-W', '--size', '-s', ...FAMILY],
+  dns: ['--type', '--expect', '--resolver', '--consistent', '--timeout'],
+  trace: ['--max-hops', '--probes', '--timeout', '--names', ...FAMILY],
+};
 
 interface Scan {
   operands: string[];
@@ -58,6 +44,8 @@ function scan(argv: readonly string[]): Scan | string {
   const out: Scan = { operands: [], values: new Map(), flags: new Set() };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
+    // `--` ends the options, as getopt has it: what follows is operands, a domain like `-x.test` too.
+    if (arg === '--') return out.operands.push(...argv.slice(i + 1)), out;
     if (!arg.startsWith('-') || arg === '-') {
       out.operands.push(arg);
       continue;
@@ -78,14 +66,9 @@ const last = (s: Scan, name: string) => s.values.get(name)?.at(-1);
 // `--type MX --type TXT` and `--type MX,TXT` alike.
 const list = (s: Scan, name: string) => (s.values.get(name) ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
 
-function common(s: Scan, env: Readonly<Record<string, string | undefined>>): Common {
-  const key = last(s, '--key') ?? env['NETTOOLS_API_KEY'];
-  return { server: last(s, '--server') ?? env['NETTOOLS_URL'] ?? 'http://127.0.0.1:8080', ...(key ? { key } : {}), json: s.flags.has('--json'), wait: !s.flags.has('--no-wait'), watch: s.flags.has('--watch') };
-}
-
-// Options that belong to one command only are refused with the other.
+// Options that belong to one command only are refused with another.
 function foreign(s: Scan, allowed: readonly string[]): string | null {
-  const own = new Set(['--server', '--key', ...allowed]);
+  const own = new Set([...COMMON_VALUED, ...allowed]);
   const stray = [...s.values.keys()].find((name) => !own.has(name)) ?? [...s.flags].find((f) => OWN_FLAGS.includes(f) && !allowed.includes(f));
   return stray ?? null;
 }
@@ -93,39 +76,68 @@ function foreign(s: Scan, allowed: readonly string[]): string | null {
 export function parseArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Parsed {
   const s = scan(argv);
   if (typeof s === 'string') return { ok: false, message: s };
-  if (s.flags.has('--help') || s.flags.has('-h')) return { ok: true, value: { command: 'help' } };
-  if (s.flags.has('--version')) return { ok: true, value: { command: 'version' } };
   const [command, operand, ...extra] = s.operands;
+  const known = command !== undefined && Object.hasOwn(OWN, command);
+  if (s.flags.has('--help') || s.flags.has('-h')) return { ok: true, value: { command: 'help', ...(known ? { topic: command } : {}) } };
+  if (s.flags.has('--version')) return { ok: true, value: { command: 'version' } };
   if (command === undefined) return { ok: false, message: 'no command given' };
-  const own = Object.hasOwn(OWN, command) ? OWN[command] : undefined;
-  if (own === undefined) return { ok: false, message: `unknown command ${command}` };
-  if (operand === undefined) return { ok: false, message: `${command} needs a ${OPERAND[command]}` };
-  if (extra.length > 0) return { ok: false, message: `unexpected argument ${extra[0]}` };
-  const stray = foreign(s, own);
-  if (stray !== null) return { ok: false, message: `${stray} does not go with ${command}` };
-  if (command === 'ping') return pingCommand(s, operand, common(s, env));
-  if (command === 'trace') return traceCommand(s, operand, common(s, env));
-  return { ok: true, value: { command: 'dns', domain: operand, types: list(s, '--type').map((t) => t.toUpperCase()), expect: s.values.get('--expect') ?? [], consistent: s.flags.has('--consistent'), resolvers: list(s, '--resolver'), ...common(s, env) } };
+  if (!known) return { ok: false, message: `unknown command ${command}` };
+  const fail = (message: string): Parsed => ({ ok: false, message, command });
+  if (operand === undefined) return fail(`${command} needs a ${OPERAND[command]}`);
+  if (extra.length > 0) return fail(`unexpected argument ${extra[0]}`);
+  const stray = foreign(s, OWN[command]!);
+  if (stray !== null) return fail(`${stray} does not go with ${command}`);
+  const c = common(s, env);
+  const parsed = typeof c === 'string' ? c : command === 'ping' ? pingCommand(s, operand, c) : command === 'trace' ? traceCommand(s, operand, c) : dnsCommand(s, operand, c);
+  return typeof parsed === 'string' ? fail(parsed) : { ok: true, value: parsed };
 }
 
-// Each named option's value as a whole number (absent when not given), or why one is not.
-function wholeNumbers<N extends string>(s: Scan, names: readonly N[]): Partial<Record<N, number>> | string {
-  const out: Partial<Record<N, number>> = {};
-  for (const name of names) {
-    const value = last(s, name);
-    if (value === undefined) continue;
-    if (!/^\d+$/.test(value)) return `${name} must be a whole number, not ${value}`;
-    out[name] = Number(value);
-  }
-  return out;
+function common(s: Scan, env: Readonly<Record<string, string | undefined>>): Common | string {
+  const key = last(s, '--key') ?? env['NETTOOLS_API_KEY'];
+  const deadline = milliseconds(s, '--deadline', '-w');
+  if (typeof deadline === 'string') return deadline;
+  if (deadline === 0) return '--deadline must be more than 0 seconds';
+  const base = { server: last(s, '--server') ?? env['NETTOOLS_URL'] ?? 'http://127.0.0.1:8080', ...(key ? { key } : {}), json: s.flags.has('--json'), wait: !s.flags.has('--no-wait'), watch: s.flags.has('--watch') };
+  return deadline === undefined ? base : { ...base, deadlineMs: deadline };
+}
+
+// A whole number of the option, or why it is not one.
+function whole(s: Scan, name: string): number | undefined | string {
+  const value = last(s, name);
+  if (value === undefined) return undefined;
+  return /^\d+$/.test(value) ? Number(value) : `${name} must be a whole number, not ${value}`;
+}
+
+// Milliseconds from `--long MS` or, as ping takes them, `-x SECONDS` (decimals allowed); one of the two.
+// With no `--long` in ms (as --deadline), the long form is in seconds too.
+function milliseconds(s: Scan, long: string, short: string, longInMs = false): number | undefined | string {
+  if (s.values.has(long) && s.values.has(short)) return `choose one of ${short} and ${long}`;
+  if (longInMs && s.values.has(long)) return whole(s, long);
+  const name = s.values.has(long) ? long : short;
+  const value = last(s, name);
+  if (value === undefined) return undefined;
+  return /^\d+(\.\d+)?$/.test(value) ? Math.round(Number(value) * 1000) : `${name} must be a number of seconds, not ${value}`;
+}
+
+// The fields given, without the ones left out (the server's defaults stand for them), or the first fault.
+function fields(given: Record<string, number | string | boolean | undefined>): Record<string, number | boolean> | string {
+  const fault = Object.values(given).find((v) => typeof v === 'string');
+  if (typeof fault === 'string') return fault;
+  return Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as Record<string, number | boolean>;
 }
 
 // Bounds are the server's to say (they differ for --watch): only the form is checked here.
-function pingCommand(s: Scan, host: string, c: Common): Parsed {
-  const n = wholeNumbers(s, ['--count', '--interval']);
-  if (typeof n === 'string') return { ok: false, message: n };
-  const [count, interval] = [n['--count'], n['--interval']];
-  return { ok: true, value: { command: 'ping', host, ...(count === undefined ? {} : { count }), ...(interval === undefined ? {} : { intervalMs: interval }), ...c } };
+function pingCommand(s: Scan, host: string, c: Common): Command | string {
+  const count = s.values.has('--count') && s.values.has('-c') ? 'choose one of -c and --count' : whole(s, s.values.has('-c') ? '-c' : '--count');
+  const size = s.values.has('--size') && s.values.has('-s') ? 'choose one of -s and --size' : whole(s, s.values.has('-s') ? '-s' : '--size');
+  const given = fields({ count, intervalMs: milliseconds(s, '--interval', '-i', true), timeoutMs: milliseconds(s, '--timeout', '-W', true), size, ipVersion: ipVersion(s) });
+  return typeof given === 'string' ? given : { command: 'ping', host, ...given, ...c };
+}
+
+function dnsCommand(s: Scan, domain: string, c: Common): Command | string {
+  const given = fields({ timeoutMs: whole(s, '--timeout') });
+  if (typeof given === 'string') return given;
+  return { command: 'dns', domain, types: list(s, '--type').map((t) => t.toUpperCase()), expect: s.values.get('--expect') ?? [], consistent: s.flags.has('--consistent'), resolvers: list(s, '--resolver'), ...given, ...c };
 }
 
 // -4, -6 and --ip-version 4|6 say the same; saying two different ones is a usage error.
@@ -137,12 +149,7 @@ function ipVersion(s: Scan): 4 | 6 | undefined | string {
   return said[0] === undefined ? undefined : (Number(said[0]) as 4 | 6);
 }
 
-function traceCommand(s: Scan, host: string, c: Common): Parsed {
-  const n = wholeNumbers(s, ['--max-hops', '--probes', '--timeout']);
-  if (typeof n === 'string') return { ok: false, message: n };
-  const family = ipVersion(s);
-  if (typeof family === 'string') return { ok: false, message: family };
-  const given = { maxHops: n['--max-hops'], probesPerHop: n['--probes'], timeoutMs: n['--timeout'], ipVersion: family };
-  const set = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
-  return { ok: true, value: { command: 'trace', host, ...set, ...c } };
+function traceCommand(s: Scan, host: string, c: Common): Command | string {
+  const given = fields({ maxHops: whole(s, '--max-hops'), probesPerHop: whole(s, '--probes'), timeoutMs: whole(s, '--timeout'), ipVersion: ipVersion(s), resolveNames: s.flags.has('--names') || undefined });
+  return typeof given === 'string' ? given : { command: 'trace', host, ...given, ...c };
 }

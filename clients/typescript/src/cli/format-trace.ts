@@ -1,4 +1,5 @@
 import type { TracerouteHop, TracerouteProbe, TracerouteResult } from '../types.js';
+import { oneLine } from './terminal.js';
 
 type Answered = Extract<TracerouteProbe, { address: string }>;
 const answered = (p: TracerouteProbe): p is Answered => 'address' in p;
@@ -34,12 +35,21 @@ export interface TraceHeader {
 
 // traceroute's first line, with the server that measured.
 export function traceHeader(h: TraceHeader, server: string): string {
-  return `traceroute to ${h.host} (${h.address}) via ${server}, ${h.maxHops} hops max, ${h.probesPerHop} probe${h.probesPerHop === 1 ? '' : 's'} per hop`;
+  return `traceroute to ${oneLine(h.host)} (${oneLine(h.address)}) via ${server}, ${h.maxHops} hops max, ${h.probesPerHop} probe${h.probesPerHop === 1 ? '' : 's'} per hop`;
 }
 
-// One hop as `traceroute -n` prints it: the TTL, each probe's time or `*`, an address before the first
-// probe it answered and again whenever another address answers, and the mark after a probe's time.
-export function hopLine(hop: TracerouteHop, family: 4 | 6): string {
+// Who answered, as traceroute writes it: with names (--names), `name (address)`, the address standing in
+// for a name the server did not find; without, the address alone, as `traceroute -n`. The server names the
+// hop's first answering address only.
+function who(hop: TracerouteHop, address: string, names: boolean): string {
+  if (!names) return oneLine(address);
+  const first = hop.probes.find(answered)?.address;
+  return `${oneLine(address === first && hop.name ? hop.name : address)} (${oneLine(address)})`;
+}
+
+// One hop as traceroute prints it: the TTL, each probe's time or `*`, who answered before the first probe
+// it answered and again whenever another address answers, and the mark after a probe's time.
+export function hopLine(hop: TracerouteHop, family: 4 | 6, names = false): string {
   let line = `${String(hop.ttl).padStart(2)} `;
   let previous: string | null = null;
   for (const probe of hop.probes) {
@@ -47,7 +57,7 @@ export function hopLine(hop: TracerouteHop, family: 4 | 6): string {
       line += ' *';
       continue;
     }
-    if (probe.address !== previous) line += ` ${probe.address}`;
+    if (probe.address !== previous) line += ` ${who(hop, probe.address, names)}`;
     previous = probe.address;
     const m = mark(probe.icmp, family);
     line += `  ${probe.rttMs.toFixed(3)} ms${m === '' ? '' : ` ${m}`}`;
@@ -57,9 +67,9 @@ export function hopLine(hop: TracerouteHop, family: 4 | 6): string {
 
 // What `nettools trace` prints without --watch. The result does not repeat the settings: the header
 // takes them from the request, or the server's defaults (30 hops, 2 probes).
-export function formatTrace(result: TracerouteResult, settings: { maxHops?: number | undefined; probesPerHop?: number | undefined }, server: string): string[] {
+export function formatTrace(result: TracerouteResult, settings: { maxHops?: number | undefined; probesPerHop?: number | undefined; resolveNames?: boolean | undefined }, server: string): string[] {
   const header = { host: result.host, address: result.address, maxHops: settings.maxHops ?? 30, probesPerHop: settings.probesPerHop ?? 2 };
-  return [traceHeader(header, server), ...result.hops.map((h) => hopLine(h, result.ipVersion))];
+  return [traceHeader(header, server), ...result.hops.map((h) => hopLine(h, result.ipVersion, settings.resolveNames === true))];
 }
 
 // Why this trace fails a CI check, or null when the destination answered. A trace that was not reached
@@ -68,6 +78,7 @@ export function traceFailure(result: TracerouteResult): string | null {
   if (result.destinationReached) return null;
   const last = result.hops.at(-1);
   const refusal = last?.probes.find((p): p is Answered => answered(p) && !exceeded(p.icmp, result.ipVersion));
-  if (refusal !== undefined) return `${result.host} (${result.address}) not reached: ${refusal.address} answered ${refusal.icmp.name} at hop ${last!.ttl}`;
-  return `${result.host} (${result.address}) not reached in ${result.hops.length} hop${result.hops.length === 1 ? '' : 's'}`;
+  const target = `${oneLine(result.host)} (${oneLine(result.address)})`;
+  if (refusal !== undefined) return `${target} not reached: ${oneLine(refusal.address)} answered ${oneLine(refusal.icmp.name)} at hop ${last!.ttl}`;
+  return `${target} not reached in ${result.hops.length} hop${result.hops.length === 1 ? '' : 's'}`;
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `nettools`: the API's command line, a client of a running server. The server itself is
 // `npm start` (node dist/src/main.js) in the nettools repository.
+import { EXIT } from './exit-codes.js';
 import { run } from './run.js';
+import { oneLine, terminalSafe } from './terminal.js';
 
 run(process.argv.slice(2), {
   out: (line) => process.stdout.write(`${line}\n`),
@@ -16,8 +18,9 @@ run(process.argv.slice(2), {
   (code) => {
     process.exitCode = code;
   },
+  // run() returns a status for every failure it knows; this is the last word, still one line.
   (err: unknown) => {
-    process.stderr.write(`nettools: ${(err as Error).stack ?? String(err)}\n`);
-    process.exitCode = 1;
+    process.stderr.write(`nettools: ${terminalSafe(oneLine(err instanceof Error ? err.message : String(err)))}\n`);
+    process.exitCode = EXIT.noAnswer;
   },
 );

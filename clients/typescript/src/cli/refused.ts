@@ -1,26 +1,40 @@
 import type { Answer, ClientError } from '../answer.js';
 import { EXIT } from './exit-codes.js';
+import { oneLine } from './terminal.js';
+import { hostNotFound, upstreamFailure } from './upstream.js';
 
 interface Io {
   out(line: string): void;
   err(line: string): void;
 }
 
+// Whom the command asked, and for what: named in what it says.
+export interface Asked {
+  server: string;
+  target?: string | undefined; // the host of ping or trace
+}
+
 type Failed = Pick<Extract<Answer<unknown>, { ok: false }>, 'error' | 'rateLimit'>;
 
-// A call without a value: the problem's title and detail on stderr, and with --json its body on stdout
-// (`printProblem` says how: whole for a JSON answer, as a `problem` event line for a stream).
-export function refused(answer: Failed, server: string, io: Io, printProblem: ((problem: object) => void) | null): number {
+// A call without a value, and its exit status: no usable answer (4); the resolvers behind the server gave
+// none (5); a host name that does not resolve (1, a measured failure); any other problem (3). The
+// problem's title and detail go to stderr, and with --json its body to stdout (`printProblem` says how:
+// whole for a JSON answer, as a `problem` event line for a stream).
+export function refused(answer: Failed, asked: Asked, io: Io, printProblem: ((problem: object) => void) | null): number {
   const error: ClientError = answer.error;
   if (error.kind !== 'problem') {
-    io.err(`nettools: no answer from ${server}: ${error.message}`);
+    io.err(`nettools: no answer from ${asked.server}: ${oneLine(error.message)}`);
     return EXIT.noAnswer;
   }
   const p = error.problem;
   printProblem?.(p);
-  io.err(`nettools: refused by the server: ${error.status} ${p.title} (${p.code})`);
-  io.err(`nettools: ${p.detail}`);
-  for (const e of p.errors ?? []) io.err(`nettools:   ${e.pointer}: ${e.message}`);
+  const missing = hostNotFound(p, asked.target);
+  if (missing !== null) return io.err(`nettools: ${missing}`), EXIT.failed;
+  const upstream = upstreamFailure(p);
+  io.err(`nettools: ${upstream === null ? 'refused by the server' : 'the server'}: ${error.status} ${oneLine(p.title)} (${oneLine(p.code)})`);
+  if (upstream !== null) return io.err(`nettools: ${upstream}`), EXIT.upstream;
+  io.err(`nettools: ${oneLine(p.detail)}`);
+  for (const e of p.errors ?? []) io.err(`nettools:   ${oneLine(e.pointer)}: ${oneLine(e.message)}`);
   if (answer.rateLimit.retryAfterSeconds !== undefined) io.err(`nettools: Retry-After ${answer.rateLimit.retryAfterSeconds} s`);
   return EXIT.refused;
 }

@@ -1,11 +1,16 @@
+import type { Answer } from '../answer.js';
 import { NettoolsClient } from '../client.js';
 import type { DnsRequest, PingRequest, RecordType, TracerouteRequest } from '../types.js';
-import { parseArgs, USAGE, type Command } from './args.js';
+import { parseArgs, type Command } from './args.js';
+import { Deadline, defaultDeadlineMs } from './deadline.js';
 import { EXIT } from './exit-codes.js';
-import { dnsFailure, formatDns } from './format-dns.js';
+import { dnsVerdict, formatDns } from './format-dns.js';
 import { formatPing, pingFailure } from './format-ping.js';
 import { formatTrace, traceFailure } from './format-trace.js';
 import { refused, verdict } from './refused.js';
+import { resultFault, type Tool } from './shapes.js';
+import { oneLine, terminalSafe } from './terminal.js';
+import { commandHelp, USAGE } from './usage.js';
 import { VERSION } from './version.js';
 import type { WatchIo } from './watch.js';
 import { watchDns } from './watch-dns.js';
@@ -17,60 +22,92 @@ export interface Io extends WatchIo {
 }
 
 type Measure = Extract<Command, { command: 'ping' | 'dns' | 'trace' }>;
+type Of<C extends Measure['command']> = Extract<Measure, { command: C }>;
 
-// The whole command line: arguments in, lines out, an exit status back.
+// The whole command line: arguments in, lines out, an exit status back. Every line passes through
+// terminalSafe, and nothing is thrown: whatever escapes the command is one line and exit 4.
 export async function run(argv: readonly string[], io: Io): Promise<number> {
+  const safe: Io = { ...io, out: (line) => io.out(terminalSafe(line)), err: (line) => io.err(terminalSafe(line)) };
+  try {
+    return await runCommand(argv, safe);
+  } catch (err) {
+    safe.err(`nettools: ${oneLine(err instanceof Error ? err.message : String(err))}`);
+    return EXIT.noAnswer;
+  }
+}
+
+async function runCommand(argv: readonly string[], io: Io): Promise<number> {
   const parsed = parseArgs(argv, io.env);
   if (!parsed.ok) {
-    io.err(`nettools: ${parsed.message}`);
-    io.err(USAGE);
+    io.err(`nettools: ${parsed.message} (see nettools ${parsed.command === undefined ? '' : `${parsed.command} `}--help)`);
     return EXIT.usage;
   }
   const cmd = parsed.value;
-  if (cmd.command === 'help') return io.out(USAGE), EXIT.ok;
+  if (cmd.command === 'help') return io.out(cmd.topic === undefined ? USAGE : commandHelp(cmd.topic)), EXIT.ok;
   if (cmd.command === 'version') return io.out(VERSION), EXIT.ok;
   if (!/^https?:\/\//i.test(cmd.server)) {
     io.err(`nettools: --server must be an http:// or https:// URL, not ${cmd.server}`);
     return EXIT.usage;
   }
+  const deadline = new Deadline(cmd.deadlineMs ?? defaultDeadlineMs(cmd));
   const client = new NettoolsClient({
     baseUrl: cmd.server,
     ...(cmd.key ? { apiKey: cmd.key } : {}),
     ...(cmd.wait ? {} : { retry: false as const }),
-    onWait: (w) => io.err(`nettools: ${w.status} ${w.code}: waiting ${w.seconds} s as Retry-After says, then resending (${w.attempt})`),
+    onWait: (w) => {
+      deadline.postpone(w.seconds * 1000);
+      io.err(`nettools: ${w.status} ${w.code}: waiting ${w.seconds} s as Retry-After says, then resending (${w.attempt})`);
+    },
   });
-  if (cmd.command === 'trace') return trace(client, cmd, io);
-  return cmd.command === 'ping' ? ping(client, cmd, io) : dns(client, cmd, io);
+  try {
+    if (cmd.command === 'trace') return await trace(client, cmd, io, deadline);
+    return await (cmd.command === 'ping' ? ping(client, cmd, io, deadline) : dns(client, cmd, io, deadline));
+  } finally {
+    deadline.stop();
+  }
 }
 
 const printJson = (io: Io) => (problem: object) => io.out(JSON.stringify(problem, null, 2));
 
-async function ping(client: NettoolsClient, cmd: Extract<Measure, { command: 'ping' }>, io: Io): Promise<number> {
-  const request: PingRequest = { host: cmd.host, ...(cmd.count === undefined ? {} : { count: cmd.count }), ...(cmd.intervalMs === undefined ? {} : { intervalMs: cmd.intervalMs }) };
-  if (cmd.watch) return watchPing(client, request, cmd, io);
-  const answer = await client.ping(request);
-  if (!answer.ok) return refused(answer, cmd.server, io, cmd.json ? printJson(io) : null);
-  for (const line of cmd.json ? [JSON.stringify(answer.value, null, 2)] : formatPing(answer.value, cmd.server)) io.out(line);
-  return verdict(pingFailure(answer.value), io);
+// The answer's value when it is the tool's result, or the exit status and what was said instead.
+function usable<T>(answer: Answer<T>, tool: Tool, cmd: Measure & { host?: string }, io: Io, deadline: Deadline): T | number {
+  if (!answer.ok && deadline.expired) return io.err(`nettools: no answer from ${cmd.server} within the deadline of ${deadline.ms / 1000} s`), EXIT.noAnswer;
+  if (!answer.ok) return refused(answer, { server: cmd.server, target: cmd.host }, io, cmd.json ? printJson(io) : null);
+  const fault = resultFault(tool, answer.value);
+  if (fault === null) return answer.value;
+  io.err(`nettools: no usable answer from ${cmd.server}: not a ${tool} result: ${fault}`);
+  return EXIT.noAnswer;
 }
 
-async function dns(client: NettoolsClient, cmd: Extract<Measure, { command: 'dns' }>, io: Io): Promise<number> {
-  const request: DnsRequest = { domain: cmd.domain };
+const given = <T extends object>(fields: T) => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as T;
+
+async function ping(client: NettoolsClient, cmd: Of<'ping'>, io: Io, deadline: Deadline): Promise<number> {
+  const { host, count, intervalMs, timeoutMs, size, ipVersion } = cmd;
+  const request: PingRequest = given({ host, count, intervalMs, timeoutMs, size, ipVersion });
+  if (cmd.watch) return watchPing(client, request, { ...cmd, target: host, tool: 'ping', deadline }, io);
+  const value = usable(await client.ping(request, { signal: deadline.signal }), 'ping', cmd, io, deadline);
+  if (typeof value === 'number') return value;
+  for (const line of cmd.json ? [JSON.stringify(value, null, 2)] : formatPing(value, cmd.server)) io.out(line);
+  return verdict(pingFailure(value), io);
+}
+
+async function dns(client: NettoolsClient, cmd: Of<'dns'>, io: Io, deadline: Deadline): Promise<number> {
+  const request: DnsRequest = given({ domain: cmd.domain, timeoutMs: cmd.timeoutMs });
   if (cmd.types.length > 0) request.types = cmd.types as RecordType[];
   if (cmd.resolvers.length > 0) request.resolvers = cmd.resolvers;
-  if (cmd.watch) return watchDns(client, request, cmd, io);
-  const answer = await client.dns(request);
-  if (!answer.ok) return refused(answer, cmd.server, io, cmd.json ? printJson(io) : null);
-  for (const line of cmd.json ? [JSON.stringify(answer.value, null, 2)] : formatDns(answer.value, cmd.server)) io.out(line);
-  return verdict(dnsFailure(answer.value, cmd), io);
+  if (cmd.watch) return watchDns(client, request, { ...cmd, tool: 'dns', deadline }, io);
+  const value = usable(await client.dns(request, { signal: deadline.signal }), 'dns', cmd, io, deadline);
+  if (typeof value === 'number') return value;
+  for (const line of cmd.json ? [JSON.stringify(value, null, 2)] : formatDns(value, cmd.server)) io.out(line);
+  return dnsVerdict(value, cmd, io);
 }
 
-async function trace(client: NettoolsClient, cmd: Extract<Measure, { command: 'trace' }>, io: Io): Promise<number> {
-  const { host, maxHops, probesPerHop, timeoutMs, ipVersion } = cmd;
-  const request: TracerouteRequest = { host, ...(maxHops === undefined ? {} : { maxHops }), ...(probesPerHop === undefined ? {} : { probesPerHop }), ...(timeoutMs === undefined ? {} : { timeoutMs }), ...(ipVersion === undefined ? {} : { ipVersion }) };
-  if (cmd.watch) return watchTrace(client, request, cmd, io);
-  const answer = await client.traceroute(request);
-  if (!answer.ok) return refused(answer, cmd.server, io, cmd.json ? printJson(io) : null);
-  for (const line of cmd.json ? [JSON.stringify(answer.value, null, 2)] : formatTrace(answer.value, request, cmd.server)) io.out(line);
-  return verdict(traceFailure(answer.value), io);
+async function trace(client: NettoolsClient, cmd: Of<'trace'>, io: Io, deadline: Deadline): Promise<number> {
+  const { host, maxHops, probesPerHop, timeoutMs, ipVersion, resolveNames } = cmd;
+  const request: TracerouteRequest = given({ host, maxHops, probesPerHop, timeoutMs, ipVersion, resolveNames });
+  if (cmd.watch) return watchTrace(client, request, { ...cmd, target: host, tool: 'trace', deadline }, io);
+  const value = usable(await client.traceroute(request, { signal: deadline.signal }), 'trace', cmd, io, deadline);
+  if (typeof value === 'number') return value;
+  for (const line of cmd.json ? [JSON.stringify(value, null, 2)] : formatTrace(value, request, cmd.server)) io.out(line);
+  return verdict(traceFailure(value), io);
 }

@@ -1,17 +1,17 @@
 import type { NettoolsClient } from '../client.js';
-import type { PingEvent, PingRequest, PingResult } from '../types.js';
-import { partialPing, pingFailure, pingHeader, pingStatistics, replyLine } from './format-ping.js';
+import type { PingEvent, PingRequest } from '../types.js';
+import { partialPing, pingFailure, pingHeader, pingStatistics, PingTally, replyLine } from './format-ping.js';
 import { verdict } from './refused.js';
-import { watch, type WatchIo } from './watch.js';
+import { watch, type WatchCommand, type WatchIo } from './watch.js';
 
 type Start = Extract<PingEvent, { event: 'start' }>['data'];
 
 // `nettools ping HOST --watch`: each echo's line as its outcome is decided, then ping's statistics; on
 // Ctrl-C the statistics of the echoes decided so far, judged as a finished measurement would be.
-export function watchPing(client: NettoolsClient, request: PingRequest, cmd: { server: string; json: boolean }, io: WatchIo): Promise<number> {
+export function watchPing(client: NettoolsClient, request: PingRequest, cmd: WatchCommand, io: WatchIo): Promise<number> {
   let start: Start | null = null;
   let startedAt = Date.now();
-  const replies: PingResult['replies'] = [];
+  const tally = new PingTally();
   const text = (lines: string[]) => (cmd.json ? undefined : lines.forEach((l) => io.out(l)));
   return watch((signal) => client.pingStream(request, { signal }), cmd, io, {
     event(e) {
@@ -21,15 +21,15 @@ export function watchPing(client: NettoolsClient, request: PingRequest, cmd: { s
         return text([pingHeader(e.data.host, e.data.address, cmd.server)]), null;
       }
       if (e.event === 'reply') {
-        replies.push(e.data);
+        tally.add(e.data);
         return text([replyLine(e.data, start?.address ?? '?')]), null;
       }
       text(['', ...pingStatistics(e.data)]);
       return verdict(pingFailure(e.data), io);
     },
     interrupted() {
-      if (start === null || replies.length === 0) return verdict('interrupted before any echo was decided', io);
-      const partial = partialPing(start, replies, Date.now() - startedAt);
+      if (start === null || tally.sent === 0) return verdict('interrupted before any echo was decided', io);
+      const partial = partialPing(start, tally, Date.now() - startedAt);
       text(['', ...pingStatistics(partial)]);
       return verdict(pingFailure(partial), io);
     },

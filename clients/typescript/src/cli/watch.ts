@@ -1,6 +1,8 @@
 import { NettoolsError } from '../error.js';
+import type { Deadline } from './deadline.js';
 import { EXIT } from './exit-codes.js';
-import { refused } from './refused.js';
+import { refused, type Asked } from './refused.js';
+import { eventFault, type Tool } from './shapes.js';
 
 export interface WatchIo {
   out(line: string): void;
@@ -16,17 +18,29 @@ export interface Watcher<E> {
   interrupted(): number;
 }
 
+// What a watch needs of its command: whom it asked, how to print, and when to give up.
+export interface WatchCommand extends Asked {
+  json: boolean;
+  tool: Tool;
+  deadline: Deadline;
+}
+
 // One streamed call from the command line: every event to the watcher as it arrives (with --json also
 // printed as it came, one JSON a line); Ctrl-C aborts the request, which stops the server's measurement.
-export async function watch<E>(open: (signal: AbortSignal) => AsyncIterable<E>, cmd: { server: string; json: boolean }, io: WatchIo, watcher: Watcher<E>): Promise<number> {
+// Each event is checked for its shape before the watcher sees it.
+export async function watch<E>(open: (signal: AbortSignal) => AsyncIterable<E>, cmd: WatchCommand, io: WatchIo, watcher: Watcher<E>): Promise<number> {
   const controller = new AbortController();
   let interrupted = false;
   const release = io.onInterrupt?.(() => {
     interrupted = true;
     controller.abort();
   });
+  const expire = () => controller.abort();
+  cmd.deadline.signal.addEventListener('abort', expire, { once: true });
   try {
     for await (const e of open(controller.signal)) {
+      const fault = eventFault(cmd.tool, e);
+      if (fault !== null) return io.err(`nettools: no usable answer from ${cmd.server}: the stream sent ${fault}`), EXIT.noAnswer;
       if (cmd.json) io.out(JSON.stringify(e));
       const code = watcher.event(e);
       if (code !== null) return code;
@@ -35,8 +49,10 @@ export async function watch<E>(open: (signal: AbortSignal) => AsyncIterable<E>, 
   } catch (err) {
     if (!(err instanceof NettoolsError)) throw err;
     if (interrupted && err.error.kind === 'aborted') return watcher.interrupted();
-    return refused(err, cmd.server, io, cmd.json ? (problem) => io.out(JSON.stringify({ event: 'problem', data: problem })) : null);
+    if (cmd.deadline.expired) return io.err(`nettools: no answer from ${cmd.server} within the deadline of ${cmd.deadline.ms / 1000} s`), EXIT.noAnswer;
+    return refused(err, cmd, io, cmd.json ? (problem) => io.out(JSON.stringify({ event: 'problem', data: problem })) : null);
   } finally {
+    cmd.deadline.signal.removeEventListener('abort', expire);
     release?.();
   }
 }

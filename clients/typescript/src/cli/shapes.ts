@@ -1,0 +1,88 @@
+// What a 200 and each stream event must look like before the CLI reads them: a server (or whatever
+// answers in its place) that sends another shape gets one line and exit 4, never a TypeError's stack.
+// Only what the CLI reads is checked; fields it does not read may be anything.
+type Check = (v: unknown, at: string) => string | null;
+
+const is = (what: string, test: (v: unknown) => boolean): Check => (v, at) => (test(v) ? null : `${at || '/'} is not ${what}`);
+const str = is('a string', (v) => typeof v === 'string');
+const num = is('a number', (v) => typeof v === 'number' && Number.isFinite(v));
+const bool = is('true or false', (v) => typeof v === 'boolean');
+const family = is('4 or 6', (v) => v === 4 || v === 6);
+const optional = (c: Check): Check => (v, at) => (v === undefined ? null : c(v, at));
+const nullable = (c: Check): Check => (v, at) => (v === null ? null : c(v, at));
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const object =
+  (fields: Record<string, Check>): Check =>
+  (v, at) => {
+    if (!isObject(v)) return `${at || '/'} is not an object`;
+    for (const [name, check] of Object.entries(fields)) {
+      const fault = check(v[name], `${at}/${name}`);
+      if (fault !== null) return fault;
+    }
+    return null;
+  };
+
+const arrayOf =
+  (c: Check): Check =>
+  (v, at) => {
+    if (!Array.isArray(v)) return `${at || '/'} is not an array`;
+    for (let i = 0; i < v.length; i++) {
+      const fault = c(v[i], `${at}/${i}`);
+      if (fault !== null) return fault;
+    }
+    return null;
+  };
+
+const valuesOf =
+  (c: Check): Check =>
+  (v, at) => {
+    if (!isObject(v)) return `${at || '/'} is not an object`;
+    for (const [key, value] of Object.entries(v)) {
+      const fault = c(value, `${at}/${key}`);
+      if (fault !== null) return fault;
+    }
+    return null;
+  };
+
+// One of two shapes, told apart by a field that only the first has.
+const either = (field: string, first: Check, second: Check): Check => (v, at) => (isObject(v) && field in v ? first(v, at) : second(v, at));
+
+const reply = object({ seq: num, status: is('a reply status', (v) => v === 'reply' || v === 'timeout' || v === 'unreachable' || v === 'time-exceeded'), rttMs: optional(nullable(num)) });
+const rtt = nullable(object({ minMs: num, avgMs: num, maxMs: num, stddevMs: num }));
+const pingResult = object({ host: str, address: str, ipVersion: family, reachable: bool, packets: object({ sent: num, received: num, duplicates: num, lossPercent: num }), rtt, replies: arrayOf(reply), durationMs: num });
+
+const query = either('rcode', object({ rcode: str, rttMs: num, answers: arrayOf(object({})) }), object({ error: str }));
+const resolver = object({ id: str, address: str, queries: valuesOf(query) });
+const dnsResult = object({ domain: str, consistent: bool, records: valuesOf(arrayOf(object({}))), resolvers: arrayOf(resolver), durationMs: num });
+
+const probe = either('address', object({ address: str, rttMs: num, icmp: object({ type: num, code: num, name: str }) }), object({ status: str }));
+const hop = object({ ttl: num, probes: arrayOf(probe), name: optional(str) });
+const traceResult = object({ host: str, address: str, ipVersion: family, destinationReached: bool, hops: arrayOf(hop), durationMs: num });
+
+const pingStart = object({ host: str, address: str, ipVersion: family });
+const dnsStart = object({ domain: str, resolvers: arrayOf(object({ id: str, address: str })), types: arrayOf(str) });
+const dnsAnswer = object({ resolver: str, address: str, type: str, query });
+const traceStart = object({ host: str, address: str, ipVersion: family, maxHops: num, probesPerHop: num });
+
+export type Tool = 'ping' | 'dns' | 'trace';
+const RESULTS: Record<Tool, Check> = { ping: pingResult, dns: dnsResult, trace: traceResult };
+const EVENTS: Record<Tool, Record<string, Check>> = {
+  ping: { start: pingStart, reply, summary: pingResult },
+  dns: { start: dnsStart, answer: dnsAnswer, summary: dnsResult },
+  trace: { start: traceStart, hop, summary: traceResult },
+};
+
+// Why this 200 body is not the tool's result, or null.
+export function resultFault(tool: Tool, body: unknown): string | null {
+  return RESULTS[tool](body, '');
+}
+
+// Why this stream event is not one of the tool's, or null.
+export function eventFault(tool: Tool, e: unknown): string | null {
+  if (!isObject(e) || typeof e['event'] !== 'string') return 'an event without a name';
+  const check = Object.hasOwn(EVENTS[tool], e['event']) ? EVENTS[tool][e['event']] : undefined;
+  if (check === undefined) return `an event the ${tool} stream does not have: ${e['event'].slice(0, 40)}`;
+  const fault = check(e['data'], '');
+  return fault === null ? null : `its ${e['event'].slice(0, 40)} event: ${fault}`;
+}

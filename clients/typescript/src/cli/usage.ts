@@ -1,0 +1,68 @@
+// What `--help` prints: the whole command line, or one command's own (`nettools ping --help`).
+const COMMON = `Options of every command:
+  --server URL       the nettools server (or NETTOOLS_URL; http://127.0.0.1:8080 unless set)
+  --key KEY          API key, sent as a Bearer token (or NETTOOLS_API_KEY)
+  --json             print the API's JSON answer instead of text (with --watch: its events, one JSON a
+                     line); control characters in it are escaped as \\uXXXX, still valid JSON
+  -w, --deadline S   give up after S seconds (decimals allowed) without a whole answer: exit 4. The clock
+                     stops while Retry-After is waited for. Unless set: the longest the request can take
+                     (from its count, interval and timeouts, the server's defaults for those not given)
+                     plus 15 s
+  --watch            print each result as it arrives; Ctrl-C stops: ping prints the statistics so far and
+                     exits 0 only if every echo decided by then was answered; dns and trace exit 1
+  --no-wait          on 429 or 503, do not wait as Retry-After says and resend; report at once
+  -h, --help         this text (after a command: that command's own)
+  --version          the client's version`;
+
+const EXIT_STATUS = `Exit status: 0 success; 1 measured but failed (unreachable, packet loss, no such domain, no
+record of the type, resolvers disagree, expectation not met, destination not reached; for ping and trace
+also a host name that does not resolve); 2 usage; 3 refused by the server; 4 no usable answer from the
+server (none, none within the deadline, cut off, too large, not the API's shape); 5 the resolvers behind
+the server gave no answer (retrying later may help).`;
+
+const PING = `  nettools ping HOST [-c N] [-i S | --interval MS] [-W S | --timeout MS] [-s BYTES] [-4|-6] [--watch]
+
+  -c, --count N      echo requests to send (the server's default: 4; up to 10, or 3600 with --watch)
+  -i S               seconds between echoes, as ping's -i (decimals allowed)
+  --interval MS      the same in milliseconds (the server's bounds: 100 to 1000, or 60000 with --watch)
+  -W S               seconds to wait for each reply, as ping's -W (decimals allowed)
+  --timeout MS       the same in milliseconds (100 to 5000, default 1000)
+  -s, --size BYTES   payload bytes per echo request (0 to 1400, default 56)
+  -4, -6             the address family to resolve HOST to (or --ip-version 4|6)`;
+
+const DNS = `  nettools dns DOMAIN [--type A|AAAA|MX|TXT ...] [--expect TEXT ...] [--consistent] [--resolver ID ...]
+                     [--timeout MS] [--watch]
+
+  --type T           record types to ask (repeat, or T1,T2; the server's default: A, AAAA, MX, TXT)
+  --expect TEXT      must be in every asked resolver's answer (a TXT value exactly; an address or an MX
+                     exchange regardless of case and final dot)
+  --consistent       exit 1 when the resolvers' answers disagree
+  --resolver ID      which of the server's resolvers to ask (repeat, or ID1,ID2)
+  --timeout MS       per resolver and query, retries included (100 to 5000, default 2000)
+  Record data is printed as dig prints it: bytes outside printable ASCII as \\DDD.`;
+
+const TRACE = `  nettools trace HOST [--max-hops N] [--probes N] [--timeout MS] [-4|-6] [--names] [--watch]
+
+  --max-hops N       highest TTL probed (1 to 32, the server's default: 30)
+  --probes N         probes per hop (1 to 3, default 2)
+  --timeout MS       how long to wait for each probe's answer (100 to 3000, default 1000)
+  -4, -6             the address family to resolve HOST to (or --ip-version 4|6)
+  --names            ask the server for each hop's name (PTR) and print \`name (address)\` as traceroute
+                     does; without it addresses only, as \`traceroute -n\``;
+
+export const COMMAND_USAGE: Record<string, string> = { ping: PING, dns: DNS, trace: TRACE };
+
+export const USAGE = `Usage:
+${PING.split('\n')[0]}
+${DNS.split('\n').slice(0, 2).join('\n')}
+${TRACE.split('\n')[0]}
+
+Run \`nettools COMMAND --help\` for a command's own options.
+
+${COMMON}
+
+${EXIT_STATUS}`;
+
+export function commandHelp(command: string): string {
+  return `Usage:\n${COMMAND_USAGE[command]}\n\n${COMMON}\n\n${EXIT_STATUS}`;
+}

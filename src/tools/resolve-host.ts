@@ -1,6 +1,6 @@
 // Turns the request's host into one address to probe (ping, traceroute), through the configured resolvers only, with the
 // service's own DNS engine: never the system resolver, which is not ours to use.
-import { addressOf as addressFrom, type Address } from '../net/address';
+import { addressOf, type Address } from '../net/address';
 import { parseIp } from '../net/ip';
 import type { HostTarget } from '../validation/names';
 import type { ResolverConfig } from '../config/types';
@@ -60,8 +60,9 @@ export function firstAnswer(client: Upstream, name: string, type: RecordType, op
   );
 }
 
-// The admitted queries, one per resolver; the first value picked wins. A query that fails outright (a
-// bug, an engine closed under it) fails the race: it is the request's error, never a silent wait.
+// The admitted queries, one per resolver; the first value picked wins. The engine settles every query
+// (a failure is an entry), so a rejection is a bug: it fails the race, the request's 500, rather than
+// leave the request waiting for ever.
 async function race(client: Upstream, q: { name: string; type: RecordType; timeoutMs: number; pick: Pick }, fresh: Fresh, opts: ResolveOptions): Promise<Race> {
   const { name, type, timeoutMs, pick } = q;
   const race = new CancelSource();
@@ -101,7 +102,7 @@ export async function resolveHost(host: HostTarget, options: ResolveOptions): Pr
     const raced = await firstAnswer(options.client, name, type, options, (a) => ('address' in a ? a.address : undefined));
     if ('busy' in raced) return unresolved(upstreamBusy(raced.busy));
     if ('found' in raced) {
-      const address = addressOf(raced.found, type === 'A' ? 4 : 6);
+      const address = addressIn(raced.found, type === 'A' ? 4 : 6);
       if (address !== null) return { ok: true, host: { address, shown: address.text, literal: false } };
       continue;
     }
@@ -118,9 +119,9 @@ export async function resolveHost(host: HostTarget, options: ResolveOptions): Pr
 
 // The resolver's answer, made a value once here (an AAAA stays IPv6, mapped or not); null when it is
 // not an address of the family asked.
-function addressOf(text: string, family: 4 | 6): Address | null {
+function addressIn(text: string, family: 4 | 6): Address | null {
   const ip = parseIp(text);
-  return ip !== null && ip.family === family ? addressFrom(family, ip.bytes) : null;
+  return ip !== null && ip.family === family ? addressOf(family, ip.bytes) : null;
 }
 
 function unresolved(failure: ToolFailure): ResolveOutcome {

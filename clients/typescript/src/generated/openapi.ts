@@ -150,7 +150,7 @@ export interface paths {
         };
         /**
          * blackbox_exporter-compatible probe: one measurement as Prometheus metrics
-         * @description Modules: icmp (/api/tools/ping), dns (/api/tools/dns). Same rate limits and target policy as the tool endpoints. A target without an address, or no resolver answering, is probe_success 0; bad parameters and refusals are problems.
+         * @description Modules: icmp (/api/tools/ping), dns (/api/tools/dns). Same rate limits and target policy as the tool endpoints. A target without an address, or no resolver answering, is probe_success 0; `nettools_probe_dns_outcome` and `nettools_probe_icmp_resolve_outcome` tell a name that does not exist from resolvers that gave no answer. Bad parameters and refusals are problems.
          */
         get: operations["probe"];
         put?: never;

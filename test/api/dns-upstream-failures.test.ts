@@ -5,13 +5,14 @@ import { startSilentDns } from '../support/fault-dns';
 import { postJson } from '../support/http';
 import { startKnot, type KnotServer } from '../support/knot';
 import { assertProblem } from '../support/problem';
+import { answerA, startScriptedDns, type ScriptedDns } from '../support/scripted-dns';
 import { startServer, type RunningServer } from '../support/server';
 
 // A resolver that gives no answer is never "no such record": NXDOMAIN, NOERROR without data and "no
 // resolver answered" are three different answers of POST /api/tools/dns. Real Knot servers on loopback:
 // Knot refuses a name outside its zones and answers SERVFAIL for a zone whose file is missing.
 type Silent = Awaited<ReturnType<typeof startSilentDns>>;
-const test = suite<{ one: KnotServer; two: KnotServer; broken: KnotServer; stranger: KnotServer; silent: Silent; server: RunningServer }>('dns: failures told apart');
+const test = suite<{ one: KnotServer; two: KnotServer; broken: KnotServer; stranger: KnotServer; silent: Silent; halfMute: ScriptedDns; server: RunningServer }>('dns: failures told apart');
 
 test.before(async (ctx) => {
   ctx.one = await startKnot([{ domain: 'example.test', records: ['@ A 192.0.2.10', 'onlya A 192.0.2.11'] }], '127.0.0.41');
@@ -21,9 +22,13 @@ test.before(async (ctx) => {
   // Serves another zone only: REFUSED for example.test.
   ctx.stranger = await startKnot([{ domain: 'other.test' }], '127.0.0.44');
   ctx.silent = await startSilentDns();
-  const { one, two, broken, stranger, silent } = ctx;
+  // A fault no Knot produces: a resolver that answers A and never anything else.
+  ctx.halfMute = await startScriptedDns((q, dns) => {
+    if (q.type === 1) void dns.send(answerA(q, '192.0.2.10'), q);
+  });
+  const { one, two, broken, stranger, silent, halfMute } = ctx;
   ctx.server = await startServer({
-    NETTOOLS_RESOLVERS: `one=${one.address}:${one.port},two=${two.address}:${two.port},broken=${broken.address}:${broken.port},stranger=${stranger.address}:${stranger.port},mute=${silent.address}:${silent.port}`,
+    NETTOOLS_RESOLVERS: `one=${one.address}:${one.port},two=${two.address}:${two.port},broken=${broken.address}:${broken.port},stranger=${stranger.address}:${stranger.port},mute=${silent.address}:${silent.port},halfmute=${halfMute.address}:${halfMute.port}`,
     NETTOOLS_RATE_LIMIT: '1000/1s',
   });
 });
@@ -31,6 +36,7 @@ test.before(async (ctx) => {
 test.after(async (ctx) => {
   await ctx.server?.stop();
   await ctx.silent?.stop();
+  await ctx.halfMute?.stop();
   for (const k of [ctx.one, ctx.two, ctx.broken, ctx.stranger]) await k?.stop();
 });
 
@@ -96,6 +102,16 @@ test('NXDOMAIN at one resolver against NOERROR without data at another is incons
   assert.equal(body.records.A, []);
   assert.is(body.consistent, false);
   assert.equal(body.outcomes, { A: 'no-data' });
+});
+
+test('a type no resolver answered is upstream-failed in a 200 whose other type was answered', async ({ server }) => {
+  const reply = await dns(server, { domain: 'example.test', types: ['A', 'TXT'], resolvers: ['halfmute', 'mute'], timeoutMs: 300 });
+  assert.is(reply.status, 200, reply.text);
+  const body = reply.json();
+  assertMatchesSchema('DnsResult', body);
+  assert.equal(body.outcomes, { A: 'records', TXT: 'upstream-failed' });
+  assert.equal(body.records.TXT, []);
+  assert.equal(body.resolvers[0].queries.TXT, { error: 'timeout' });
 });
 
 test.run();

@@ -2,6 +2,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { NettoolsClient, resolversFailed, unansweredTypes, type HostResolverReport, type WaitNotice } from '../../clients/typescript/src/index';
 import { assertMatchesSchema } from '../support/contract';
+import { answerA, startScriptedDns } from '../support/scripted-dns';
+import { startServer } from '../support/server';
 import { freeTcpPort } from '../support/ports';
 import { fullBucket, startRig, stopRig, type Rig } from './servers';
 
@@ -58,6 +60,23 @@ test('dns() of a name that does not exist is a value whose outcomes say nxdomain
   assert.ok(answer.ok, JSON.stringify(answer));
   assert.equal(answer.value.outcomes, { A: 'nxdomain', MX: 'nxdomain' });
   assert.equal(unansweredTypes(answer.value), []);
+});
+
+test('unansweredTypes() names the types of a dns 200 that no resolver answered', async () => {
+  // A fault no Knot produces: a resolver that answers A and never anything else.
+  const halfMute = await startScriptedDns((q, dns) => {
+    if (q.type === 1) void dns.send(answerA(q, '192.0.2.10'), q);
+  });
+  const server = await startServer({ NETTOOLS_RESOLVERS: `halfmute=${halfMute.address}:${halfMute.port}` });
+  try {
+    const answer = await client(server.base).dns({ domain: 'example.test', types: ['A', 'MX'], timeoutMs: 300 });
+    assert.ok(answer.ok, JSON.stringify(answer));
+    assert.equal(answer.value.outcomes, { A: 'records', MX: 'upstream-failed' });
+    assert.equal(unansweredTypes(answer.value), ['MX']);
+  } finally {
+    await server.stop();
+    await halfMute.stop();
+  }
 });
 
 test('ping() of a refused name is upstream-failed with what each resolver said; a missing name is host-not-found', async ({ open }) => {

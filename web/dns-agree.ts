@@ -1,6 +1,7 @@
 // Whether resolvers agree on a type, by the server's own rule (src/tools/dns/merge.ts): only NOERROR and
-// NXDOMAIN state what the zone holds (NXDOMAIN as the empty set); record sets are compared by their data,
-// never their TTL, names in any letter case. SERVFAIL, timeouts and the like neither agree nor differ.
+// NXDOMAIN state what the zone holds, and NXDOMAIN ("no such name") differs from NOERROR without records
+// ("the name exists"); record sets are compared by their data, never their TTL, names in any letter case.
+// SERVFAIL, REFUSED, timeouts and the like neither agree nor differ.
 
 export type Query = { rcode: string; answers: any[] } | { error: string; detail?: string };
 
@@ -15,6 +16,8 @@ export function recordKey(type: string, record: any): string {
 
 function statedSet(type: string, query: Query): Set<string> | null {
   if (!('rcode' in query) || (query.rcode !== 'NOERROR' && query.rcode !== 'NXDOMAIN')) return null;
+  // A key no record can have (none starts with a space): NXDOMAIN is a set of its own.
+  if (query.rcode === 'NXDOMAIN') return new Set([' NXDOMAIN']);
   return new Set(query.answers.map((r) => recordKey(type, r)));
 }
 

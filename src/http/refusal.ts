@@ -77,6 +77,7 @@ export const FAILURE_PROBLEMS: Readonly<Record<FailureCode, ProblemCode>> = {
   'engine-unavailable': 'engine-unavailable',
   'engine-busy': 'overloaded',
   'upstream-timeout': 'upstream-timeout',
+  'upstream-failed': 'upstream-failed',
   'upstream-busy': 'upstream-busy',
   'store-unavailable': 'rate-limit-store-unavailable',
   'caller-rate-limited': 'rate-limited',
@@ -97,7 +98,10 @@ function toolProblem(r: ToolFailure | Extract<StageRefusal, { code: FailureCode 
     case 'caller-rate-limited':
       return { code, detail: r.detail, retryAfterSeconds: r.retryAfterSeconds };
     case 'upstream-timeout':
-      return { code, detail: r.detail, extensions: { resolvers: r.resolvers, durationMs: r.durationMs } };
+    case 'upstream-failed':
+      return { code, detail: r.detail, extensions: 'durationMs' in r ? { resolvers: r.resolvers, durationMs: r.durationMs } : { resolvers: r.resolvers } };
+    case 'host-not-found':
+      return { code, detail: r.detail, extensions: { dns: r.dns } };
     case 'target-forbidden':
       return { code, detail: r.detail, extensions: { range: r.range } };
     default:

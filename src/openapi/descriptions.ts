@@ -13,7 +13,8 @@ export const PROBLEM_DESCRIPTIONS: Readonly<Record<ProblemCode, string>> = {
   'request-timeout': 'The body did not arrive in full within the server\'s body timeout (10 s unless the operator changed it); the connection is closed.',
   'payload-too-large': 'The body is over 4 KiB; the connection is closed.',
   'unsupported-media-type': 'The body must be sent as `Content-Type: application/json` (a `charset` parameter is fine).',
-  'host-not-found': 'ping: the host name has no address of the wanted family (`ipVersion`, or either when it is absent).',
+  'host-not-found':
+    'ping, traceroute: the resolvers answered, and the host name has no address of the wanted family (`ipVersion`, or either when it is absent). `dns` says which: `nxdomain` (the name does not exist) or `no-data` (it exists, without an A or AAAA record). Resolvers that gave no answer are `upstream-failed` or `upstream-timeout` instead, never this.',
   'target-forbidden':
     'ping: the address is in a range this server does not ping (loopback, private, link-local, CGNAT, multicast, documentation and the like); `range` names it. A host name is checked once resolved. An operator may open the private ranges; multicast, broadcast and unspecified addresses stay refused.',
   'rate-limited': "The caller's bucket is empty (its API key's, or its address's). Wait `Retry-After` seconds; the rate-limit headers describe the budget.",
@@ -27,7 +28,10 @@ export const PROBLEM_DESCRIPTIONS: Readonly<Record<ProblemCode, string>> = {
     "dns, and ping of a host name: a resolver's query budget (`NETTOOLS_RESOLVER_QPS` queries a second from this server) cannot take this request's new queries, so the request is refused whole, before anything is sent, rather than half asked. Questions already in flight cost nothing. Resends and TCP fall-backs the server already sent are charged afterwards, even past the budget, so the next requests pay for them: `Retry-After` then covers that debt as well. Wait `Retry-After` seconds.",
   'rate-limit-store-unavailable':
     'The store the budgets are shared in (Redis) cannot be reached and the operator chose to refuse rather than serve unlimited (NETTOOLS_REDIS_FAILURE=closed). Wait `Retry-After` seconds.',
-  'upstream-timeout': 'dns: no resolver answered any query within `timeoutMs`. `resolvers` gives each one\'s outcome as in a 200, `durationMs` how long they were waited for.',
+  'upstream-failed':
+    'dns, and ping or traceroute of a host name: no resolver answered (NOERROR or NXDOMAIN), and at least one said something else (REFUSED, SERVFAIL, ...) or sent nothing usable. Nothing is known of the name: retry later. `resolvers` says what each resolver said (from dns as in a 200, with `durationMs`; from ping and traceroute its rcode or error for the last record type asked), and `detail` names them.',
+  'upstream-timeout':
+    'dns, and ping or traceroute of a host name: no resolver answered, and every one of them timed out (within `timeoutMs` for dns). Nothing is known of the name: retry later. `resolvers` gives each one\'s outcome (from dns as in a 200, with `durationMs` how long they were waited for).',
   'shutting-down':
     'Streamed requests only: the server began to stop (SIGTERM) while the measurement ran, and ended it at once rather than at the end of its grace period; a 503 if no event was sent yet, else the stream\'s `problem` event (the events before it stand). Send the request again, to another instance or once this one is back.',
   'internal-error': "A bug in the server. The response's `X-Request-Id` finds the request in the server's log.",

@@ -121,7 +121,7 @@ function probePath(all: readonly AnyTool[]) {
       tags: ['operations'],
       summary: 'blackbox_exporter-compatible probe: one measurement as Prometheus metrics',
       security: OPTIONAL_KEY,
-      description: `Modules: ${tools.map((t) => `${t.probe.module} (${t.path})`).join(', ')}. Same rate limits and target policy as the tool endpoints. A target without an address, or no resolver answering, is probe_success 0; bad parameters and refusals are problems.`,
+      description: `Modules: ${tools.map((t) => `${t.probe.module} (${t.path})`).join(', ')}. Same rate limits and target policy as the tool endpoints. A target without an address, or no resolver answering, is probe_success 0; \`nettools_probe_dns_outcome\` and \`nettools_probe_icmp_resolve_outcome\` tell a name that does not exist from resolvers that gave no answer. Bad parameters and refusals are problems.`,
       parameters: Object.entries(params).map(([name, description]) => ({ name, in: 'query', required: name === 'module' || name === 'target', description, schema: { type: 'string' } })),
       responses: {
         '200': { description: 'probe_success, probe_duration_seconds, probe_icmp_* or probe_dns_* metrics.', headers: rateLimitHeaders, content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } } },

@@ -13,7 +13,7 @@ const SAMPLES: Readonly<Record<ProblemCode, Refusal>> = {
   'request-timeout': { code: 'request-timeout', timeoutMs: 10_000 },
   'payload-too-large': { code: 'payload-too-large', limit: 4096 },
   'unsupported-media-type': { code: 'unsupported-media-type', contentType: 'text/plain' },
-  'host-not-found': { code: 'host-not-found', detail: 'ipv6-less.example has no AAAA record' },
+  'host-not-found': { code: 'host-not-found', detail: 'ipv6-less.example has no AAAA record', dns: 'no-data' },
   'target-forbidden': { code: 'target-forbidden', detail: '10.1.2.3 is in the refused range private', address: '10.1.2.3', range: 'private' },
   'rate-limited': { code: 'rate-limited', limit: 30, windowMs: 60_000, retryAfterSeconds: 2 },
   'target-rate-limited': { code: 'target-rate-limited', detail: '192.0.2.10 already receives 20 echo requests per second from this server; retry after 1 s', retryAfterSeconds: 1 },
@@ -26,6 +26,19 @@ const SAMPLES: Readonly<Record<ProblemCode, Refusal>> = {
   },
   'upstream-busy': { code: 'upstream-busy', detail: 'resolver quad9 has no query budget left this second; retry after 1 s', retryAfterSeconds: 1 },
   'rate-limit-store-unavailable': { code: 'rate-limit-store-unavailable', retryAfterSeconds: 1 },
+  'upstream-failed': {
+    code: 'upstream-failed',
+    detail: 'no resolver answered any query for example.com: quad9 REFUSED, local SERVFAIL/timeout',
+    resolvers: [
+      {
+        id: 'quad9',
+        address: '9.9.9.9',
+        queries: { A: { rcode: 'REFUSED', flags: ['qr', 'rd'], rttMs: 10.2, transport: 'udp', answers: [] }, MX: { rcode: 'REFUSED', flags: ['qr', 'rd'], rttMs: 10.4, transport: 'udp', answers: [] } },
+      },
+      { id: 'local', address: '192.0.2.53', queries: { A: { rcode: 'SERVFAIL', flags: ['qr', 'rd', 'ra'], rttMs: 30.5, transport: 'udp', answers: [] }, MX: { error: 'timeout' } } },
+    ],
+    durationMs: 2001.4,
+  },
   'upstream-timeout': {
     code: 'upstream-timeout',
     detail: 'no resolver answered any query for example.com within 2000 ms',

@@ -18,6 +18,7 @@ export const PROBLEMS = {
   'engine-unavailable': { status: 503, title: 'The measurement engine is not available on this server' },
   'upstream-busy': { status: 503, title: "A resolver's query budget is spent" },
   'rate-limit-store-unavailable': { status: 503, title: 'The shared rate-limit store is unreachable' },
+  'upstream-failed': { status: 502, title: 'No resolver gave an answer' },
   'upstream-timeout': { status: 504, title: 'No resolver answered' },
   'shutting-down': { status: 503, title: 'The server is shutting down' },
   'internal-error': { status: 500, title: 'Internal server error' },

@@ -23,8 +23,32 @@ export const problemSchema = {
         },
       },
     },
-    resolvers: { type: 'array', items: { $ref: 'DnsResolverResult' }, description: 'Only on upstream-timeout.' },
-    durationMs: { type: 'number', minimum: 0, description: 'Only on upstream-timeout: how long the resolvers were waited for, ms.' },
+    resolvers: {
+      type: 'array',
+      description:
+        'Only on upstream-failed and upstream-timeout: each resolver asked and what it said. From dns, as in its 200 (every query); from ping or traceroute resolving a host name, its rcode or error for the last record type asked.',
+      items: {
+        anyOf: [
+          { $ref: 'DnsResolverResult' },
+          {
+            type: 'object',
+            description: 'One resolver asked for a host name\'s address.',
+            required: ['id', 'address'],
+            properties: {
+              id: { type: 'string', description: "The resolver's id in the server's configuration." },
+              address: { type: 'string', description: "The resolver's address." },
+              rcode: { type: 'string', description: 'Its answer\'s response code (REFUSED, SERVFAIL, ...).', examples: ['REFUSED'] },
+              error: { type: 'string', description: 'Why no answer came instead: timeout, connection-refused, malformed, ...', examples: ['timeout'] },
+            },
+          },
+        ],
+      },
+    },
+    durationMs: { type: 'number', minimum: 0, description: 'Only on upstream-failed and upstream-timeout from dns: how long the resolvers were waited for, ms.' },
+    dns: {
+      enum: ['nxdomain', 'no-data'],
+      description: 'Only on host-not-found: what the resolvers said. nxdomain: the name does not exist; no-data: it exists, without an address of the wanted family.',
+    },
     range: { type: 'string', description: 'Only on target-forbidden: the refused range the address is in, e.g. loopback or ipv4-mapped:private.', examples: ['loopback'] },
   },
   examples: [

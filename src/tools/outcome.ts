@@ -1,4 +1,5 @@
 import type { ResolverReport } from './dns/types';
+import type { UpstreamFailureCode } from './resolver-verdict';
 
 // What a tool hands back: its typed result, or a failure in the tool's own terms. Nothing here knows
 // HTTP: the HTTP layer alone turns a failure into a status, headers and a problem body.
@@ -13,13 +14,17 @@ export interface FieldFault {
 
 // `detail` is one sentence for the caller, in the tool's words.
 export type ToolFailure =
-  | { code: 'host-not-found'; detail: string }
+  // The resolvers answered: the name does not exist (nxdomain), or has no address of the wanted family (no-data).
+  | { code: 'host-not-found'; detail: string; dns: 'nxdomain' | 'no-data' }
   | { code: 'target-forbidden'; detail: string; address: string; range: string }
   | { code: 'target-rate-limited'; detail: string; retryAfterSeconds: number }
   | { code: 'invalid-field'; detail: string; fields: FieldFault[] }
   | { code: 'engine-unavailable'; detail: string }
   | { code: 'engine-busy'; detail: string; retryAfterSeconds: number }
-  | { code: 'upstream-timeout'; detail: string; resolvers: ResolverReport[]; durationMs: number }
+  // No resolver answered (NOERROR or NXDOMAIN) anything: dns, with every query's report...
+  | { code: UpstreamFailureCode; detail: string; resolvers: ResolverReport[]; durationMs: number }
+  // ...or a host name of ping or traceroute, with what each resolver said to the last type asked.
+  | { code: UpstreamFailureCode; detail: string; resolvers: HostResolverReport[] }
   // A resolver's query budget (NETTOOLS_RESOLVER_QPS) cannot take this request's queries: nothing was sent.
   | { code: 'upstream-busy'; detail: string; retryAfterSeconds: number }
   // The shared store holding the per-target budget is unreachable and the operator chose to refuse.
@@ -33,6 +38,14 @@ export type ToolFailure =
   | { code: 'internal-error'; detail: string };
 
 export type FailureCode = ToolFailure['code'];
+
+// One resolver asked for a host's address, and what it said: an rcode, or the error in place of an answer.
+export interface HostResolverReport {
+  id: string;
+  address: string;
+  rcode?: string;
+  error?: string;
+}
 
 export function failed<F extends ToolFailure>(failure: F): { ok: false; failure: F } {
   return { ok: false, failure };

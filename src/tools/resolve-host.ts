@@ -4,7 +4,9 @@ import { addressOf, type Address } from '../net/address';
 import { parseIp } from '../net/ip';
 import type { HostTarget } from '../validation/names';
 import type { ResolverConfig } from '../config/types';
-import { isAnswered, type Answer, type RecordType } from '../engines/dns';
+import { isAnswered, type Answer, type QueryEntry, type RecordType, type ResolverQueries } from '../engines/dns';
+import { upstreamBusy, type HostResolverReport, type ToolFailure } from './outcome';
+import { saidBy, typeOutcome, upstreamFailureCode, whatEachSaid } from './resolver-verdict';
 import type { Upstream } from './upstream';
 import { CancelSource, type CancelToken } from '../util/cancel';
 
@@ -14,11 +16,7 @@ export interface ResolvedHost {
   literal: boolean; // the host was an IP literal: nothing was asked of any resolver
 }
 
-export type ResolveOutcome =
-  | { ok: true; host: ResolvedHost }
-  | { ok: false; reason: string }
-  // A resolver's query budget is spent: nothing was asked.
-  | { ok: false; busy: { resolver: string; retryAfterSeconds: number } };
+export type ResolveOutcome = { ok: true; host: ResolvedHost } | { ok: false; failure: ToolFailure };
 
 // An IP literal decides its family itself: its value came with the parsed host (IPv4-mapped IPv6
 // written dotted is already the IPv4 address it carries).
@@ -39,9 +37,16 @@ export type Busy = { busy: { resolver: string; retryAfterSeconds: number } };
 type Fresh = Parameters<Upstream['query']>[1];
 type Pick = (answer: Answer) => string | undefined;
 
+// What a race of the resolvers came to: the first value picked, or what each one said instead.
+export type Race = { found: string } | { unanswered: Heard[] };
+interface Heard {
+  resolver: ResolverConfig;
+  entry: QueryEntry | undefined;
+}
+
 // Asks every resolver at once and takes the first answer `pick` finds a value in; a silent resolver
 // then costs nothing while another answers. The rest are cancelled.
-export function firstAnswer(client: Upstream, name: string, type: RecordType, opts: ResolveOptions, pick: Pick): Promise<string | null | Busy> {
+export function firstAnswer(client: Upstream, name: string, type: RecordType, opts: ResolveOptions, pick: Pick): Promise<Race | Busy> {
   const timeoutMs = opts.timeoutMs ?? 2000;
   // Every resolver's query is reserved before any is sent: the question is asked of all or of none.
   // A budget in this process answers at once, and the queries then start from its callback: a ping of
@@ -55,23 +60,28 @@ export function firstAnswer(client: Upstream, name: string, type: RecordType, op
   );
 }
 
-// The admitted queries, one per resolver; the first value picked wins.
-async function race(client: Upstream, q: { name: string; type: RecordType; timeoutMs: number; pick: Pick }, fresh: Fresh, opts: ResolveOptions): Promise<string | null> {
+// The admitted queries, one per resolver; the first value picked wins. The engine settles every query
+// (a failure is an entry), so a rejection is a bug: it fails the race, the request's 500, rather than
+// leave the request waiting for ever.
+async function race(client: Upstream, q: { name: string; type: RecordType; timeoutMs: number; pick: Pick }, fresh: Fresh, opts: ResolveOptions): Promise<Race> {
   const { name, type, timeoutMs, pick } = q;
   const race = new CancelSource();
   const stopListening = opts.cancel?.onAbort(() => race.abort());
   try {
-    return await new Promise<string | null>((resolve) => {
+    return await new Promise<Race>((resolve, reject) => {
+      const heard: Heard[] = opts.resolvers.map((resolver) => ({ resolver, entry: undefined }));
       let left = opts.resolvers.length;
-      for (const resolver of opts.resolvers) {
-        void client.query({ domain: name, types: [type], resolvers: [resolver], timeoutMs }, fresh, race).then(([result]) => {
+      opts.resolvers.forEach((resolver, i) => {
+        const settled = ([result]: ResolverQueries[]): void => {
           const entry = result?.queries[type];
+          (heard[i] as Heard).entry = entry;
           const first = isAnswered(entry) ? entry.answers[0] : undefined;
           const value = first === undefined ? undefined : pick(first);
-          if (value !== undefined) resolve(value);
-          else if (--left === 0) resolve(null);
-        });
-      }
+          if (value !== undefined) resolve({ found: value });
+          else if (--left === 0) resolve({ unanswered: heard });
+        };
+        client.query({ domain: name, types: [type], resolvers: [resolver], timeoutMs }, fresh, race).then(settled, reject);
+      });
     });
   } finally {
     race.abort();
@@ -82,21 +92,50 @@ async function race(client: Upstream, q: { name: string; type: RecordType; timeo
 export async function resolveHost(host: HostTarget, options: ResolveOptions): Promise<ResolveOutcome> {
   if (host.kind !== 'name') return { ok: true, host: literalHost(host) };
   const name = host.value;
-  if (options.resolvers.length === 0) return { ok: false, reason: 'no resolvers are configured' };
-  if (options.client === null) return { ok: false, reason: 'the DNS engine is not available on this server to resolve host names' };
+  if (options.resolvers.length === 0) return unresolved({ code: 'engine-unavailable', detail: 'no resolvers are configured to resolve host names' });
+  if (options.client === null) return unresolved({ code: 'engine-unavailable', detail: 'the DNS engine is not available on this server to resolve host names' });
   // Without a wanted family: A first, then AAAA.
-  const families: (4 | 6)[] = options.ipVersion ? [options.ipVersion] : [4, 6];
-  for (const family of families) {
+  const types: Array<'A' | 'AAAA'> = options.ipVersion ? [options.ipVersion === 4 ? 'A' : 'AAAA'] : ['A', 'AAAA'];
+  let failedType: Heard[] | null = null;
+  for (const type of types) {
     if (options.cancel?.aborted) break;
-    const text = await firstAnswer(options.client, name, family === 4 ? 'A' : 'AAAA', options, (a) => ('address' in a ? a.address : undefined));
-    if (text !== null && typeof text === 'object') return { ok: false, ...text };
-    // The resolver's answer, made a value once here (an AAAA stays IPv6, mapped or not).
-    const ip = text === null ? null : parseIp(text);
-    if (ip !== null && ip.family === family) {
-      const address = addressOf(family, ip.bytes);
-      return { ok: true, host: { address, shown: address.text, literal: false } };
+    const raced = await firstAnswer(options.client, name, type, options, (a) => ('address' in a ? a.address : undefined));
+    if ('busy' in raced) return unresolved(upstreamBusy(raced.busy));
+    if ('found' in raced) {
+      const address = addressIn(raced.found, type === 'A' ? 4 : 6);
+      if (address !== null) return { ok: true, host: { address, shown: address.text, literal: false } };
+      continue;
     }
+    const outcome = typeOutcome(raced.unanswered.map((h) => h.entry));
+    // NXDOMAIN is about the name, whatever the type: no other type can exist.
+    if (outcome === 'nxdomain') return unresolved({ code: 'host-not-found', detail: `${name} does not exist (NXDOMAIN)`, dns: 'nxdomain' });
+    if (outcome === 'upstream-failed') failedType = raced.unanswered;
   }
+  // A type nobody answered may hold the address: that is the resolvers' failure, not the name's.
+  if (failedType !== null) return unresolved(noResolverAnswered(name, failedType));
   const wanted = options.ipVersion ? (options.ipVersion === 4 ? 'A' : 'AAAA') : 'A or AAAA';
-  return { ok: false, reason: `${name} has no ${wanted} record` };
+  return unresolved({ code: 'host-not-found', detail: `${name} has no ${wanted} record`, dns: 'no-data' });
+}
+
+// The resolver's answer, made a value once here (an AAAA stays IPv6, mapped or not); null when it is
+// not an address of the family asked.
+function addressIn(text: string, family: 4 | 6): Address | null {
+  const ip = parseIp(text);
+  return ip !== null && ip.family === family ? addressOf(family, ip.bytes) : null;
+}
+
+function unresolved(failure: ToolFailure): ResolveOutcome {
+  return { ok: false, failure };
+}
+
+function noResolverAnswered(name: string, heard: Heard[]): ToolFailure {
+  const resolvers: HostResolverReport[] = heard.map(({ resolver, entry }) => ({ id: resolver.id, address: resolver.address, ...reportOf(entry) }));
+  const code = upstreamFailureCode(heard.map((h) => h.entry));
+  const said = whatEachSaid(heard.map(({ resolver, entry }) => ({ id: resolver.id, said: saidBy(entry) })));
+  return { code, detail: `no resolver answered for ${name}: ${said}`, resolvers };
+}
+
+function reportOf(entry: QueryEntry | undefined): { rcode: string } | { error: string } {
+  if (entry === undefined) return { error: 'cancelled' };
+  return isAnswered(entry) ? { rcode: entry.rcode } : { error: entry.error };
 }

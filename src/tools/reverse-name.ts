@@ -23,6 +23,6 @@ export function reverseDomain(address: string): string | null {
 export async function lookUpName(client: Upstream, address: string, opts: ResolveOptions): Promise<string | null> {
   const domain = reverseDomain(address);
   if (domain === null || opts.resolvers.length === 0) return null;
-  const name = await firstAnswer(client, domain, 'PTR', opts, (a) => ('name' in a ? a.name : undefined));
-  return typeof name === 'string' ? name.replace(/\.$/, '') : null;
+  const raced = await firstAnswer(client, domain, 'PTR', opts, (a) => ('name' in a ? a.name : undefined));
+  return 'found' in raced ? raced.found.replace(/\.$/, '') : null;
 }

@@ -65,6 +65,20 @@ test('SSE: a dns stream is framed exactly, its summary has the JSON answer field
   assert.is(summary.consistent, json.consistent);
 });
 
+test('every resolver refusing: the stream started ends with an upstream-failed problem event, never a summary', async ({ server }) => {
+  // Knot refuses a name outside its zones; the start was sent once the budgets took the queries.
+  const s = await postStream(server.base, '/api/tools/dns', { ...ASK, domain: 'x.elsewhere.test' }, 'application/x-ndjson');
+  await s.ended;
+  const events = parseNdjson(s);
+  assert.equal(events.map((e) => e.event), ['start', 'answer', 'answer', 'answer', 'answer', 'problem']);
+  assert.ok(events.slice(1, 5).every((e) => e.data.query.rcode === 'REFUSED'));
+  const problem = events[5]!.data;
+  assertMatchesSchema('Problem', problem);
+  assert.equal([problem.status, problem.code], [502, 'upstream-failed']);
+  assert.is(problem.detail, 'no resolver answered any query for x.elsewhere.test: a REFUSED, b REFUSED');
+  assert.equal(problem.resolvers.map((r: any) => r.id), ['a', 'b']);
+});
+
 test('a request naming an unknown resolver is an ordinary 400 problem', async ({ server }) => {
   assertProblem(await postJson(server.base, '/api/tools/dns', { ...ASK, resolvers: ['nope'] }, { accept: 'application/x-ndjson' }), 400, 'validation-failed');
 });

@@ -2,22 +2,26 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertMatchesSchema } from '../support/contract';
 import { postJson, request } from '../support/http';
+import { startKnot, type KnotServer } from '../support/knot';
 import { assertProblem } from '../support/problem';
 import { startServer, type RunningServer } from '../support/server';
 
 // POST /api/tools/traceroute on 127.0.0.1 and ::1 (one hop: the target itself). Paths of several hops
-// are in test/traceroute/path.test.ts. No resolver is asked: the hosts are IPs.
-const test = suite<{ open: RunningServer; guarded: RunningServer }>('POST /api/tools/traceroute');
+// are in test/traceroute/path.test.ts. The hosts are IPs but where a test says otherwise: then `open` asks
+// a loopback Knot serving hosts.test.
+const test = suite<{ knot: KnotServer; open: RunningServer; guarded: RunningServer }>('POST /api/tools/traceroute');
 const PATH = '/api/tools/traceroute';
 
 test.before(async (ctx) => {
-  ctx.open = await startServer({ NETTOOLS_RESOLVERS: 'none=127.0.0.1:9', NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true', NETTOOLS_RATE_LIMIT: '1000/1s', NETTOOLS_TARGET_TRACES_PER_MINUTE: '2' });
+  ctx.knot = await startKnot([{ domain: 'hosts.test', records: ['loop A 127.0.0.5'] }], '127.0.0.9');
+  ctx.open = await startServer({ NETTOOLS_RESOLVERS: `knot=${ctx.knot.address}:${ctx.knot.port}`, NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true', NETTOOLS_RATE_LIMIT: '1000/1s', NETTOOLS_TARGET_TRACES_PER_MINUTE: '2' });
   ctx.guarded = await startServer({ NETTOOLS_RESOLVERS: 'none=127.0.0.1:9', NETTOOLS_RATE_LIMIT: '1000/1s' });
 });
 
 test.after(async (ctx) => {
   await ctx.open?.stop();
   await ctx.guarded?.stop();
+  await ctx.knot?.stop();
 });
 
 test('a trace to loopback is one hop answered by an echo reply from the target, with the defaults in force', async ({ open }) => {
@@ -78,6 +82,19 @@ test('out-of-bounds and unknown fields are validation errors naming each field',
     const problem = assertProblem(await postJson(open.base, PATH, body), 400, 'validation-failed');
     assert.ok(problem.errors.some((e: { pointer: string }) => e.pointer === pointer), `${JSON.stringify(body)}: ${JSON.stringify(problem.errors)}`);
   }
+});
+
+test('a host name the resolver refuses is 502 upstream-failed, not 422 host-not-found', async ({ open }) => {
+  // Knot refuses a name outside its zones: no answer about the name at all.
+  const body = assertProblem(await postJson(open.base, PATH, { host: 'far.example.test', probesPerHop: 1 }), 502, 'upstream-failed');
+  assertMatchesSchema('Problem', body);
+  assert.equal(body.resolvers, [{ id: 'knot', address: '127.0.0.9', rcode: 'REFUSED' }]);
+  assert.is(body.detail, 'no resolver answered for far.example.test: knot REFUSED');
+});
+
+test('a host name that does not exist is 422 host-not-found, dns nxdomain', async ({ open }) => {
+  const body = assertProblem(await postJson(open.base, PATH, { host: 'gone.hosts.test', probesPerHop: 1 }), 422, 'host-not-found');
+  assert.equal([body.detail, body.dns], ['gone.hosts.test does not exist (NXDOMAIN)', 'nxdomain']);
 });
 
 test('GET /probe has no traceroute module', async ({ open }) => {

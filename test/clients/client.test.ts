@@ -1,7 +1,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { NettoolsClient, type WaitNotice } from '../../clients/typescript/src/index';
+import { NettoolsClient, resolversFailed, unansweredTypes, type HostResolverReport, type WaitNotice } from '../../clients/typescript/src/index';
 import { assertMatchesSchema } from '../support/contract';
+import { answerA, startScriptedDns } from '../support/scripted-dns';
+import { startServer } from '../support/server';
 import { freeTcpPort } from '../support/ports';
 import { fullBucket, startRig, stopRig, type Rig } from './servers';
 
@@ -40,6 +42,54 @@ test('dns() answers the merged records of the asked types', async ({ open }) => 
   assertMatchesSchema('DnsResult', answer.value);
   assert.equal(answer.value.records, { MX: [{ priority: 10, exchange: 'mail.example.test', ttl: 300 }], TXT: [{ value: 'v=spf1 -all', parts: ['v=spf1 -all'], ttl: 300 }] });
   assert.is(answer.value.consistent, true);
+});
+
+test('dns() of a name the resolvers refuse is the upstream-failed problem, told apart by resolversFailed()', async ({ open }) => {
+  // Knot refuses a name outside its zones.
+  const answer = await client(open.base).dns({ domain: 'www.elsewhere.test', types: ['A'], resolvers: ['a', 'b'] });
+  assert.ok(!answer.ok && answer.error.kind === 'problem', JSON.stringify(answer));
+  assert.is(answer.error.status, 502);
+  assert.is(answer.error.problem.code, 'upstream-failed');
+  assert.equal(answer.error.problem.resolvers?.map((r) => r.id), ['a', 'b']);
+  assert.is(resolversFailed(answer.error), true);
+  assert.equal(answer.waits, []);
+});
+
+test('dns() of a name that does not exist is a value whose outcomes say nxdomain, not a failure', async ({ open }) => {
+  const answer = await client(open.base).dns({ domain: 'gone.example.test', types: ['A', 'MX'], resolvers: ['a', 'b'] });
+  assert.ok(answer.ok, JSON.stringify(answer));
+  assert.equal(answer.value.outcomes, { A: 'nxdomain', MX: 'nxdomain' });
+  assert.equal(unansweredTypes(answer.value), []);
+});
+
+test('unansweredTypes() names the types of a dns 200 that no resolver answered', async () => {
+  // A fault no Knot produces: a resolver that answers A and never anything else.
+  const halfMute = await startScriptedDns((q, dns) => {
+    if (q.type === 1) void dns.send(answerA(q, '192.0.2.10'), q);
+  });
+  const server = await startServer({ NETTOOLS_RESOLVERS: `halfmute=${halfMute.address}:${halfMute.port}` });
+  try {
+    const answer = await client(server.base).dns({ domain: 'example.test', types: ['A', 'MX'], timeoutMs: 300 });
+    assert.ok(answer.ok, JSON.stringify(answer));
+    assert.equal(answer.value.outcomes, { A: 'records', MX: 'upstream-failed' });
+    assert.equal(unansweredTypes(answer.value), ['MX']);
+  } finally {
+    await server.stop();
+    await halfMute.stop();
+  }
+});
+
+test('ping() of a refused name is upstream-failed with what each resolver said; a missing name is host-not-found', async ({ open }) => {
+  const refused = await client(open.base).ping({ host: 'www.elsewhere.test', count: 1 });
+  assert.ok(!refused.ok && refused.error.kind === 'problem', JSON.stringify(refused));
+  assert.is(refused.error.problem.code, 'upstream-failed');
+  const said: HostResolverReport[] = (refused.error.problem.resolvers ?? []) as HostResolverReport[];
+  assert.equal(said.map((r) => r.rcode), ['REFUSED', 'REFUSED', 'REFUSED']);
+  const missing = await client(open.base).ping({ host: 'gone.example.test', count: 1 });
+  assert.ok(!missing.ok && missing.error.kind === 'problem');
+  assert.is(missing.error.problem.code, 'host-not-found');
+  assert.is(missing.error.problem.dns, 'nxdomain');
+  assert.is(resolversFailed(missing.error), false);
 });
 
 test('limits() answers the plan and budget without spending a token', async ({ open }) => {

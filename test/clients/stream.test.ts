@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { NettoolsClient, NettoolsError, type DnsEvent, type PingEvent, type WaitNotice } from '../../clients/typescript/src/index';
+import { NettoolsClient, NettoolsError, resolversFailed, type DnsEvent, type PingEvent, type WaitNotice } from '../../clients/typescript/src/index';
 import { assertMatchesSchema } from '../support/contract';
 import { createNetns, type Netns } from '../support/netns';
 import { freeTcpPort } from '../support/ports';
@@ -164,6 +164,17 @@ test('a problem event after the start is thrown as the typed problem, after the 
   assert.ok(error.kind === 'problem', JSON.stringify(error));
   assert.is(error.problem.code, 'upstream-timeout');
   assert.is(error.status, error.problem.status);
+});
+
+test('resolvers that refuse end a started dns stream with the upstream-failed problem, thrown typed', async ({ open }) => {
+  // Knot refuses a name outside its zones.
+  const result = await thrown(client(open.base).dnsStream({ domain: 'www.elsewhere.test', types: ['A'], resolvers: ['a'] }));
+  assert.ok(result !== null);
+  assert.is((result.seen[0] as DnsEvent).event, 'start');
+  const { error } = result.error;
+  assert.ok(error.kind === 'problem' && error.problem.code === 'upstream-failed', JSON.stringify(error));
+  assert.is(error.status, 502);
+  assert.ok(resolversFailed(error));
 });
 
 test("an answer that is not a stream (an HTML page) is thrown as unexpected", async ({ open }) => {

@@ -7,7 +7,7 @@ import { ANSWER_WAIT_MS, type Reply } from './send';
 // only where the contract names one (no engine, a spent budget, no resolver answering); no 429, as
 // the fuzz server's limits are raised so that none can hide a case; UTF-8 JSON, with problems as
 // application/problem+json whose body matches the Problem schema and its own status.
-const LEGITIMATE_5XX = new Set(['overloaded', 'engine-unavailable', 'upstream-busy', 'rate-limit-store-unavailable', 'upstream-timeout']);
+const LEGITIMATE_5XX = new Set(['overloaded', 'engine-unavailable', 'upstream-busy', 'rate-limit-store-unavailable', 'upstream-failed', 'upstream-timeout']);
 const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';
 
 export interface Judge {

@@ -8,7 +8,7 @@ import { parsePromText, sampleValue, type Sample } from '../support/prom-text';
 import { startServer, type RunningServer } from '../support/server';
 
 type Silent = Awaited<ReturnType<typeof startSilentDns>>;
-const test = suite<{ knot: KnotServer; silent: Silent; open: RunningServer; guarded: RunningServer }>('GET /probe');
+const test = suite<{ knot: KnotServer; silent: Silent; open: RunningServer; guarded: RunningServer; knotOnly: RunningServer }>('GET /probe');
 
 test.before(async (ctx) => {
   ctx.knot = await startKnot([{ domain: 'probe.test', records: ['@ A 192.0.2.1', '@ A 192.0.2.2', 'loop A 127.0.0.1'] }], '127.0.0.14');
@@ -16,11 +16,14 @@ test.before(async (ctx) => {
   const resolvers = `knot=127.0.0.14:${ctx.knot.port},mute=${ctx.silent.address}:${ctx.silent.port}`;
   ctx.open = await startServer({ NETTOOLS_RESOLVERS: resolvers, NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true' });
   ctx.guarded = await startServer({ NETTOOLS_RESOLVERS: resolvers, NETTOOLS_RATE_LIMIT: '3/60s' });
+  // Without the silent resolver: a name's resolution ends when Knot has answered.
+  ctx.knotOnly = await startServer({ NETTOOLS_RESOLVERS: `knot=127.0.0.14:${ctx.knot.port}`, NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true' });
 });
 
 test.after(async (ctx) => {
   await ctx.open?.stop();
   await ctx.guarded?.stop();
+  await ctx.knotOnly?.stop();
   await ctx.silent?.stop();
   await ctx.knot?.stop();
 });
@@ -71,6 +74,41 @@ test('module=dns with only a silent resolver is probe_success 0', async ({ open 
   const samples = await probe(open.base, 'module=dns&target=probe.test&resolver=mute&timeout_ms=100');
   assert.is(sampleValue(samples, 'probe_success'), 0);
   assert.is(sampleValue(samples, 'probe_dns_answer_rrs'), 0);
+});
+
+const oneHot = (samples: Sample[], name: string) => samples.filter((s) => s.name === name && s.value === 1).map((s) => s.labels['outcome']);
+
+test('module=dns tells a refusing resolver from a missing record: outcome upstream-failed, probe_success 0', async ({ open }) => {
+  // Knot refuses a name outside its zones.
+  const refused = await probe(open.base, 'module=dns&target=x.elsewhere.test&resolver=knot');
+  assert.is(sampleValue(refused, 'probe_success'), 0);
+  assert.equal(oneHot(refused, 'nettools_probe_dns_outcome'), ['upstream-failed']);
+  assert.is(sampleValue(refused, 'nettools_probe_dns_outcome', { outcome: 'nxdomain' }), 0);
+  assert.ok(sampleValue(refused, 'nettools_probe_dns_resolver_rtt_seconds', { resolver: 'knot', rcode: 'REFUSED' }) > 0);
+  const missing = await probe(open.base, 'module=dns&target=none.probe.test&resolver=knot');
+  assert.is(sampleValue(missing, 'probe_success'), 0);
+  assert.equal(oneHot(missing, 'nettools_probe_dns_outcome'), ['nxdomain']);
+  const found = await probe(open.base, 'module=dns&target=probe.test&resolver=knot');
+  assert.equal(oneHot(found, 'nettools_probe_dns_outcome'), ['records']);
+});
+
+test('module=dns with only a silent resolver says upstream-failed too', async ({ open }) => {
+  const samples = await probe(open.base, 'module=dns&target=probe.test&resolver=mute&timeout_ms=100');
+  assert.equal(oneHot(samples, 'nettools_probe_dns_outcome'), ['upstream-failed']);
+});
+
+test('module=icmp tells a name that does not exist from resolvers that refuse it, both probe_success 0', async ({ knotOnly }) => {
+  const missing = await probe(knotOnly.base, 'module=icmp&target=none.probe.test');
+  assert.is(sampleValue(missing, 'probe_success'), 0);
+  assert.equal(oneHot(missing, 'nettools_probe_icmp_resolve_outcome'), ['nxdomain']);
+  const refused = await probe(knotOnly.base, 'module=icmp&target=loop.elsewhere.test');
+  assert.is(sampleValue(refused, 'probe_success'), 0);
+  assert.equal(oneHot(refused, 'nettools_probe_icmp_resolve_outcome'), ['upstream-failed']);
+  const resolved = await probe(knotOnly.base, 'module=icmp&target=loop.probe.test');
+  assert.is(sampleValue(resolved, 'probe_success'), 1);
+  assert.equal(oneHot(resolved, 'nettools_probe_icmp_resolve_outcome'), ['resolved']);
+  const literal = await probe(knotOnly.base, 'module=icmp&target=127.0.0.1');
+  assert.not.ok(literal.some((s) => s.name === 'nettools_probe_icmp_resolve_outcome'));
 });
 
 test('the target policy applies: a loopback target is a 422 problem', async ({ guarded }) => {

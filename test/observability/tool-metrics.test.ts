@@ -56,6 +56,21 @@ test('dns outcomes by resolver and rcode, with the resolver RTT histogram and en
   assert.is(delta('nettools_dns_engine_events_total', { event: 'answered' }), 2);
 });
 
+test('dns counts each type by outcome, and a request no resolver answered as upstream-failed with its queries', async ({ server }) => {
+  const before = await scrape(server.base);
+  await postJson(server.base, '/api/tools/dns', { domain: 'm.test', types: ['A', 'MX'], resolvers: ['knot'] });
+  await postJson(server.base, '/api/tools/dns', { domain: 'gone.m.test', types: ['A'], resolvers: ['knot'] });
+  // Knot refuses a name outside its zones.
+  await postJson(server.base, '/api/tools/dns', { domain: 'x.elsewhere.test', types: ['A'], resolvers: ['knot'] });
+  const after = await scrape(server.base);
+  const delta = (name: string, labels: Record<string, string>) => sampleValue(after, name, labels) - sampleValue(before, name, labels);
+  assert.is(delta('nettools_dns_type_outcomes_total', { type: 'A', outcome: 'records' }), 1);
+  assert.is(delta('nettools_dns_type_outcomes_total', { type: 'MX', outcome: 'no-data' }), 1);
+  assert.is(delta('nettools_dns_type_outcomes_total', { type: 'A', outcome: 'nxdomain' }), 1);
+  assert.is(delta('nettools_dns_requests_total', { outcome: 'upstream-failed' }), 1);
+  assert.is(delta('nettools_dns_queries_total', { resolver: 'knot', rcode: 'REFUSED' }), 1);
+});
+
 test('a client that goes away mid-ping is counted as aborted, not as an internal error', async ({ server }) => {
   const before = await scrape(server.base);
   const http = await import('node:http');

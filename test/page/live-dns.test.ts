@@ -6,12 +6,12 @@ import { startServer, type RunningServer } from '../support/server';
 import { launch, openWatched, textOf, typeInto } from './browser';
 
 // The live page's dns section in real Chromium, against two loopback Knot servers whose zones agree on
-// A and differ on TXT for one name, and agree on everything for another.
+// A and differ on TXT for one name, and agree on everything for another; a third name exists at beta only.
 const test = suite<{ a: KnotServer; b: KnotServer; server: RunningServer; browser: Browser }>('GET /, dns in a browser');
 
 test.before(async (ctx) => {
   ctx.a = await startKnot([{ domain: 'live.test', records: ['@ A 192.0.2.10', '@ TXT "from alpha"'] }, { domain: 'same.test', records: ['@ A 192.0.2.20'] }], '127.0.0.61');
-  ctx.b = await startKnot([{ domain: 'live.test', records: ['@ A 192.0.2.10', '@ TXT "from beta"'] }, { domain: 'same.test', records: ['@ A 192.0.2.20'] }], '127.0.0.62');
+  ctx.b = await startKnot([{ domain: 'live.test', records: ['@ A 192.0.2.10', '@ TXT "from beta"', 'half TXT "only beta"'] }, { domain: 'same.test', records: ['@ A 192.0.2.20'] }], '127.0.0.62');
   ctx.server = await startServer({ NETTOOLS_RESOLVERS: `alpha=127.0.0.61:${ctx.a.port},beta=127.0.0.62:${ctx.b.port}`, NETTOOLS_RATE_LIMIT: '1000/1s' });
   ctx.browser = await launch();
 });
@@ -92,6 +92,19 @@ test('a name no resolver knows is shown as NXDOMAIN in every cell, which agrees'
   assert.is(all['alpha A'], 'NXDOMAIN');
   assert.is(all['beta TXT'], 'NXDOMAIN');
   assert.is(all['agree A'], 'agree');
+  await page.close();
+});
+
+test('NXDOMAIN at one resolver against no records at another differs, as the server judges it', async ({ server, browser }) => {
+  // half.live.test exists at beta only (a TXT record): alpha says it does not exist, beta has no A.
+  const { page } = await openWatched(browser, `${server.base}/`);
+  await lookUp(page, 'half.live.test');
+  await done(page);
+  const all = await cells(page);
+  assert.is(all['alpha A'], 'NXDOMAIN');
+  assert.is(all['beta A'], 'no records');
+  assert.is(all['agree A'], 'differ');
+  assert.is(await textOf(page, '#dns-verdict'), 'The resolvers disagree.');
   await page.close();
 });
 

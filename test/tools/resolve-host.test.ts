@@ -1,6 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Upstream } from '../../src/tools/upstream';
+import { openResolverClient } from '../../src/engines/dns';
+import { coalesce } from '../../src/engines/dns/coalescing-client';
+import { MemoryLimiterStore } from '../../src/ratelimit/memory-limiter-store';
+import { ResolverBudget } from '../../src/ratelimit/resolver-budget';
+import { Upstream } from '../../src/tools/upstream';
 import { openUpstream } from '../support/upstream';
 import { parseAddress, type Address } from '../../src/net/address';
 import { resolveHost, type ResolveOutcome } from '../../src/tools/resolve-host';
@@ -47,14 +51,14 @@ test('a literal is the very value the parsed host carries: it is not parsed agai
   assert.ok(r.ok && r.host.address === parsed.address);
 });
 
-test('a literal needs no resolver; a name without resolvers has no address', async () => {
+test('a literal needs no resolver; a name without resolvers is not resolved, and that is no verdict on the name', async () => {
   assert.equal(await resolveHost(host('127.0.0.1'), { client: null, resolvers: [] }), resolved('127.0.0.1', '127.0.0.1', true));
-  assert.is((await resolveHost(host('a.race.test'), { client, resolvers: [] })).ok, false);
+  assert.equal(await resolveHost(host('a.race.test'), { client, resolvers: [] }), { ok: false, failure: { code: 'engine-unavailable', detail: 'no resolvers are configured to resolve host names' } });
 });
 
 test('without a DNS engine a name is not resolved, and says why', async () => {
   const r = await resolveHost(host('a.race.test'), { client: null, resolvers: [knot.resolver('k')] });
-  assert.equal(r, { ok: false, reason: 'the DNS engine is not available on this server to resolve host names' });
+  assert.equal(r, { ok: false, failure: { code: 'engine-unavailable', detail: 'the DNS engine is not available on this server to resolve host names' } });
 });
 
 test('the first resolver to answer wins: a silent one ahead of it costs nothing', async () => {
@@ -75,9 +79,53 @@ test('without ipVersion, a name with only AAAA resolves to IPv6', async () => {
   assert.equal(r, resolved('::1', '::1', false));
 });
 
-test('ipVersion 4 on an IPv6-only name has no address', async () => {
+test('ipVersion 4 on an IPv6-only name is no data: the name exists without an A record', async () => {
   const r = await resolveHost(host('six.race.test'), { client, resolvers: [knot.resolver('k')], ipVersion: 4 });
-  assert.equal(r, { ok: false, reason: 'six.race.test has no A record' });
+  assert.equal(r, { ok: false, failure: { code: 'host-not-found', detail: 'six.race.test has no A record', dns: 'no-data' } });
+});
+
+test('a name the resolvers say does not exist is NXDOMAIN, not "no record"', async () => {
+  const r = await resolveHost(host('gone.race.test'), { client, resolvers: [knot.resolver('k')] });
+  assert.equal(r, { ok: false, failure: { code: 'host-not-found', detail: 'gone.race.test does not exist (NXDOMAIN)', dns: 'nxdomain' } });
+});
+
+test('resolvers that refuse are an upstream failure naming what each said, not a missing record', async () => {
+  // Knot refuses a name outside its zones.
+  const r = await resolveHost(host('a.elsewhere.test'), { client, resolvers: [knot.resolver('k')], ipVersion: 4 });
+  assert.equal(r, {
+    ok: false,
+    failure: { code: 'upstream-failed', detail: 'no resolver answered for a.elsewhere.test: k REFUSED', resolvers: [{ id: 'k', address: '127.0.0.6', rcode: 'REFUSED' }] },
+  });
+});
+
+test('a refusal beside a timeout is upstream-failed; timeouts alone are upstream-timeout', async () => {
+  const mute = { id: 'mute', address: silent.address, port: silent.port, family: 4 as const };
+  const both = await resolveHost(host('a.elsewhere.test'), { client, resolvers: [knot.resolver('k'), mute], ipVersion: 4, timeoutMs: 300 });
+  assert.ok(!both.ok && both.failure.code === 'upstream-failed', JSON.stringify(both));
+  assert.is(both.failure.detail, 'no resolver answered for a.elsewhere.test: k REFUSED, mute timeout');
+  const silentOnly = await resolveHost(host('a.race.test'), { client, resolvers: [mute], timeoutMs: 300 });
+  assert.equal(silentOnly, {
+    ok: false,
+    failure: { code: 'upstream-timeout', detail: 'no resolver answered for a.race.test: mute timeout', resolvers: [{ id: 'mute', address: silent.address, error: 'timeout' }] },
+  });
+});
+
+// A fault injector: the engine settles every query, so only a bug can reject one. Such a bug must fail
+// the request (a logged 500), not leave it waiting for ever with an unhandled rejection.
+class FaultyUpstream extends Upstream {
+  override query(): Promise<never> {
+    return Promise.reject(new Error('injected engine fault'));
+  }
+}
+
+test('a query that fails outright fails the resolution instead of leaving it waiting', async () => {
+  const faulty = new FaultyUpstream(coalesce(openResolverClient()), new ResolverBudget(new MemoryLimiterStore({ max: 8 }), 1000), null, []);
+  const r = await resolveHost(host('a.race.test'), { client: faulty, resolvers: [knot.resolver('k')] }).then(
+    (value) => ({ value }),
+    (err: Error) => ({ err }),
+  );
+  faulty.close();
+  assert.ok('err' in r && r.err.message === 'injected engine fault', JSON.stringify(r));
 });
 
 test.run();

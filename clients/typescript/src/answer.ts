@@ -1,5 +1,5 @@
 import { readRateLimit, type RateLimitInfo } from './rate-limit.js';
-import type { Problem } from './types.js';
+import type { DnsResult, Problem, RecordType } from './types.js';
 
 // Why a call has no value. `problem`: the server refused or failed with an RFC 9457 problem;
 // `network`: no HTTP answer came (refused connection, DNS, CORS in a browser); `aborted`: the caller's
@@ -65,4 +65,17 @@ export async function readAnswer<T>(response: Response, waits: number[], limit =
 
 export function failed(error: ClientError, waits: number[]): Answer<never> {
   return { ok: false, error, rateLimit: {}, requestId: null, waits };
+}
+
+// The resolvers behind the server gave no answer (upstream-failed: they refused or failed;
+// upstream-timeout: they were silent). Nothing is known of the name: worth asking again later, unlike
+// a name that does not exist (a dns 200 whose outcome is nxdomain, or ping's 422 host-not-found).
+export function resolversFailed(error: ClientError): boolean {
+  return error.kind === 'problem' && (error.problem.code === 'upstream-failed' || error.problem.code === 'upstream-timeout');
+}
+
+// The requested types no resolver answered in a dns 200 (outcome upstream-failed): their empty
+// records say nothing about the zone.
+export function unansweredTypes(result: DnsResult): RecordType[] {
+  return (Object.entries(result.outcomes) as Array<[RecordType, string]>).filter(([, said]) => said === 'upstream-failed').map(([type]) => type);
 }

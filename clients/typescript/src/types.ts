@@ -15,6 +15,11 @@ export type TracerouteProbe = TracerouteHop['probes'][number];
 export type Limits = Schemas['Limits'];
 export type Problem = Schemas['Problem'];
 export type ProblemCode = Problem['code'];
+// What the resolvers that answered a type said of it: records, no-data, nxdomain, or upstream-failed
+// (none of them answered that type).
+export type DnsOutcome = NonNullable<DnsResult['outcomes'][RecordType]>;
+// One resolver's word in an upstream-failed or upstream-timeout problem of ping or traceroute.
+export type HostResolverReport = Exclude<NonNullable<Problem['resolvers']>[number], DnsResolverResult>;
 export type PingStreamEvent = Schemas['PingStreamEvent'];
 export type DnsStreamEvent = Schemas['DnsStreamEvent'];
 export type TracerouteStreamEvent = Schemas['TracerouteStreamEvent'];

@@ -15,7 +15,7 @@ export const dnsTool: Tool<DnsRequest, DnsResult> = {
   requestSchema: (resolverIds) => dnsRequestSchema(resolverIds),
   resultSchema: dnsResultSchema,
   components: [dnsResolverResultSchema],
-  failures: ['upstream-timeout', 'upstream-busy', 'invalid-field', 'engine-unavailable', 'internal-error'],
+  failures: ['upstream-failed', 'upstream-timeout', 'upstream-busy', 'invalid-field', 'engine-unavailable', 'internal-error'],
   streamEvents: dnsStreamEvents,
   // The schema's `domain` format has accepted it, so it parses.
   normalize: (request) => ({ ...request, domain: parseDomain(request.domain) as string }),

@@ -1,5 +1,6 @@
-import type { Answer, CnameLink, QueryEntry, RecordType, ResolverQueries } from '../../engines/dns';
+import type { Answer, CnameLink, RecordType, ResolverQueries } from '../../engines/dns';
 import { isAnswered } from '../../engines/dns';
+import { statesData, typeOutcome, type TypeOutcome } from '../resolver-verdict';
 
 export type MergedRecords = Partial<Record<RecordType | 'CNAME', Array<Answer | CnameLink>>>;
 
@@ -50,27 +51,21 @@ export function mergeRecords(results: ResolverQueries[], types: RecordType[]): M
   return records;
 }
 
-// "Answered" for consistency means the resolver made a statement about the data: NOERROR with data,
-// NOERROR without data, or NXDOMAIN (an empty set, like no data). SERVFAIL, REFUSED and the other
-// rcodes, timeouts and transport errors say nothing about the zone, so they neither break nor prove
-// consistency. NXDOMAIN counts because "the name does not exist here, but has records there" is exactly
+// Consistency compares only answers (NOERROR, NXDOMAIN: see statesData); SERVFAIL, REFUSED, timeouts and
+// the like say nothing about the zone, so they neither break nor prove it. NXDOMAIN stands apart from an
+// empty NOERROR: "the name does not exist here" against "it exists, without this type there" is exactly
 // the disagreement (stale negative cache, hijacking, propagation) this flag exists to show.
-function statesData(entry: QueryEntry | undefined): entry is QueryEntry & { answers: Answer[] } {
-  return isAnswered(entry) && (entry.rcode === 'NOERROR' || entry.rcode === 'NXDOMAIN');
-}
-
-// Every resolver's set of records for a type must be the same set: order, repeats and letter case aside.
 // Compared as sets of keys, not as sorted joined lists: this runs for every type of every dns request.
 export function isConsistent(results: ResolverQueries[], types: RecordType[]): boolean {
   for (const type of types) {
-    let reference: Set<string> | undefined;
+    let reference: { rcode: string; keys: Set<string> } | undefined;
     for (const { queries } of results) {
       const entry = queries[type];
       if (!statesData(entry)) continue;
       const keys = new Set<string>();
       for (const a of entry.answers) keys.add(keyOf(type, a));
-      if (reference === undefined) reference = keys;
-      else if (!sameSet(reference, keys)) return false;
+      if (reference === undefined) reference = { rcode: entry.rcode, keys };
+      else if (reference.rcode !== entry.rcode || !sameSet(reference.keys, keys)) return false;
     }
   }
   return true;
@@ -82,7 +77,14 @@ function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   return true;
 }
 
-// Any rcode at all is an answer here: the 504 is for "nobody said anything", not "nobody had data".
+// Per requested type, what the resolvers that answered it say (see typeOutcome).
+export function outcomesOf(results: ResolverQueries[], types: RecordType[]): Partial<Record<RecordType, TypeOutcome>> {
+  const outcomes: Partial<Record<RecordType, TypeOutcome>> = {};
+  for (const type of types) outcomes[type] = typeOutcome(results.map(({ queries }) => queries[type]));
+  return outcomes;
+}
+
+// A 200 needs one statement about the zone: a resolver that only said REFUSED or SERVFAIL told nothing.
 export function anyAnswered(results: ResolverQueries[]): boolean {
-  return results.some(({ queries }) => Object.values(queries).some(isAnswered));
+  return results.some(({ queries }) => Object.values(queries).some(statesData));
 }

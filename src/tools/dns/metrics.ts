@@ -17,6 +17,7 @@ const RTT_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
 export function watchDnsEngine(registry: Registry, read: () => EngineCounters): DnsMetrics {
   const requests = new PlainCounter(registry, 'nettools_dns_requests_total', 'DNS tool requests by outcome: ok, or the failure code.', ['outcome']);
   const queries = new PlainCounter(registry, 'nettools_dns_queries_total', 'Queries by resolver and rcode (or error: timeout, connection-refused, ...).', ['resolver', 'rcode']);
+  const answers = new PlainCounter(registry, 'nettools_dns_type_outcomes_total', 'Requested types of answered dns requests by outcome: records, no-data, nxdomain, upstream-failed (no resolver answered that type).', ['type', 'outcome']);
   const rtt = new OneLabelHistogram('nettools_dns_resolver_rtt_seconds', "Time to a resolver's answer, retries and TCP fallback included.", 'resolver', RTT_BUCKETS, registry);
   counterReadAtScrape(
     registry,
@@ -40,8 +41,10 @@ export function watchDnsEngine(registry: Registry, read: () => EngineCounters): 
   return {
     finished(outcome) {
       requests.inc(outcome.ok ? 'ok' : outcome.failure.code);
-      if (outcome.ok) countQueries(outcome.value.resolvers);
-      else if (outcome.failure.code === 'upstream-timeout') countQueries(outcome.failure.resolvers);
+      if (outcome.ok) {
+        countQueries(outcome.value.resolvers);
+        for (const [type, said] of Object.entries(outcome.value.outcomes)) answers.inc(type, said);
+      } else if ('durationMs' in outcome.failure) countQueries(outcome.failure.resolvers);
     },
   };
 }

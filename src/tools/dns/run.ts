@@ -2,10 +2,11 @@ import { performance } from 'node:perf_hooks';
 import type { ResolverConfig } from '../../config/types';
 import type { ResolverQueries } from '../../engines/dns';
 import type { CancelToken } from '../../util/cancel';
-import { failed, succeeded, upstreamBusy, type FieldFault, type Outcome } from '../outcome';
+import { failed, succeeded, upstreamBusy, type FieldFault, type Outcome, type ToolFailure } from '../outcome';
+import { saidBy, upstreamFailureCode, whatEachSaid } from '../resolver-verdict';
 import type { ToolDeps, ToolEvents, ToolSlot } from '../tool';
 import type { AskProgress, Upstream } from '../upstream';
-import { anyAnswered, isConsistent, mergeRecords } from './merge';
+import { anyAnswered, isConsistent, mergeRecords, outcomesOf } from './merge';
 import { watchDnsEngine, type DnsMetrics } from './metrics';
 import type { DnsRequest, DnsResult, ResolverReport } from './types';
 
@@ -53,10 +54,19 @@ export async function runDns(upstream: Upstream, resolvers: ResolverConfig[], re
   if (cancel.aborted) return failed({ code: 'aborted', detail: 'the caller went away before every resolver answered' });
   const durationMs = roundMs(performance.now() - started);
   const reports = report(results);
-  if (!anyAnswered(results)) {
-    return failed({ code: 'upstream-timeout', detail: `no resolver answered any query for ${domain} within ${timeoutMs} ms`, resolvers: reports, durationMs });
-  }
-  return succeeded({ domain, records: mergeRecords(results, types), consistent: isConsistent(results, types), resolvers: reports, durationMs });
+  if (!anyAnswered(results)) return failed(noAnswer(request, reports, durationMs));
+  return succeeded({ domain, records: mergeRecords(results, types), consistent: isConsistent(results, types), outcomes: outcomesOf(results, types), resolvers: reports, durationMs });
+}
+
+// Not one query answered (NOERROR or NXDOMAIN) anywhere: an upstream failure, never an empty answer.
+function noAnswer(request: DnsRequest, reports: ResolverReport[], durationMs: number): ToolFailure {
+  const { domain, timeoutMs } = request;
+  const entries = reports.flatMap((r) => Object.values(r.queries));
+  const code = upstreamFailureCode(entries);
+  if (code === 'upstream-timeout') return { code, detail: `no resolver answered any query for ${domain} within ${timeoutMs} ms`, resolvers: reports, durationMs };
+  // Each resolver once, with each different thing it said: "a REFUSED, b SERVFAIL/timeout".
+  const said = reports.map((r) => ({ id: r.id, said: [...new Set(Object.values(r.queries).map(saidBy))].join('/') }));
+  return { code, detail: `no resolver answered any query for ${domain}: ${whatEachSaid(said)}`, resolvers: reports, durationMs };
 }
 
 export function openDns(deps: ToolDeps): ToolSlot<DnsRequest, DnsResult> {

@@ -1,3 +1,5 @@
+import { TYPE_OUTCOMES } from '../resolver-verdict';
+
 export const RECORD_TYPES = ['A', 'AAAA', 'MX', 'TXT'] as const;
 
 export const DNS_LIMITS = { timeoutMs: { minimum: 100, maximum: 5000, default: 2000 } } as const;
@@ -118,12 +120,23 @@ export const dnsResolverResultSchema = {
 export const dnsResultSchema = {
   $id: 'DnsResult',
   type: 'object',
-  description: 'At least one resolver answered at least one query.',
-  required: ['domain', 'records', 'consistent', 'resolvers', 'durationMs'],
+  description: 'At least one resolver answered (NOERROR or NXDOMAIN) at least one query.',
+  required: ['domain', 'records', 'consistent', 'outcomes', 'resolvers', 'durationMs'],
   properties: {
     domain: { type: 'string', description: 'The domain as asked, in ASCII form, without a trailing dot.', examples: ['example.com'] },
     records: { type: 'object', properties: recordLists, description: 'Union over resolvers, de-duplicated; ttl is the smallest seen. Only requested types appear.' },
-    consistent: { type: 'boolean', description: 'False when two resolvers that answered the same type returned different record sets.' },
+    consistent: {
+      type: 'boolean',
+      description:
+        'False when two resolvers that answered the same type (NOERROR or NXDOMAIN) said different things: other record sets, or NXDOMAIN against NOERROR. Resolvers that failed (REFUSED, SERVFAIL, timeout, ...) count for nothing.',
+    },
+    outcomes: {
+      type: 'object',
+      description:
+        'Per requested type, what the resolvers that answered it said: records (some answered with records), nxdomain (every one said the name does not exist), no-data (the name exists without this type), upstream-failed (none answered this type: retry later).',
+      properties: Object.fromEntries(RECORD_TYPES.map((t) => [t, { enum: [...TYPE_OUTCOMES], description: `What the resolvers said of ${t}.` }])),
+      additionalProperties: false,
+    },
     resolvers: { type: 'array', items: { $ref: 'DnsResolverResult' }, description: 'Each asked resolver and its answers.' },
     durationMs: { type: 'number', minimum: 0, description: 'Time for the whole request, every resolver included, ms.' },
   },
@@ -132,6 +145,7 @@ export const dnsResultSchema = {
       domain: 'example.com',
       records: { A: [{ address: '192.0.2.10', ttl: 300 }], AAAA: [{ address: '2001:db8::10', ttl: 300 }] },
       consistent: true,
+      outcomes: { A: 'records', AAAA: 'records' },
       resolvers: [
         {
           id: 'quad9',

@@ -1,4 +1,5 @@
 import type { QueryEntry, RecordType } from '../../engines/dns/types';
+import type { TypeOutcome } from '../resolver-verdict';
 import type { MergedRecords } from './merge';
 
 export type { RecordType };
@@ -23,6 +24,7 @@ export interface DnsResult {
   domain: string;
   records: MergedRecords;
   consistent: boolean;
+  outcomes: Partial<Record<RecordType, TypeOutcome>>; // one per requested type
   resolvers: ResolverReport[];
   durationMs: number;
 }

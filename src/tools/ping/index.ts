@@ -16,7 +16,7 @@ export const pingTool: Tool<PingRequest, PingResult> = {
   streamRequestSchema: () => pingStreamRequestSchema,
   resultSchema: pingResultSchema,
   components: [],
-  failures: ['host-not-found', 'target-forbidden', 'target-rate-limited', 'upstream-busy', 'store-unavailable', 'invalid-field', 'engine-unavailable', 'engine-busy', 'internal-error'],
+  failures: ['host-not-found', 'upstream-failed', 'upstream-timeout', 'target-forbidden', 'target-rate-limited', 'upstream-busy', 'store-unavailable', 'invalid-field', 'engine-unavailable', 'engine-busy', 'internal-error'],
   streamEvents: pingStreamEvents,
   normalize: (request) => withTarget<PingRequest>(request),
   open: (deps) => openPing(deps),

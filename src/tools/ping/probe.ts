@@ -24,16 +24,29 @@ export const pingProbe: ProbeSpec<PingRequest, PingResult> = {
     [/^\/ipVersion$/, '/ip_protocol'],
     [/^\/timeoutMs$/, '/timeout_ms'],
   ],
-  // No address is a failed probe, as blackbox_exporter reports it; refusals stay problems.
-  failuresAsMetrics: new Set(['host-not-found']),
-  exposition: (outcome, _request, seconds) => icmpExposition(outcome, seconds),
+  // No address is a failed probe, as blackbox_exporter reports it, whether the name has none or the
+  // resolvers gave no answer; refusals stay problems.
+  failuresAsMetrics: new Set(['host-not-found', 'upstream-failed', 'upstream-timeout']),
+  exposition: (outcome, request, seconds) => icmpExposition(outcome, request, seconds),
 };
 
-async function icmpExposition(outcome: Outcome<PingResult>, durationSeconds: number): Promise<string> {
+const RESOLVE_OUTCOMES = ['resolved', 'nxdomain', 'no-data', 'upstream-failed', 'upstream-timeout'] as const;
+
+// How a target name's resolution ended, every value present (1 for the one that holds): "no such name"
+// and "the resolvers gave no answer" are different alerts. Absent for an IP literal, which asks nobody.
+function resolveOutcome(registry: Registry, outcome: Outcome<PingResult>): void {
+  const f = outcome.ok ? null : outcome.failure;
+  const said = f === null ? 'resolved' : f.code === 'host-not-found' ? f.dns : f.code;
+  const g = new Gauge({ name: 'nettools_probe_icmp_resolve_outcome', help: "How the target name's resolution ended: resolved, nxdomain, no-data, upstream-failed or upstream-timeout", labelNames: ['outcome'], registers: [registry] });
+  for (const value of RESOLVE_OUTCOMES) g.set({ outcome: value }, value === said ? 1 : 0);
+}
+
+async function icmpExposition(outcome: Outcome<PingResult>, request: PingRequest, durationSeconds: number): Promise<string> {
   const registry = new Registry();
   const result = outcome.ok ? outcome.value : null;
   gauge(registry, 'probe_success', PROBE_SUCCESS_HELP, result?.reachable ? 1 : 0);
   gauge(registry, 'probe_duration_seconds', PROBE_DURATION_HELP, durationSeconds);
+  if (request.target.kind === 'name') resolveOutcome(registry, outcome);
   if (result) {
     gauge(registry, 'probe_dns_lookup_time_seconds', 'Returns the time taken for probe dns lookup in seconds', result.resolveMs / 1000);
     gauge(registry, 'probe_ip_protocol', 'Specifies whether probe ip protocol is IP4 or IP6', result.ipVersion);

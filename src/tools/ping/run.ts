@@ -9,7 +9,7 @@ import { TargetBudget, type EchoReservation } from '../../ratelimit/target-budge
 import type { CancelToken } from '../../util/cancel';
 import { promised, type Answer } from '../../util/answer';
 import { engineFailure, openIcmpEngine } from '../icmp-engine';
-import { failed, succeeded, upstreamBusy, type Outcome, type ToolFailure } from '../outcome';
+import { failed, succeeded, type Outcome, type ToolFailure } from '../outcome';
 import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
 import { resolveHost, type ResolvedHost } from '../resolve-host';
 import { refuseTarget, storeFailure } from '../target-admission';
@@ -56,7 +56,7 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck)
     const resolved = await resolveHost(request.target, { client, resolvers: config.resolvers, ...(ipVersion !== undefined ? { ipVersion } : {}), cancel });
     const resolveMs = roundMicros(performance.now() - t0);
     if (cancel.aborted) return failed(ABORTED);
-    if (!resolved.ok) return failed('busy' in resolved ? upstreamBusy(resolved.busy) : { code: 'host-not-found', detail: resolved.reason });
+    if (!resolved.ok) return failed(resolved.failure);
     const tooLong = events === undefined ? null : beyondStreamLimit(request, config.streamMaxSeconds);
     if (tooLong !== null) return failed(tooLong);
     const refused = await admitTarget(resolved.host, Math.min(ROUND_ECHOES, request.count), pinger.socketKinds, checkTarget, budget);

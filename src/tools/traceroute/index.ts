@@ -14,7 +14,7 @@ export const tracerouteTool: Tool<TracerouteRequest, TracerouteResult> = {
   requestSchema: () => tracerouteRequestSchema,
   resultSchema: tracerouteResultSchema,
   components: [],
-  failures: ['host-not-found', 'target-forbidden', 'target-rate-limited', 'upstream-busy', 'store-unavailable', 'invalid-field', 'engine-unavailable', 'engine-busy', 'internal-error'],
+  failures: ['host-not-found', 'upstream-failed', 'upstream-timeout', 'target-forbidden', 'target-rate-limited', 'upstream-busy', 'store-unavailable', 'invalid-field', 'engine-unavailable', 'engine-busy', 'internal-error'],
   streamEvents: tracerouteStreamEvents,
   normalize: (request) => withTarget<TracerouteRequest>(request),
   open: (deps) => openTraceroute(deps),

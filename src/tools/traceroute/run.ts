@@ -7,7 +7,7 @@ import { TargetBudget, type EchoReservation } from '../../ratelimit/target-budge
 import { promised } from '../../util/answer';
 import type { CancelToken } from '../../util/cancel';
 import { engineFailure, openIcmpEngine } from '../icmp-engine';
-import { failed, succeeded, upstreamBusy, type Outcome, type ToolFailure } from '../outcome';
+import { failed, succeeded, type Outcome, type ToolFailure } from '../outcome';
 import { resolveHost, type ResolvedHost } from '../resolve-host';
 import { refuseTarget, storeFailure } from '../target-admission';
 import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
@@ -80,7 +80,7 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck,
     const ipVersion = request.ipVersion;
     const resolved = await resolveHost(request.target, { client, resolvers: config.resolvers, ...(ipVersion !== undefined ? { ipVersion } : {}), cancel });
     if (cancel.aborted) return failed(ABORTED);
-    if (!resolved.ok) return failed('busy' in resolved ? upstreamBusy(resolved.busy) : { code: 'host-not-found', detail: resolved.reason });
+    if (!resolved.ok) return failed(resolved.failure);
     const refused = await admitTrace(resolved.host, pinger.socketKinds, checkTarget, budget);
     if (refused !== null) return failed(refused);
     const { address: target, shown: address } = resolved.host;

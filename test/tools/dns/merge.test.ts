@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ResolverConfig } from '../../../src/config/types';
 import type { Answer, QueryEntry, RecordType, ResolverQueries } from '../../../src/engines/dns';
-import { isConsistent } from '../../../src/tools/dns/merge';
+import { isConsistent, outcomesOf } from '../../../src/tools/dns/merge';
 
 // The consistency rule on its own: each resolver's records for a type, compared as a set of data.
 const test = suite('dns consistency');
@@ -36,9 +36,10 @@ test('as many records but other data is inconsistent', () => {
   assert.is(isConsistent(results({ MX: answered([mx(10, 'a.test'), mx(20, 'b.test')]) }, { MX: answered([mx(10, 'a.test'), mx(10, 'b.test')]) }), ['MX']), false);
 });
 
-test('NXDOMAIN agrees with no data and disagrees with data; SERVFAIL and failures say nothing', () => {
+test('NXDOMAIN disagrees with no data and with data, agrees with NXDOMAIN; SERVFAIL and failures say nothing', () => {
   const nx = answered([], 'NXDOMAIN');
-  assert.is(isConsistent(results({ A: nx }, { A: answered([]) }), ['A']), true);
+  assert.is(isConsistent(results({ A: nx }, { A: answered([]) }), ['A']), false);
+  assert.is(isConsistent(results({ A: nx }, { A: answered([], 'NXDOMAIN') }), ['A']), true);
   assert.is(isConsistent(results({ A: nx }, { A: answered([a('192.0.2.1')]) }), ['A']), false);
   assert.is(isConsistent(results({ A: answered([], 'SERVFAIL') }, { A: { error: 'timeout' } }, { A: answered([a('192.0.2.1')]) }), ['A']), true);
 });
@@ -47,6 +48,14 @@ test('TXT records compare by their parts, not by the joined value', () => {
   const txt = (...parts: string[]): Answer => ({ value: parts.join(''), parts, ttl: 300 });
   assert.is(isConsistent(results({ TXT: answered([txt('ab', 'c')]) }, { TXT: answered([txt('ab', 'c')]) }), ['TXT']), true);
   assert.is(isConsistent(results({ TXT: answered([txt('ab', 'c')]) }, { TXT: answered([txt('a', 'bc')]) }), ['TXT']), false);
+});
+
+test('per type: records if any answer has them, nxdomain only if every answer says so, upstream-failed if none answered', () => {
+  const nx = answered([], 'NXDOMAIN');
+  const refused = answered([], 'REFUSED');
+  const r = results({ A: nx, MX: answered([]), TXT: refused }, { A: answered([a('192.0.2.1')]), MX: nx, TXT: { error: 'timeout' } }, { A: { error: 'timeout' }, MX: nx, TXT: refused });
+  assert.equal(outcomesOf(r, ['A', 'MX', 'TXT']), { A: 'records', MX: 'no-data', TXT: 'upstream-failed' });
+  assert.equal(outcomesOf(results({ AAAA: nx }, { AAAA: answered([], 'SERVFAIL') }), ['AAAA']), { AAAA: 'nxdomain' });
 });
 
 test.run();

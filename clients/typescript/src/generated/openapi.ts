@@ -150,7 +150,7 @@ export interface paths {
         };
         /**
          * blackbox_exporter-compatible probe: one measurement as Prometheus metrics
-         * @description Modules: icmp (/api/tools/ping), dns (/api/tools/dns). Same rate limits and target policy as the tool endpoints. A target without an address, or no resolver answering, is probe_success 0; bad parameters and refusals are problems.
+         * @description Modules: icmp (/api/tools/ping), dns (/api/tools/dns). Same rate limits and target policy as the tool endpoints. A target without an address, or no resolver answering, is probe_success 0; `nettools_probe_dns_outcome` and `nettools_probe_icmp_resolve_outcome` tell a name that does not exist from resolvers that gave no answer. Bad parameters and refusals are problems.
          */
         get: operations["probe"];
         put?: never;
@@ -461,7 +461,7 @@ export interface components {
             timeoutMs?: number;
         };
         /**
-         * @description At least one resolver answered at least one query.
+         * @description At least one resolver answered (NOERROR or NXDOMAIN) at least one query.
          * @example {
          *       "domain": "example.com",
          *       "records": {
@@ -479,6 +479,10 @@ export interface components {
          *         ]
          *       },
          *       "consistent": true,
+         *       "outcomes": {
+         *         "A": "records",
+         *         "AAAA": "records"
+         *       },
          *       "resolvers": [
          *         {
          *           "id": "quad9",
@@ -572,8 +576,31 @@ export interface components {
                     ttl: number;
                 }[];
             };
-            /** @description False when two resolvers that answered the same type returned different record sets. */
+            /** @description False when two resolvers that answered the same type (NOERROR or NXDOMAIN) said different things: other record sets, or NXDOMAIN against NOERROR. Resolvers that failed (REFUSED, SERVFAIL, timeout, ...) count for nothing. */
             consistent: boolean;
+            /** @description Per requested type, what the resolvers that answered it said: records (some answered with records), nxdomain (every one said the name does not exist), no-data (the name exists without this type), upstream-failed (none answered this type: retry later). */
+            outcomes: {
+                /**
+                 * @description What the resolvers said of A.
+                 * @enum {unknown}
+                 */
+                A?: "records" | "no-data" | "nxdomain" | "upstream-failed";
+                /**
+                 * @description What the resolvers said of AAAA.
+                 * @enum {unknown}
+                 */
+                AAAA?: "records" | "no-data" | "nxdomain" | "upstream-failed";
+                /**
+                 * @description What the resolvers said of MX.
+                 * @enum {unknown}
+                 */
+                MX?: "records" | "no-data" | "nxdomain" | "upstream-failed";
+                /**
+                 * @description What the resolvers said of TXT.
+                 * @enum {unknown}
+                 */
+                TXT?: "records" | "no-data" | "nxdomain" | "upstream-failed";
+            };
             /** @description Each asked resolver and its answers. */
             resolvers: components["schemas"]["DnsResolverResult"][];
             /** @description Time for the whole request, every resolver included, ms. */
@@ -1025,7 +1052,7 @@ export interface components {
              * @description A stable slug to act on; each response lists when its codes are answered.
              * @enum {unknown}
              */
-            code: "invalid-json" | "validation-failed" | "invalid-api-key" | "not-found" | "method-not-allowed" | "request-timeout" | "payload-too-large" | "unsupported-media-type" | "host-not-found" | "target-forbidden" | "rate-limited" | "target-rate-limited" | "too-many-concurrent" | "overloaded" | "engine-unavailable" | "upstream-busy" | "rate-limit-store-unavailable" | "upstream-timeout" | "shutting-down" | "internal-error";
+            code: "invalid-json" | "validation-failed" | "invalid-api-key" | "not-found" | "method-not-allowed" | "request-timeout" | "payload-too-large" | "unsupported-media-type" | "host-not-found" | "target-forbidden" | "rate-limited" | "target-rate-limited" | "too-many-concurrent" | "overloaded" | "engine-unavailable" | "upstream-busy" | "rate-limit-store-unavailable" | "upstream-failed" | "upstream-timeout" | "shutting-down" | "internal-error";
             /** @description Only on validation-failed: each field that is wrong. */
             errors?: {
                 /** @description JSON Pointer into the request body (on /probe: the query parameter). */
@@ -1033,10 +1060,30 @@ export interface components {
                 /** @description What is wrong with it. */
                 message: string;
             }[];
-            /** @description Only on upstream-timeout. */
-            resolvers?: components["schemas"]["DnsResolverResult"][];
-            /** @description Only on upstream-timeout: how long the resolvers were waited for, ms. */
+            /** @description Only on upstream-failed and upstream-timeout: each resolver asked and what it said. From dns, as in its 200 (every query); from ping or traceroute resolving a host name, its rcode or error for the last record type asked. */
+            resolvers?: (components["schemas"]["DnsResolverResult"] | {
+                /** @description The resolver's id in the server's configuration. */
+                id: string;
+                /** @description The resolver's address. */
+                address: string;
+                /**
+                 * @description Its answer's response code (REFUSED, SERVFAIL, ...).
+                 * @example REFUSED
+                 */
+                rcode?: string;
+                /**
+                 * @description Why no answer came instead: timeout, connection-refused, malformed, ...
+                 * @example timeout
+                 */
+                error?: string;
+            })[];
+            /** @description Only on upstream-failed and upstream-timeout from dns: how long the resolvers were waited for, ms. */
             durationMs?: number;
+            /**
+             * @description Only on host-not-found: what the resolvers said. nxdomain: the name does not exist; no-data: it exists, without an address of the wanted family.
+             * @enum {unknown}
+             */
+            dns?: "nxdomain" | "no-data";
             /**
              * @description Only on target-forbidden: the refused range the address is in, e.g. loopback or ipv4-mapped:private.
              * @example loopback
@@ -1241,7 +1288,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `host-not-found`: Host has no address of the wanted family. ping: the host name has no address of the wanted family (`ipVersion`, or either when it is absent).
+             * @description - `host-not-found`: Host has no address of the wanted family. ping, traceroute: the resolvers answered, and the host name has no address of the wanted family (`ipVersion`, or either when it is absent). `dns` says which: `nxdomain` (the name does not exist) or `no-data` (it exists, without an A or AAAA record). Resolvers that gave no answer are `upstream-failed` or `upstream-timeout` instead, never this.
              *     - `target-forbidden`: Target address is in a refused range. ping: the address is in a range this server does not ping (loopback, private, link-local, CGNAT, multicast, documentation and the like); `range` names it. A host name is checked once resolved. An operator may open the private ranges; multicast, broadcast and unspecified addresses stay refused.
              */
             422: {
@@ -1312,6 +1359,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description - `upstream-failed`: No resolver gave an answer. dns, and ping or traceroute of a host name: no resolver answered (NOERROR or NXDOMAIN), and at least one said something else (REFUSED, SERVFAIL, ...) or sent nothing usable. Nothing is known of the name: retry later. `resolvers` says what each resolver said (from dns as in a 200, with `durationMs`; from ping and traceroute its rcode or error for the last record type asked), and `detail` names them. */
+            502: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /**
              * @description - `overloaded`: Server is at its in-flight capacity. The server has as many requests in flight as it takes, from all callers (for ping, also: as many echo requests as its engine tracks at once). Wait `Retry-After` seconds.
              *     - `rate-limit-store-unavailable`: The shared rate-limit store is unreachable. The store the budgets are shared in (Redis) cannot be reached and the operator chose to refuse rather than serve unlimited (NETTOOLS_REDIS_FAILURE=closed). Wait `Retry-After` seconds.
@@ -1335,6 +1403,27 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description With `overloaded`, `rate-limit-store-unavailable`, `upstream-busy`: Whole seconds to wait before the same request is let in. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `upstream-timeout`: No resolver answered. dns, and ping or traceroute of a host name: no resolver answered, and every one of them timed out (within `timeoutMs` for dns). Nothing is known of the name: retry later. `resolvers` gives each one's outcome (from dns as in a 200, with `durationMs` how long they were waited for). */
+            504: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1567,6 +1656,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description - `upstream-failed`: No resolver gave an answer. dns, and ping or traceroute of a host name: no resolver answered (NOERROR or NXDOMAIN), and at least one said something else (REFUSED, SERVFAIL, ...) or sent nothing usable. Nothing is known of the name: retry later. `resolvers` says what each resolver said (from dns as in a 200, with `durationMs`; from ping and traceroute its rcode or error for the last record type asked), and `detail` names them. */
+            502: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /**
              * @description - `overloaded`: Server is at its in-flight capacity. The server has as many requests in flight as it takes, from all callers (for ping, also: as many echo requests as its engine tracks at once). Wait `Retry-After` seconds.
              *     - `rate-limit-store-unavailable`: The shared rate-limit store is unreachable. The store the budgets are shared in (Redis) cannot be reached and the operator chose to refuse rather than serve unlimited (NETTOOLS_REDIS_FAILURE=closed). Wait `Retry-After` seconds.
@@ -1596,7 +1706,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description - `upstream-timeout`: No resolver answered. dns: no resolver answered any query within `timeoutMs`. `resolvers` gives each one's outcome as in a 200, `durationMs` how long they were waited for. */
+            /** @description - `upstream-timeout`: No resolver answered. dns, and ping or traceroute of a host name: no resolver answered, and every one of them timed out (within `timeoutMs` for dns). Nothing is known of the name: retry later. `resolvers` gives each one's outcome (from dns as in a 200, with `durationMs` how long they were waited for). */
             504: {
                 headers: {
                     /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
@@ -1797,7 +1907,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `host-not-found`: Host has no address of the wanted family. ping: the host name has no address of the wanted family (`ipVersion`, or either when it is absent).
+             * @description - `host-not-found`: Host has no address of the wanted family. ping, traceroute: the resolvers answered, and the host name has no address of the wanted family (`ipVersion`, or either when it is absent). `dns` says which: `nxdomain` (the name does not exist) or `no-data` (it exists, without an A or AAAA record). Resolvers that gave no answer are `upstream-failed` or `upstream-timeout` instead, never this.
              *     - `target-forbidden`: Target address is in a refused range. ping: the address is in a range this server does not ping (loopback, private, link-local, CGNAT, multicast, documentation and the like); `range` names it. A host name is checked once resolved. An operator may open the private ranges; multicast, broadcast and unspecified addresses stay refused.
              */
             422: {
@@ -1868,6 +1978,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description - `upstream-failed`: No resolver gave an answer. dns, and ping or traceroute of a host name: no resolver answered (NOERROR or NXDOMAIN), and at least one said something else (REFUSED, SERVFAIL, ...) or sent nothing usable. Nothing is known of the name: retry later. `resolvers` says what each resolver said (from dns as in a 200, with `durationMs`; from ping and traceroute its rcode or error for the last record type asked), and `detail` names them. */
+            502: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /**
              * @description - `overloaded`: Server is at its in-flight capacity. The server has as many requests in flight as it takes, from all callers (for ping, also: as many echo requests as its engine tracks at once). Wait `Retry-After` seconds.
              *     - `rate-limit-store-unavailable`: The shared rate-limit store is unreachable. The store the budgets are shared in (Redis) cannot be reached and the operator chose to refuse rather than serve unlimited (NETTOOLS_REDIS_FAILURE=closed). Wait `Retry-After` seconds.
@@ -1891,6 +2022,27 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description With `overloaded`, `rate-limit-store-unavailable`, `upstream-busy`: Whole seconds to wait before the same request is let in. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `upstream-timeout`: No resolver answered. dns, and ping or traceroute of a host name: no resolver answered, and every one of them timed out (within `timeoutMs` for dns). Nothing is known of the name: retry later. `resolvers` gives each one's outcome (from dns as in a 200, with `durationMs` how long they were waited for). */
+            504: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -102,6 +102,14 @@ test('dns of a name that does not exist exits 1 and says NXDOMAIN', async ({ ope
   assert.match(r.err, 'nettools: nothing.example.test: no such domain (NXDOMAIN)');
 });
 
+test('dns of a name every resolver refuses exits 5 and says what each resolver said', async ({ open }) => {
+  // Knot refuses a name outside its zones: an upstream failure, not a missing record.
+  const r = await cli(['dns', 'elsewhere.invalid', '--type', 'A', '--resolver', 'a', '--server', open.base]);
+  assert.is(r.code, 5, r.err);
+  assert.match(r.err, /no resolver answered/);
+  assert.match(r.err, /REFUSED/);
+});
+
 test('--json prints the API answer as it came', async ({ open }) => {
   const r = await cli(['dns', 'example.test', '--type', 'A', '--resolver', 'a', '--json', '--server', open.base]);
   assert.is(r.code, 0, r.err);

@@ -2,7 +2,8 @@
 # The tests run against real Knot DNS servers, real network namespaces and real iptables rules.
 # On a fresh Debian machine (as root) install what is missing instead of skipping tests
 # (the benchmark suite's tests also run wrk, iputils ping, fping and dnsperf for real; bench/ensure-tools.sh
-# uses this list too; python3 runs the ICMP test responder inside namespaces; clang builds the libFuzzer
+# uses this list too; python3 runs the ICMP test responder inside namespaces, and with urllib3 reads
+# streams as Python clients do; clang builds the libFuzzer
 # targets and the sanitizer build of the addon).
 set -euo pipefail
 
@@ -37,6 +38,12 @@ done
 if ! command -v clang++ >/dev/null 2>&1 ||
   ! ls "$(clang++ -print-resource-dir)"/lib/linux/libclang_rt.fuzzer-"$(uname -m)".a >/dev/null 2>&1; then
   missing+=(libclang-rt-dev)
+fi
+
+# urllib3 is a module, not a command: the stream tests read streams with it as Python's requests does,
+# through Debian's python3 (another python3 may come first on PATH).
+if ! /usr/bin/python3 -c 'import urllib3' >/dev/null 2>&1; then
+  missing+=(python3-urllib3)
 fi
 
 if [ "${#missing[@]}" -gt 0 ]; then

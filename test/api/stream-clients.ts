@@ -81,7 +81,11 @@ function processText(command: string, args: string[], onText: (text: string) => 
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', onText);
-  const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
+  // A command that cannot start (not installed) ends as one that failed.
+  const exited = new Promise<number | null>((done) => {
+    child.on('error', () => done(null));
+    child.on('close', (code) => done(code));
+  });
   return { stop: () => void child.kill('SIGKILL'), exited };
 }
 

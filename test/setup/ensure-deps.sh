@@ -2,9 +2,9 @@
 # The tests run against real Knot DNS servers, real network namespaces and real iptables rules.
 # On a fresh Debian machine (as root) install what is missing instead of skipping tests
 # (the benchmark suite's tests also run wrk, iputils ping, fping and dnsperf for real; bench/ensure-tools.sh
-# uses this list too; python3 runs the ICMP test responder inside namespaces, and with urllib3 reads
-# streams as Python clients do; clang builds the libFuzzer
-# targets and the sanitizer build of the addon).
+# uses this list too; python3 runs the ICMP test responder inside namespaces; python3's urllib3 and curl
+# read streamed responses as their users do; clang builds the libFuzzer targets and the sanitizer build
+# of the addon).
 set -euo pipefail
 
 declare -A wanted=(
@@ -28,6 +28,7 @@ declare -A wanted=(
   [clang++]=clang
   [traceroute]=traceroute
   [mtr]=mtr-tiny
+  [curl]=curl
 )
 
 missing=()

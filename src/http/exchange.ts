@@ -36,8 +36,10 @@ export interface StreamSink {
   failed(problemBody: string): void;
 }
 
-// The piece of a streamed response being written inside res.cork, and what res.write said of it.
+// The piece of a streamed response being written inside res.cork, the filler written right after it
+// (stream-framing.ts: it closes the piece's chunk), and what res.write said of them.
 let piece = '';
+let pieceFiller = '';
 let pieceWritten = false;
 function writePieceCorked(): void {
   (writing as Exchange).writePiece();
@@ -193,24 +195,27 @@ export class Exchange implements CancelToken, TurnEndWrite {
 
   // Streaming: the 200 head with `contentType` and this exchange's headers, and the first piece, now.
   // From then on, answers given through send() go to `sink`.
-  beginStream(contentType: string, sink: StreamSink, first: string): boolean | null {
+  beginStream(contentType: string, sink: StreamSink, first: string, filler: string): boolean | null {
     if (this.finished) return null;
     this.status = 200;
     this.sink = sink;
-    return this.streamPiece(`${statusLine(200)}\r\nContent-Type: ${contentType}${this.head}`, first);
+    return this.streamPiece(`${statusLine(200)}\r\nContent-Type: ${contentType}${this.head}`, first, filler);
   }
 
-  // One more piece of a streamed body, written at once: true when uWS passed all of it on, false when
-  // some of it waits in uWS for the client, null when the client is gone.
-  streamWrite(text: string): boolean | null {
+  // One more piece of a streamed body, written at once, then `filler` as a write of its own: uWS sends a
+  // chunk's closing CRLF only with the next write, so the filler's write is what makes the piece a whole
+  // chunk on the wire now (stream-framing.ts). True when uWS passed both on, false when some of them wait
+  // in uWS for the client, null when the client is gone.
+  streamWrite(text: string, filler: string): boolean | null {
     if (this.finished || this.sink === null) return null;
-    return this.streamPiece(null, text);
+    return this.streamPiece(null, text, filler);
   }
 
-  private streamPiece(status: string | null, text: string): boolean | null {
+  private streamPiece(status: string | null, text: string, filler: string): boolean | null {
     try {
       writing = this;
       piece = text;
+      pieceFiller = filler;
       if (status !== null) {
         this.res.cork(() => {
           this.res.writeStatus(status);
@@ -220,20 +225,24 @@ export class Exchange implements CancelToken, TurnEndWrite {
       return pieceWritten;
     } finally {
       piece = '';
+      pieceFiller = '';
     }
   }
 
-  // Only from writePieceCorked, inside res.cork.
+  // Only from writePieceCorked, inside res.cork. Both writes happen whatever the first one said: what
+  // uWS cannot pass on it keeps, in order.
   writePiece(): void {
-    pieceWritten = this.res.write(piece);
+    const written = this.res.write(piece);
+    pieceWritten = (pieceFiller === '' || this.res.write(pieceFiller)) && written;
   }
 
-  // Ends a streamed response and settles the exchange (the in-flight slot is held until now).
-  endStream(): void {
+  // Ends a streamed response with its last piece, which the end's terminating chunk closes (no filler
+  // follows it), and settles the exchange (the in-flight slot is held until now).
+  endStream(last: string): void {
     if (this.finished) return;
     this.finished = true;
     this.abortSource = null;
-    this.res.cork(() => this.res.end('', this.closeConnection));
+    this.res.cork(() => this.res.end(last, this.closeConnection));
     this.settle();
   }
 

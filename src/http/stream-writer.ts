@@ -1,7 +1,8 @@
 import type { Exchange, StreamSink } from './exchange';
 import type { StreamMetrics } from './stream-metrics';
+import { FRAMINGS, type Framing, type StreamMode } from './stream-framing';
 
-export type StreamMode = 'ndjson' | 'sse';
+export type { StreamMode } from './stream-framing';
 
 // Limits of every stream. An object, not constants, so that a test can lower them.
 export const STREAM_LIMITS = {
@@ -12,80 +13,96 @@ export const STREAM_LIMITS = {
   keepAliveMs: 15_000,
 };
 
-const CONTENT_TYPES: Readonly<Record<StreamMode, string>> = {
-  ndjson: 'application/x-ndjson',
-  sse: 'text/event-stream; charset=utf-8',
-};
-
 // One streamed tool response: events framed as NDJSON lines ({"event", "data"}) or as SSE (event:, id:,
-// data:), written the moment they come through the exchange; the head goes out with the first. Nothing is
-// written once the client is gone or the stream has ended.
+// data:), each a whole chunk on the wire the moment it comes through the exchange (stream-framing.ts);
+// the head goes out with the first, the end with the last. Nothing is written once the client is gone or
+// the stream has ended.
 export class EventStream implements StreamSink {
   private count = 0;
   private waiting = 0;
   private timer: NodeJS.Timeout | null = null;
   private stopListening: (() => void) | null = null;
+  private readonly framing: Framing;
   ended = false;
 
   constructor(
     private readonly ex: Exchange,
-    private readonly mode: StreamMode,
+    mode: StreamMode,
     private readonly tool: string,
     private readonly metrics: StreamMetrics,
-  ) {}
+  ) {
+    this.framing = FRAMINGS[mode];
+  }
 
   get started(): boolean {
     return this.count > 0;
   }
 
-  // `json`: the event's data, serialised.
+  // An event that others follow. `json`: the event's data, serialised.
   event(name: string, json: string): void {
     if (this.ended) return;
-    const id = ++this.count;
-    const text = this.mode === 'ndjson' ? `{"event":"${name}","data":${json}}\n` : `event: ${name}\nid: ${id}\ndata: ${json}\n\n`;
-    const written = id === 1 ? this.begin(text) : this.ex.streamWrite(text);
+    const first = this.count === 0;
+    const text = this.frame(name, json);
+    const filler = this.framing.filler;
+    const written = first ? this.begin(text, filler) : this.ex.streamWrite(text, filler);
     if (written === null) return this.close();
     this.metrics.sent(this.tool);
     this.timer?.refresh();
-    this.pressure(written, text);
+    this.pressure(written, Buffer.byteLength(text) + filler.length);
   }
 
-  // The last event was sent: the response ends.
-  end(): void {
+  // The last event, written with the end of the response.
+  end(name: string, json: string): void {
     if (this.ended) return;
+    if (!this.started) {
+      // Nothing was written yet: the head goes out with it, and nothing follows it.
+      if (this.begin(this.frame(name, json), '') === null) return this.close();
+      this.metrics.sent(this.tool);
+      this.close();
+      return this.ex.endStream('');
+    }
+    const text = this.frame(name, json);
     this.close();
-    this.ex.endStream();
+    this.metrics.sent(this.tool);
+    this.ex.endStream(text);
   }
 
   // A failure after the head (a fault on the request's path): one problem event, and the end.
   failed(problemBody: string): void {
-    this.event('problem', problemBody);
-    this.end();
+    this.end('problem', problemBody);
   }
 
-  private begin(text: string): boolean | null {
+  // The event as text; after the first, led by what completes the filler before it.
+  private frame(name: string, json: string): string {
+    const id = ++this.count;
+    const text = this.framing.event(name, id, json);
+    return id === 1 ? text : this.framing.resume + text;
+  }
+
+  private begin(text: string, filler: string): boolean | null {
     this.ex.header('Cache-Control', 'no-store').header('X-Accel-Buffering', 'no');
     this.stopListening = this.ex.onAbort(() => this.close());
     this.metrics.opened(this.tool);
-    if (this.mode === 'sse') this.timer = setTimeout(() => this.keepAlive(), STREAM_LIMITS.keepAliveMs);
-    return this.ex.beginStream(CONTENT_TYPES[this.mode], this, text);
+    if (this.framing.keepAlive !== null) this.timer = setTimeout(() => this.keepAlive(), STREAM_LIMITS.keepAliveMs);
+    return this.ex.beginStream(this.framing.contentType, this, text, filler);
   }
 
   private keepAlive(): void {
     if (this.ended) return;
-    const text = ': keep-alive\n\n';
-    const written = this.ex.streamWrite(text);
+    const text = this.framing.resume + (this.framing.keepAlive as string);
+    const filler = this.framing.filler;
+    const written = this.ex.streamWrite(text, filler);
     if (written === null) return this.close();
     (this.timer as NodeJS.Timeout).refresh();
-    this.pressure(written, text);
+    this.pressure(written, Buffer.byteLength(text) + filler.length);
   }
 
-  private pressure(written: boolean, text: string): void {
+  private pressure(written: boolean, bytes: number): void {
     if (written) {
       this.waiting = 0;
       return;
     }
-    this.waiting += Buffer.byteLength(text);
+    this.waiting += bytes;
     if (this.waiting <= STREAM_LIMITS.cutOffBytes) return;
     this.metrics.cutOff(this.tool);
     this.close();

@@ -79,7 +79,7 @@ function streamEventSchema(tool: AnyTool): Json {
 }
 
 const STREAM_DESCRIPTION =
-  'A measurement was made. With `Accept: application/x-ndjson` or `text/event-stream` (highest q wins, a tie goes to JSON) the result streams as events: `start`, each result as it arrives, then `summary` (the JSON body) or one `problem`. Refusals before the start stay problem responses. Streams carry `Cache-Control: no-store` and `X-Accel-Buffering: no`; SSE sends a `: keep-alive` comment after 15 s without an event; a reader more than 256 KiB behind is cut off.';
+  'A measurement was made. With `Accept: application/x-ndjson` or `text/event-stream` (highest q wins, a tie goes to JSON) the result streams as events: `start`, each result as it arrives, then `summary` (the JSON body) or one `problem`. Refusals before the start stay problem responses. Streams carry `Cache-Control: no-store` and `X-Accel-Buffering: no`; SSE sends a `: keep-alive` comment after 15 s without an event; a reader more than 256 KiB behind is cut off. Each event is a whole chunk when it is written: NDJSON lines after the first start with one space, and in SSE each event or comment after the first is preceded by an empty comment line `:`.';
 
 function successContent(tool: AnyTool) {
   const events = ref(streamEventName(tool));

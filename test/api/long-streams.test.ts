@@ -89,7 +89,7 @@ test('a stream pays one token per started ten echoes: a 40-echo stream on a 3-to
       assert.is(last.event, 'problem');
       assert.is(last.data.code, 'rate-limited');
       assert.is(last.data.status, 429);
-      assert.is(sniffer.count(), 30, 'no echo of the unpaid round went out');
+      assert.is(await sniffer.settled(), 30, 'no echo of the unpaid round went out');
       const limits = (await request(server.base, '/api/limits')).json();
       assert.is(limits.remaining, 0);
     } finally {
@@ -137,9 +137,9 @@ test('a client that leaves a long stream stops it: no echo of a later round goes
       await waitFor('a reply of the second round', async () => s.text().includes('"seq":12'), { everyMs: 5 });
       s.destroy();
       await waitFor('the server to free the request', async () => server.app.inFlight() === 0, { everyMs: 5 });
-      const sent = sniffer.count();
+      const sent = await sniffer.settled();
       await new Promise((r) => setTimeout(r, 1200)); // past the next round's start
-      assert.is(sniffer.count(), sent);
+      assert.is(await sniffer.settled(), sent);
       assert.ok(sent <= 15, `${sent} echoes went out`);
     } finally {
       sniffer.stop();

@@ -45,8 +45,9 @@ export interface StreamEvent {
   at: number; // when the chunk that completed it arrived
 }
 
-// NDJSON, strictly: every line one JSON object with exactly "event" (a string) and "data"; the text ends
-// with a line break.
+// NDJSON, strictly as this server frames it: every line one JSON object with exactly "event" (a string)
+// and "data", every line after the first led by one space (what closes each event's chunk, see
+// src/http/stream-framing.ts); the text ends with a line break.
 export function parseNdjson(s: Streamed): StreamEvent[] {
   const events: StreamEvent[] = [];
   let buffered = '';
@@ -56,6 +57,8 @@ export function parseNdjson(s: Streamed): StreamEvent[] {
     while ((nl = buffered.indexOf('\n')) >= 0) {
       const line = buffered.slice(0, nl);
       buffered = buffered.slice(nl + 1);
+      const lead = events.length === 0 ? '' : ' ';
+      if (!line.startsWith(lead) || line[lead.length] !== '{') throw new Error(`an NDJSON line not led by ${JSON.stringify(lead)}: ${line}`);
       const value = JSON.parse(line);
       const keys = Object.keys(value);
       if (keys.length !== 2 || keys[0] !== 'event' || keys[1] !== 'data' || typeof value.event !== 'string') throw new Error(`not an NDJSON event line: ${line}`);
@@ -67,7 +70,9 @@ export function parseNdjson(s: Streamed): StreamEvent[] {
 }
 
 // SSE, strictly as this server frames it: blocks of exactly "event: <name>", "id: <n>", "data: <JSON>"
-// each ending in \n, then a blank line; or a ": keep-alive" comment and a blank line. Ids count from 1.
+// each ending in \n, then a blank line; or a ": keep-alive" comment and a blank line. Every block after
+// the first starts with an empty comment line ":" (what closes each event's chunk, see
+// src/http/stream-framing.ts). Ids count from 1.
 export function parseSse(s: Streamed): { events: StreamEvent[]; comments: number } {
   const events: StreamEvent[] = [];
   let comments = 0;
@@ -76,7 +81,9 @@ export function parseSse(s: Streamed): { events: StreamEvent[]; comments: number
     buffered += chunk.text;
     let end: number;
     while ((end = buffered.indexOf('\n\n')) >= 0) {
-      const block = buffered.slice(0, end);
+      const lead = events.length + comments === 0 ? '' : ':\n';
+      if (!buffered.startsWith(lead)) throw new Error(`an SSE block not led by ${JSON.stringify(lead)}: ${JSON.stringify(buffered.slice(0, end))}`);
+      const block = buffered.slice(lead.length, end);
       buffered = buffered.slice(end + 2);
       if (block === ': keep-alive') {
         comments++;
@@ -91,4 +98,29 @@ export function parseSse(s: Streamed): { events: StreamEvent[]; comments: number
   }
   if (buffered !== '') throw new Error(`unterminated SSE block: ${JSON.stringify(buffered)}`);
   return { events, comments };
+}
+
+export interface WireEvent {
+  event: string;
+  data: any;
+}
+
+// The whole events in a stream's text so far, read as any client that follows the format would: NDJSON
+// each whole line as JSON (with the whitespace JSON allows around it), SSE each block a blank line ends,
+// comment lines (":") skipped. Whatever follows the last whole event is not an event yet.
+export function eventsSoFar(text: string, mode: 'ndjson' | 'sse'): WireEvent[] {
+  const lines = text.split('\n').slice(0, -1);
+  if (mode === 'ndjson') return lines.map((line) => JSON.parse(line) as WireEvent);
+  const events: WireEvent[] = [];
+  let fields = new Map<string, string>();
+  for (const line of lines) {
+    if (line === '') {
+      if (fields.has('data')) events.push({ event: fields.get('event') ?? 'message', data: JSON.parse(fields.get('data') as string) });
+      fields = new Map();
+    } else if (!line.startsWith(':')) {
+      const colon = line.indexOf(':');
+      fields.set(line.slice(0, colon), line.slice(colon + 1).replace(/^ /, ''));
+    }
+  }
+  return events;
 }

@@ -2,8 +2,9 @@
 # The tests run against real Knot DNS servers, real network namespaces and real iptables rules.
 # On a fresh Debian machine (as root) install what is missing instead of skipping tests
 # (the benchmark suite's tests also run wrk, iputils ping, fping and dnsperf for real; bench/ensure-tools.sh
-# uses this list too; python3 runs the ICMP test responder inside namespaces; clang builds the libFuzzer
-# targets and the sanitizer build of the addon).
+# uses this list too; python3 runs the ICMP test responder inside namespaces; python3's urllib3 and curl
+# read streamed responses as their users do; clang builds the libFuzzer targets and the sanitizer build
+# of the addon).
 set -euo pipefail
 
 declare -A wanted=(
@@ -27,6 +28,7 @@ declare -A wanted=(
   [clang++]=clang
   [traceroute]=traceroute
   [mtr]=mtr-tiny
+  [curl]=curl
 )
 
 missing=()
@@ -37,6 +39,12 @@ done
 if ! command -v clang++ >/dev/null 2>&1 ||
   ! ls "$(clang++ -print-resource-dir)"/lib/linux/libclang_rt.fuzzer-"$(uname -m)".a >/dev/null 2>&1; then
   missing+=(libclang-rt-dev)
+fi
+
+# urllib3 is a module, not a command: the stream tests read streams with it as Python's requests does,
+# through Debian's python3 (another python3 may come first on PATH).
+if ! /usr/bin/python3 -c 'import urllib3' >/dev/null 2>&1; then
+  missing+=(python3-urllib3)
 fi
 
 if [ "${#missing[@]}" -gt 0 ]; then

@@ -63,10 +63,7 @@ function toolEvents(r: StreamFlow, stream: EventStream): ToolEvents {
 // refusal decided before the start has no stream yet: it is the ordinary problem response.
 function finish(ex: Exchange, stream: EventStream, outcome: Outcome<unknown>): void {
   if (!stream.started) return respond(ex, outcome);
-  if (outcome.ok) {
-    stream.event('summary', JSON.stringify(outcome.value));
-    return stream.end();
-  }
+  if (outcome.ok) return stream.end('summary', JSON.stringify(outcome.value));
   const problem = problemFor(outcome.failure);
   ex.problemCode = problem.code;
   stream.failed(problemJson(problem.code, problem.detail, problem.extensions));

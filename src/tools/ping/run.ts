@@ -6,7 +6,7 @@ import type { EchoReply, Pinger, PingerOptions, EchoOptions, SocketKinds } from 
 import type { Address } from '../../net/address';
 import { createTargetCheck } from '../../policy/target-policy';
 import { TargetBudget, type EchoReservation } from '../../ratelimit/target-budget';
-import type { CancelToken } from '../../util/cancel';
+import { NOT_LISTENING, type CancelToken } from '../../util/cancel';
 import { promised, type Answer } from '../../util/answer';
 import { engineFailure, openIcmpEngine } from '../icmp-engine';
 import { failed, succeeded, upstreamBusy, type Outcome, type ToolFailure } from '../outcome';
@@ -19,12 +19,14 @@ import { watchPinger, type PingMetrics } from './metrics';
 export interface PingToolOptions {
   checkTarget?: TargetCheck; // default: the operator's target policy
   pinger?: PingerOptions; // e.g. force a socket kind
+  engine?: Pinger; // one opened elsewhere (its owner closes it), instead of opening one
 }
 
 const ABORTED: ToolFailure = { code: 'aborted', detail: 'the caller went away before the measurement finished' };
 
 export function openPing(deps: ToolDeps, options: PingToolOptions = {}): ToolSlot<PingRequest, PingResult> {
-  const opened = openIcmpEngine(options.pinger);
+  const owned = options.engine === undefined;
+  const opened = options.engine === undefined ? openIcmpEngine(options.pinger) : { pinger: options.engine };
   if ('unavailable' in opened) return opened;
   const { pinger } = opened;
   const metrics = deps.registry === null ? null : watchPinger(deps.registry, () => pinger.stats());
@@ -33,7 +35,9 @@ export function openPing(deps: ToolDeps, options: PingToolOptions = {}): ToolSlo
   return {
     run: async (request, cancel, events) => record(metrics, await measure(request, cancel, events)),
     info: { socketKinds: { v4, v6 }, ...(Object.keys(reasons).length > 0 ? { reasons } : {}) },
-    close: () => pinger.close(),
+    close: () => {
+      if (owned) pinger.close();
+    },
   };
 }
 
@@ -109,18 +113,24 @@ function rethrow(fault: Error): never {
 // `onEcho`: each echo as soon as its outcome is decided.
 function echoes(pinger: Pinger, options: EchoOptions, cancel: CancelToken, pay: RoundPayment, onEcho?: (echo: EchoReply) => void): Promise<RoundsOutcome<ToolFailure>> {
   return new Promise((resolve) => {
+    let stopListening = NOT_LISTENING;
+    let over = false;
     const stop = pingInRounds(
       pinger,
       options,
       ROUND_ECHOES,
       pay,
       (outcome) => {
+        over = true;
         stopListening();
         resolve(outcome);
       },
       onEcho,
     );
-    const stopListening = cancel.onAbort(() => {
+    // The engine may refuse at once (every sequence in flight), calling back before pingInRounds returns:
+    // the ping has ended already and there is nothing to listen for.
+    if (over) return;
+    stopListening = cancel.onAbort(() => {
       stop();
       resolve({ ok: false, error: new IcmpError('aborted', 'the caller went away') });
     });

@@ -197,11 +197,16 @@ export function helpText(): string {
   return ['usage: node dist/src/main.js [--flag value ...]', 'Every setting is a flag or an environment variable; flags win.', '', ...rows, ''].join('\n');
 }
 
+// The command line's and typed client's own variables (clients/typescript): one shell may run both the
+// server and the client, so these are known to the server and not its business. Any other unknown
+// NETTOOLS_* is a typo.
+const CLIENT_VARIABLES: ReadonlySet<string> = new Set(['NETTOOLS_URL', 'NETTOOLS_API_KEY']);
+
 // Flags win over the environment; anything unknown or malformed throws a ConfigError.
 export function loadConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Config {
   const fromFlags = parseFlags(argv);
   for (const name of Object.keys(env)) {
-    if (name.startsWith('NETTOOLS_') && !CONFIG_SETTINGS.some((s) => s.variable === name)) {
+    if (name.startsWith('NETTOOLS_') && !CLIENT_VARIABLES.has(name) && !CONFIG_SETTINGS.some((s) => s.variable === name)) {
       throw new ConfigError(name, 'unknown variable');
     }
   }

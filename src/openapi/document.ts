@@ -105,7 +105,6 @@ function toolPath(tool: AnyTool, resolverIds: readonly string[]) {
         '405': problemResponse(['method-not-allowed']),
       },
     },
-    options: { operationId: `${tool.name}Preflight`, tags: ['tools'], summary: 'CORS preflight', security: OPEN, responses: { '204': { description: 'Preflight answer.' } } },
   };
 }
 

@@ -157,5 +157,5 @@ function refusalOf(reservation: EchoReservation, address: string): ToolFailure |
     return { code: 'invalid-field', detail: `count is above this server's per-target echo budget`, fields: [{ path: ['count'], message }] };
   }
   const retry = reservation.retryAfterSeconds;
-  return { code: 'target-rate-limited', detail: `${address} already receives ${reservation.limit} echo requests per second from this server; retry after ${retry} s`, retryAfterSeconds: retry };
+  return { code: 'target-rate-limited', detail: `${address} already receives ${reservation.limit} echo requests per second from this server (its per-target echo budget); retry after ${retry} s`, retryAfterSeconds: retry };
 }

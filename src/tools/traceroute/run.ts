@@ -137,7 +137,7 @@ async function admitTrace(host: ResolvedHost, kinds: SocketKinds, checkTarget: T
 function traceRefusal(reservation: EchoReservation, address: string): ToolFailure | null {
   if (reservation.granted) return null;
   const retry = reservation.reason === 'budget-spent' ? reservation.retryAfterSeconds : 60;
-  return { code: 'target-rate-limited', detail: `${address} already gets ${reservation.limit} traces a minute from this server; retry after ${retry} s`, retryAfterSeconds: retry };
+  return { code: 'target-rate-limited', detail: `${address} already gets ${reservation.limit} traces a minute from this server (its per-target trace budget); retry after ${retry} s`, retryAfterSeconds: retry };
 }
 
 function busy(): ToolFailure {

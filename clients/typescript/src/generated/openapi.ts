@@ -14,8 +14,7 @@ export interface paths {
         /** ICMP echo test of one host: reachability and latency */
         post: operations["ping"];
         delete?: never;
-        /** CORS preflight */
-        options: operations["pingPreflight"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -32,8 +31,7 @@ export interface paths {
         /** A, AAAA, MX, TXT records of one domain from several recursive resolvers at once */
         post: operations["dns"];
         delete?: never;
-        /** CORS preflight */
-        options: operations["dnsPreflight"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -50,8 +48,7 @@ export interface paths {
         /** The path to one host, hop by hop, with ICMP echo probes of rising TTL / hop limit */
         post: operations["traceroute"];
         delete?: never;
-        /** CORS preflight */
-        options: operations["traceroutePreflight"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -1267,7 +1264,7 @@ export interface operations {
             /**
              * @description - `rate-limited`: Rate limit exceeded. The caller's bucket is empty (its API key's, or its address's). Wait `Retry-After` seconds; the rate-limit headers describe the budget.
              *     - `too-many-concurrent`: Too many requests in flight for this client. The caller already has as many requests in flight as its plan allows; send the next one when one of them is answered.
-             *     - `target-rate-limited`: Too many echo requests to this target right now. ping: this server already sends the address as many echo requests per second as it allows, for all callers together, so it cannot be used as a flood source. Wait `Retry-After` seconds.
+             *     - `target-rate-limited`: This target's budget on this server is spent for now. ping: this server already sends the address as many echo requests per second as it allows (its per-target echo budget); traceroute: the address already got as many traces this minute as the server allows (its per-target trace budget). For all callers together, so the server cannot be used as a flood source; `detail` names the budget. Wait `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -1340,24 +1337,6 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
-            };
-        };
-    };
-    pingPreflight: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Preflight answer. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
         };
     };
@@ -1619,24 +1598,6 @@ export interface operations {
             };
         };
     };
-    dnsPreflight: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Preflight answer. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
     traceroute: {
         parameters: {
             query?: never;
@@ -1823,7 +1784,7 @@ export interface operations {
             /**
              * @description - `rate-limited`: Rate limit exceeded. The caller's bucket is empty (its API key's, or its address's). Wait `Retry-After` seconds; the rate-limit headers describe the budget.
              *     - `too-many-concurrent`: Too many requests in flight for this client. The caller already has as many requests in flight as its plan allows; send the next one when one of them is answered.
-             *     - `target-rate-limited`: Too many echo requests to this target right now. ping: this server already sends the address as many echo requests per second as it allows, for all callers together, so it cannot be used as a flood source. Wait `Retry-After` seconds.
+             *     - `target-rate-limited`: This target's budget on this server is spent for now. ping: this server already sends the address as many echo requests per second as it allows (its per-target echo budget); traceroute: the address already got as many traces this minute as the server allows (its per-target trace budget). For all callers together, so the server cannot be used as a flood source; `detail` names the budget. Wait `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -1896,24 +1857,6 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
-            };
-        };
-    };
-    traceroutePreflight: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Preflight answer. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
         };
     };
@@ -2176,7 +2119,7 @@ export interface operations {
             /**
              * @description - `rate-limited`: Rate limit exceeded. The caller's bucket is empty (its API key's, or its address's). Wait `Retry-After` seconds; the rate-limit headers describe the budget.
              *     - `too-many-concurrent`: Too many requests in flight for this client. The caller already has as many requests in flight as its plan allows; send the next one when one of them is answered.
-             *     - `target-rate-limited`: Too many echo requests to this target right now. ping: this server already sends the address as many echo requests per second as it allows, for all callers together, so it cannot be used as a flood source. Wait `Retry-After` seconds.
+             *     - `target-rate-limited`: This target's budget on this server is spent for now. ping: this server already sends the address as many echo requests per second as it allows (its per-target echo budget); traceroute: the address already got as many traces this minute as the server allows (its per-target trace budget). For all callers together, so the server cannot be used as a flood source; `detail` names the budget. Wait `Retry-After` seconds.
              */
             429: {
                 headers: {

@@ -5,7 +5,7 @@ import { PROBLEMS, type ProblemCode } from '../problems/codes';
 export const PROBLEM_DESCRIPTIONS: Readonly<Record<ProblemCode, string>> = {
   'invalid-json': 'The body is not valid JSON, or is JSON but not an object. Sent again unchanged, it gets the same answer.',
   'validation-failed':
-    'The body (or, on /probe, the query) does not match the schema: a field missing, unknown, of the wrong type or out of bounds, or a host or domain that is not one. `errors` names each field by JSON Pointer and says what is wrong.',
+    'The body (or, on /probe, the query) does not match the schema: a field missing, unknown, of the wrong type or out of bounds, or a host or domain that is not one. `errors` names each field by JSON Pointer and says what is wrong: at most 10, and when the body has more, `unlistedErrors` says how many more.',
   'invalid-api-key':
     'A `Bearer` key was sent and is malformed, unknown, revoked or expired; `detail` says which. It is never served as anonymous, and it spends a token of the address\'s budget.',
   'not-found': 'No resource at this path. Paths carry no version segment.',

@@ -1023,13 +1023,15 @@ export interface components {
              * @enum {unknown}
              */
             code: "invalid-json" | "validation-failed" | "invalid-api-key" | "not-found" | "method-not-allowed" | "request-timeout" | "payload-too-large" | "unsupported-media-type" | "host-not-found" | "target-forbidden" | "rate-limited" | "target-rate-limited" | "too-many-concurrent" | "overloaded" | "engine-unavailable" | "upstream-busy" | "rate-limit-store-unavailable" | "upstream-timeout" | "shutting-down" | "internal-error";
-            /** @description Only on validation-failed: each field that is wrong. */
+            /** @description Only on validation-failed: each field that is wrong, at most 10 (see `unlistedErrors`). */
             errors?: {
                 /** @description JSON Pointer into the request body (on /probe: the query parameter). */
                 pointer: string;
                 /** @description What is wrong with it. */
                 message: string;
             }[];
+            /** @description Only on validation-failed, when the body has more errors than `errors` lists (at most 10): how many more. */
+            unlistedErrors?: number;
             /** @description Only on upstream-timeout. */
             resolvers?: components["schemas"]["DnsResolverResult"][];
             /** @description Only on upstream-timeout: how long the resolvers were waited for, ms. */
@@ -1116,7 +1118,7 @@ export interface operations {
             };
             /**
              * @description - `invalid-json`: Request body is not a JSON object. The body is not valid JSON, or is JSON but not an object. Sent again unchanged, it gets the same answer.
-             *     - `validation-failed`: Request does not match the schema. The body (or, on /probe, the query) does not match the schema: a field missing, unknown, of the wrong type or out of bounds, or a host or domain that is not one. `errors` names each field by JSON Pointer and says what is wrong.
+             *     - `validation-failed`: Request does not match the schema. The body (or, on /probe, the query) does not match the schema: a field missing, unknown, of the wrong type or out of bounds, or a host or domain that is not one. `errors` names each field by JSON Pointer and says what is wrong: at most 10, and when the body has more, `unlistedErrors` says how many more.
              */
             400: {
                 headers: {
@@ -1378,7 +1380,7 @@ export interface operations {
             };
             /**
              * @description - `invalid-json`: Request body is not a JSON object. The body is not valid JSON, or is JSON but not an object. Sent again unchanged, it gets the same answer.
-             *     - `validation-failed`: Request does not match the schema. The body (or, on /probe, the query) does not match the schema: a field missing, unknown, of the wrong type or out of bounds, or a host or domain that is not one. `errors` names each field by JSON Pointer and says what is wrong.
+             *     - `validation-failed`: Request does not match the schema. The body (or, on /probe, the query) does not match the schema: a field missing, unknown, of the wrong type or out of bounds, or a host or domain that is not one. `errors` names each field by JSON Pointer and says what is wrong: at most 10, and when the body has more, `unlistedErrors` says how many more.
              */
             400: {
                 headers: {
@@ -1636,7 +1638,7 @@ export interface operations {
             };
             /**
              * @description - `invalid-json`: Request body is not a JSON object. The body is not valid JSON, or is JSON but not an object. Sent again unchanged, it gets the same answer.
-             *     - `validation-failed`: Request does not match the schema. The body (or, on /probe, the query) does not match the schema: a field missing, unknown, of the wrong type or out of bounds, or a host or domain that is not one. `errors` names each field by JSON Pointer and says what is wrong.
+             *     - `validation-failed`: Request does not match the schema. The body (or, on /probe, the query) does not match the schema: a field missing, unknown, of the wrong type or out of bounds, or a host or domain that is not one. `errors` names each field by JSON Pointer and says what is wrong: at most 10, and when the body has more, `unlistedErrors` says how many more.
              */
             400: {
                 headers: {
@@ -2051,7 +2053,7 @@ export interface operations {
                     "text/plain; version=0.0.4": string;
                 };
             };
-            /** @description - `validation-failed`: Request does not match the schema. The body (or, on /probe, the query) does not match the schema: a field missing, unknown, of the wrong type or out of bounds, or a host or domain that is not one. `errors` names each field by JSON Pointer and says what is wrong. */
+            /** @description - `validation-failed`: Request does not match the schema. The body (or, on /probe, the query) does not match the schema: a field missing, unknown, of the wrong type or out of bounds, or a host or domain that is not one. `errors` names each field by JSON Pointer and says what is wrong: at most 10, and when the body has more, `unlistedErrors` says how many more. */
             400: {
                 headers: {
                     /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */

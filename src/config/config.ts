@@ -112,6 +112,14 @@ const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     parse: integer(1, 86_400),
     help: 'longest a streamed ping may run: (count - 1) x intervalMs + timeoutMs, in seconds',
   },
+  maxTracesInFlight: {
+    key: 'maxTracesInFlight',
+    variable: 'NETTOOLS_MAX_TRACES_IN_FLIGHT',
+    fallback: '128',
+    // Each trace holds up to 96 of its engine's 65,536 ICMP sequences while it runs.
+    parse: integer(1, 512),
+    help: 'traceroutes in flight in the whole process, all worker threads together',
+  },
   targetTracesPerMinute: {
     key: 'targetTracesPerMinute',
     variable: 'NETTOOLS_TARGET_TRACES_PER_MINUTE',

@@ -72,7 +72,7 @@ function streamEventSchema(tool: AnyTool): Json {
     oneOf: [
       eventSchema('start', spec?.start ?? { type: 'object' }, 'First: what will be measured.'),
       ...items,
-      eventSchema('summary', ref(tool.resultSchema.$id), 'Last on success: exactly the JSON 200 body.'),
+      spec?.summary === undefined ? eventSchema('summary', ref(tool.resultSchema.$id), 'Last on success: exactly the JSON 200 body.') : eventSchema('summary', spec.summary, 'Last on success: the JSON 200 body, as its schema says.'),
       eventSchema('problem', ref('Problem'), 'Last on a failure after the start.'),
     ],
   };

@@ -62,6 +62,7 @@ export interface ProbeSpec<Req, Res> {
 export interface StreamEventSchemas {
   start: Record<string, unknown>;
   items: Readonly<Record<string, Record<string, unknown>>>;
+  summary?: Record<string, unknown>; // where it is not exactly the JSON 200 body
 }
 
 // A tool is one folder that exports one of these; registry.ts lists them.

@@ -30,7 +30,7 @@ export function openPing(deps: ToolDeps, options: PingToolOptions = {}): ToolSlo
   if ('unavailable' in opened) return opened;
   const { pinger } = opened;
   const metrics = deps.registry === null ? null : watchPinger(deps.registry, () => pinger.stats());
-  const measure = createMeasure(deps, pinger, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }));
+  const measure = createMeasure(deps, pinger, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }), metrics);
   const { v4, v6, reasons } = pinger.socketKinds;
   return {
     run: async (request, cancel, events) => record(metrics, await measure(request, cancel, events)),
@@ -48,7 +48,7 @@ function record(metrics: PingMetrics | null, outcome: Outcome<PingResult>): Outc
 
 type Measure = (request: PingRequest, cancel: CancelToken, events?: ToolEvents) => Promise<Outcome<PingResult>>;
 
-function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck): Measure {
+function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck, metrics: PingMetrics | null): Measure {
   const { config } = deps;
   const client = 'upstream' in deps.dns ? deps.dns.upstream : null;
   // Across all clients: many clients together must not turn this server into a flood source.
@@ -72,9 +72,12 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck)
     const pay = events === undefined ? NOTHING_TO_PAY : payRound(events, budget, target);
     const echo = await echoes(pinger, options, cancel, pay, events && ((reply) => events.item('reply', reply)));
     if (!echo.ok) return failed('stopped' in echo ? echo.stopped : 'fault' in echo ? rethrow(echo.fault) : engineFailure(echo.error, ABORTED));
-    const { packets, rtt, replies } = echo.echo;
+    const { packets, rtt } = 'echo' in echo ? echo.echo : echo.totals;
+    // A long ping's summary lists no replies: each was streamed as it was decided.
+    const replies = 'echo' in echo ? { replies: echo.echo.replies } : {};
+    if ('totals' in echo) metrics?.echoes(echo.totals.statuses);
     const durationMs = roundMicros(performance.now() - t0);
-    return succeeded({ host: request.host, address, ipVersion: family, reachable: packets.received > 0, packets, rtt, replies, resolveMs, durationMs, startedAt: startedAt.toISOString() });
+    return succeeded({ host: request.host, address, ipVersion: family, reachable: packets.received > 0, packets, rtt, ...replies, resolveMs, durationMs, startedAt: startedAt.toISOString() });
   };
 }
 

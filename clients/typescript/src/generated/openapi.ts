@@ -386,7 +386,7 @@ export interface components {
              * @constant
              */
             event: "reply";
-            /** @description One echo, as it will stand in the summary's `replies`, sent once its outcome is decided. */
+            /** @description One echo, as it stands in a JSON body's `replies`, sent once its outcome is decided. */
             data: {
                 /** @description Sequence number of the echo request, from 0. */
                 seq: number;
@@ -412,7 +412,79 @@ export interface components {
              * @constant
              */
             event: "summary";
-            data: components["schemas"]["PingResult"];
+            /** @description The JSON 200 body; but a ping of more than 10 echoes (longer than JSON allows) ends with its statistics alone, without `replies`: each reply was streamed already, and a stream keeps none of them, so what it holds does not grow with its length. Its statistics are computed over every echo, in seq order, as for a JSON ping. */
+            data: {
+                /**
+                 * @description The host as asked (an IDN in its ASCII form).
+                 * @example example.com
+                 */
+                host: string;
+                /**
+                 * @description The address that was pinged.
+                 * @example 192.0.2.10
+                 */
+                address: string;
+                /**
+                 * @description Address family of `address`.
+                 * @enum {unknown}
+                 */
+                ipVersion: 4 | 6;
+                /** @description True when at least one reply came back. */
+                reachable: boolean;
+                /** @description Echo requests sent and replies received. */
+                packets: {
+                    /** @description Echo requests sent. */
+                    sent: number;
+                    /** @description Echo requests answered (a duplicate counts once). */
+                    received: number;
+                    /** @description Replies that came back more than once for one request. */
+                    duplicates: number;
+                    /** @description Share of requests without a reply, in percent. */
+                    lossPercent: number;
+                };
+                /** @description Null when nothing came back. stddevMs is iputils mdev; jitterMs the mean absolute difference of consecutive RTTs. */
+                rtt: null | {
+                    /** @description Shortest round trip, ms. */
+                    minMs: number;
+                    /** @description Mean round trip, ms. */
+                    avgMs: number;
+                    /** @description Longest round trip, ms. */
+                    maxMs: number;
+                    /** @description Spread of the round trips as iputils computes mdev, ms. */
+                    stddevMs: number;
+                    /** @description Mean absolute difference between consecutive round trips, ms (0 with fewer than two). */
+                    jitterMs: number;
+                };
+                /** @description Only for a ping of at most 10 echoes: one entry per echo request, in the order sent. */
+                replies?: {
+                    /** @description Sequence number of the echo request, from 0. */
+                    seq: number;
+                    /**
+                     * @description reply: the target answered; timeout: nothing within timeoutMs; unreachable or time-exceeded: a router sent that ICMP error instead.
+                     * @enum {unknown}
+                     */
+                    status: "reply" | "timeout" | "unreachable" | "time-exceeded";
+                    /** @description Round-trip time, ms with microsecond precision. */
+                    rttMs?: number;
+                    /** @description The reply's TTL (IPv4) or hop limit (IPv6). */
+                    ttl?: number;
+                    /** @description Size of the ICMP reply: 8 header bytes plus the payload. */
+                    bytes?: number;
+                    /** @description Who sent an ICMP error. */
+                    from?: string;
+                    /** @description ICMP error code, e.g. host-unreachable. */
+                    reason?: string;
+                }[];
+                /** @description Time spent resolving the host name, ms (near 0 for an IP literal). */
+                resolveMs: number;
+                /** @description Time for the whole measurement, resolution included, ms. */
+                durationMs: number;
+                /**
+                 * Format: date-time
+                 * @description When the measurement started (UTC).
+                 */
+                startedAt: string;
+            };
         } | {
             /**
              * @description The event name.

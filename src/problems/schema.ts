@@ -11,6 +11,11 @@ export const problemSchema = {
     status: { type: 'integer', description: 'The HTTP status of the response.' },
     detail: { type: 'string', description: 'What went wrong with this request, in words.' },
     code: { enum: Object.keys(PROBLEMS), description: 'A stable slug to act on; each response lists when its codes are answered.' },
+    unlistedErrors: {
+      type: 'integer',
+      minimum: 1,
+      description: 'Only on validation-failed, when the body has more errors than `errors` lists (at most 10): how many more.',
+    },
     errors: {
       type: 'array',
       description: 'Only on validation-failed: each field that is wrong, at most 10 (see `unlistedErrors`).',
@@ -22,11 +27,6 @@ export const problemSchema = {
           message: { type: 'string', description: 'What is wrong with it.' },
         },
       },
-    },
-    unlistedErrors: {
-      type: 'integer',
-      minimum: 1,
-      description: 'Only on validation-failed, when the body has more errors than `errors` lists (at most 10): how many more.',
     },
     resolvers: { type: 'array', items: { $ref: 'DnsResolverResult' }, description: 'Only on upstream-timeout.' },
     durationMs: { type: 'number', minimum: 0, description: 'Only on upstream-timeout: how long the resolvers were waited for, ms.' },

@@ -1095,6 +1095,8 @@ export interface components {
              * @enum {unknown}
              */
             code: "invalid-json" | "validation-failed" | "invalid-api-key" | "not-found" | "method-not-allowed" | "request-timeout" | "payload-too-large" | "unsupported-media-type" | "host-not-found" | "target-forbidden" | "rate-limited" | "target-rate-limited" | "too-many-concurrent" | "overloaded" | "engine-unavailable" | "upstream-busy" | "rate-limit-store-unavailable" | "upstream-timeout" | "shutting-down" | "internal-error";
+            /** @description Only on validation-failed, when the body has more errors than `errors` lists (at most 10): how many more. */
+            unlistedErrors?: number;
             /** @description Only on validation-failed: each field that is wrong, at most 10 (see `unlistedErrors`). */
             errors?: {
                 /** @description JSON Pointer into the request body (on /probe: the query parameter). */
@@ -1102,8 +1104,6 @@ export interface components {
                 /** @description What is wrong with it. */
                 message: string;
             }[];
-            /** @description Only on validation-failed, when the body has more errors than `errors` lists (at most 10): how many more. */
-            unlistedErrors?: number;
             /** @description Only on upstream-timeout. */
             resolvers?: components["schemas"]["DnsResolverResult"][];
             /** @description Only on upstream-timeout: how long the resolvers were waited for, ms. */

@@ -6,6 +6,7 @@ import { openSharedBudgets } from './shared-budgets';
 import type { Logger } from './log';
 import type { InFlightCaps } from './ratelimit/in-flight';
 import type { LimiterStore } from './ratelimit/limiter-store';
+import type { SharedCap } from './ratelimit/shared-cap';
 import { uncaughtErrors } from './observability/last-resort';
 import { createHttpMetrics, disabledHttpMetrics, type HttpMetrics } from './observability/metrics';
 import { buildOpenApi } from './openapi/document';
@@ -33,6 +34,7 @@ export interface AppOptions {
   targetStore?: LimiterStore; // where per-target echo budgets live; in this process unless given
   resolverStore?: LimiterStore; // where per-resolver query budgets live; in this process unless given
   inFlight?: InFlightCaps; // the concurrency caps; this thread's own unless given
+  traceCap?: SharedCap; // traces in flight; this thread's own unless given
   metricsText?: () => Promise<string>; // the /metrics body: the whole process's, when this is one of several threads
 }
 
@@ -46,7 +48,7 @@ export function createApp(config: Config, log: Logger, options: AppOptions = {})
   const shared = config.redisUrl === null ? null : openSharedBudgets(config, log, metrics, { ...(options.store ? { clients: options.store } : {}), ...(options.targetStore ? { targets: options.targetStore } : {}) });
   const store = shared?.clients ?? options.store;
   const targets = shared?.targets ?? options.targetStore;
-  const stores = { ...(targets ? { targets } : {}), ...(options.resolverStore ? { resolvers: options.resolverStore } : {}) };
+  const stores = { ...(targets ? { targets } : {}), ...(options.resolverStore ? { resolvers: options.resolverStore } : {}), ...(options.traceCap ? { traces: options.traceCap } : {}) };
   const open = openTools(config, config.metrics ? metrics.registry : null, tools, stores);
   const openapi = JSON.stringify(buildOpenApi(tools, config.resolvers.map((r) => r.id), pkg.version));
   const { inFlight, metricsText } = options;

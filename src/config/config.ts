@@ -112,6 +112,14 @@ const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     parse: integer(1, 86_400),
     help: 'longest a streamed ping may run: (count - 1) x intervalMs + timeoutMs, in seconds',
   },
+  maxTracesInFlight: {
+    key: 'maxTracesInFlight',
+    variable: 'NETTOOLS_MAX_TRACES_IN_FLIGHT',
+    fallback: '128',
+    // Each trace holds up to 96 of its engine's 65,536 ICMP sequences while it runs.
+    parse: integer(1, 512),
+    help: 'traceroutes in flight in the whole process, all worker threads together',
+  },
   targetTracesPerMinute: {
     key: 'targetTracesPerMinute',
     variable: 'NETTOOLS_TARGET_TRACES_PER_MINUTE',
@@ -197,11 +205,16 @@ export function helpText(): string {
   return ['usage: node dist/src/main.js [--flag value ...]', 'Every setting is a flag or an environment variable; flags win.', '', ...rows, ''].join('\n');
 }
 
+// The command line's and typed client's own variables (clients/typescript): one shell may run both the
+// server and the client, so these are known to the server and not its business. Any other unknown
+// NETTOOLS_* is a typo.
+const CLIENT_VARIABLES: ReadonlySet<string> = new Set(['NETTOOLS_URL', 'NETTOOLS_API_KEY']);
+
 // Flags win over the environment; anything unknown or malformed throws a ConfigError.
 export function loadConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Config {
   const fromFlags = parseFlags(argv);
   for (const name of Object.keys(env)) {
-    if (name.startsWith('NETTOOLS_') && !CONFIG_SETTINGS.some((s) => s.variable === name)) {
+    if (name.startsWith('NETTOOLS_') && !CLIENT_VARIABLES.has(name) && !CONFIG_SETTINGS.some((s) => s.variable === name)) {
       throw new ConfigError(name, 'unknown variable');
     }
   }

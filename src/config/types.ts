@@ -26,6 +26,7 @@ export interface Config {
   maxInFlight: number;
   targetEchoesPerSecond: number;
   streamMaxSeconds: number; // a streamed ping's longest run
+  maxTracesInFlight: number;
   targetTracesPerMinute: number;
   rateLimitCacheMax: number;
   shutdownGraceMs: number;

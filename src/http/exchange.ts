@@ -20,6 +20,16 @@ function lineStart(name: string): string {
   return start;
 }
 
+// A problem's Content-Type, and the one header every problem carries: its text (which may quote the
+// caller's input) must be read as the JSON it is, never sniffed into a page a browser would run.
+const PROBLEM_TYPE = 'application/problem+json';
+const PROBLEM_TYPE_HEAD = `\r\nContent-Type: ${PROBLEM_TYPE}\r\nX-Content-Type-Options: nosniff`;
+
+function typeHead(type: string | null): string {
+  if (type === null) return '';
+  return type === PROBLEM_TYPE ? PROBLEM_TYPE_HEAD : `\r\nContent-Type: ${type}`;
+}
+
 // What a request gets when even the fault handler failed: a fixed problem body.
 const LAST_RESORT_PROBLEM = problemJson('internal-error', 'unexpected error; this is a bug');
 
@@ -114,7 +124,7 @@ export class Exchange implements CancelToken, TurnEndWrite {
       this.onFault(this, err);
     } catch {
       // The fault handler failed too: answer without it.
-      this.send(500, 'application/problem+json', LAST_RESORT_PROBLEM);
+      this.send(500, PROBLEM_TYPE, LAST_RESORT_PROBLEM);
     }
   }
 
@@ -187,8 +197,7 @@ export class Exchange implements CancelToken, TurnEndWrite {
   write(): void {
     const body = this.pendingBody;
     // uWS writes "HTTP/1.1 <status>\r\n"; the headers ride along after the status text.
-    const type = this.pendingType === null ? '' : `\r\nContent-Type: ${this.pendingType}`;
-    this.res.writeStatus(statusLine(this.status) + type + this.head);
+    this.res.writeStatus(statusLine(this.status) + typeHead(this.pendingType) + this.head);
     if (this.method === 'HEAD') this.res.endWithoutBody(body === null ? 0 : Buffer.byteLength(body), this.closeConnection);
     else this.res.end(body ?? '', this.closeConnection);
   }

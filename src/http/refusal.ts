@@ -14,7 +14,7 @@ export type StageRefusal =
   | { code: 'payload-too-large'; limit: number }
   | { code: 'request-timeout'; timeoutMs: number }
   | { code: 'invalid-json'; detail: string }
-  | { code: 'validation-failed'; detail: string; errors: FieldError[] }
+  | { code: 'validation-failed'; detail: string; errors: FieldError[]; unlisted?: number }
   | { code: 'invalid-api-key'; reason: 'malformed' | 'unknown' | 'revoked' | 'expired'; detail: string }
   | { code: 'rate-limited'; limit: number; windowMs: number; retryAfterSeconds: number }
   | { code: 'too-many-concurrent'; limit: number }
@@ -51,7 +51,7 @@ export function problemFor(r: Refusal): ProblemAnswer {
     case 'invalid-json':
       return { code: r.code, detail: r.detail };
     case 'validation-failed':
-      return { code: r.code, detail: r.detail, extensions: { errors: r.errors } };
+      return { code: r.code, detail: r.detail, extensions: r.unlisted ? { errors: r.errors, unlistedErrors: r.unlisted } : { errors: r.errors } };
     case 'invalid-api-key':
       return { code: r.code, detail: `the API key is ${r.detail}`, wwwAuthenticate: 'Bearer error="invalid_token"' };
     case 'rate-limited':

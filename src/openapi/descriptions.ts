@@ -5,7 +5,7 @@ import { PROBLEMS, type ProblemCode } from '../problems/codes';
 export const PROBLEM_DESCRIPTIONS: Readonly<Record<ProblemCode, string>> = {
   'invalid-json': 'The body is not valid JSON, or is JSON but not an object. Sent again unchanged, it gets the same answer.',
   'validation-failed':
-    'The body (or, on /probe, the query) does not match the schema: a field missing, unknown, of the wrong type or out of bounds, or a host or domain that is not one. `errors` names each field by JSON Pointer and says what is wrong.',
+    'The body (or, on /probe, the query) does not match the schema: a field missing, unknown, of the wrong type or out of bounds, or a host or domain that is not one. `errors` names each field by JSON Pointer and says what is wrong: at most 10, and when the body has more, `unlistedErrors` says how many more.',
   'invalid-api-key':
     'A `Bearer` key was sent and is malformed, unknown, revoked or expired; `detail` says which. It is never served as anonymous, and it spends a token of the address\'s budget.',
   'not-found': 'No resource at this path. Paths carry no version segment.',
@@ -19,7 +19,7 @@ export const PROBLEM_DESCRIPTIONS: Readonly<Record<ProblemCode, string>> = {
     'ping: the address is in a range this server does not ping (loopback, private, link-local, CGNAT, multicast, documentation and the like); `range` names it. A host name is checked once resolved. An operator may open the private ranges; multicast, broadcast and unspecified addresses stay refused.',
   'rate-limited': "The caller's bucket is empty (its API key's, or its address's). Wait `Retry-After` seconds; the rate-limit headers describe the budget.",
   'target-rate-limited':
-    'ping: this server already sends the address as many echo requests per second as it allows, for all callers together, so it cannot be used as a flood source. Wait `Retry-After` seconds.',
+    'ping: this server already sends the address as many echo requests per second as it allows (its per-target echo budget); traceroute: the address already got as many traces this minute as the server allows (its per-target trace budget). For all callers together, so the server cannot be used as a flood source; `detail` names the budget. Wait `Retry-After` seconds.',
   'too-many-concurrent': "The caller already has as many requests in flight as its plan allows; send the next one when one of them is answered.",
   overloaded: 'The server has as many requests in flight as it takes, from all callers (for ping, also: as many echo requests as its engine tracks at once). Wait `Retry-After` seconds.',
   'engine-unavailable':
@@ -95,16 +95,17 @@ export function problemHeaders(codes: readonly ProblemCode[]): Record<string, He
 
 // The document's introduction, shown above the operations.
 export const INTRODUCTION = [
-  'Network diagnostics over HTTP: ICMP ping and multi-resolver DNS.',
+  'Network diagnostics over HTTP: ICMP ping, multi-resolver DNS and traceroute.',
   '**Errors** are RFC 9457 problem details (`application/problem+json`) with a stable `code`; each response below lists its codes and when they are answered.',
   "**Rate limits**: every tool and probe answer, refusals included, carries `RateLimit-Policy`, `RateLimit` and `X-RateLimit-*`; a 429 or 503 that can be retried says when in `Retry-After`. Without a key the caller's address is limited (behind a trusted proxy, the client's). `GET /api/limits` shows the budget without spending it.",
+  '**CORS**: tool responses carry `Access-Control-Allow-Origin` (the operator\'s choice, `*` unless set), and `OPTIONS` on a tool path answers a browser\'s preflight with 204; preflights are not listed as operations below.',
   "**API keys** are optional: `Authorization: Bearer nt_...` spends the key's plan instead of the address's budget (the Authorize button sends one from this page).",
   "**Shared questions**: identical questions (resolver, name, type) in flight at the same moment are sent to the resolver once, and every request waiting for one gets that query's answer, so a shared answer's `rttMs` is the shared query's. A request that joins a question already in flight is still answered by its own `timeoutMs` (what is unanswered by then reads `timeout`), and leaving does not cancel the question for the others. Nothing is cached: once answered, the next request asks again. Ping's host names are resolved the same way.",
 ].join('\n\n');
 
 // Operations grouped by who calls them; every operation carries exactly one of these.
 export const TAGS = [
-  { name: 'tools', description: 'Measurements: ping and DNS. Rate limited; an API key is optional.' },
+  { name: 'tools', description: 'Measurements: ping, DNS and traceroute. Rate limited; an API key is optional.' },
   { name: 'account', description: "The caller's own plan and budget." },
   { name: 'operations', description: 'For whoever runs the server and its monitoring: liveness, metrics, Prometheus probes, this document and its page.' },
 ];

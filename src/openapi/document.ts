@@ -72,7 +72,7 @@ function streamEventSchema(tool: AnyTool): Json {
     oneOf: [
       eventSchema('start', spec?.start ?? { type: 'object' }, 'First: what will be measured.'),
       ...items,
-      eventSchema('summary', ref(tool.resultSchema.$id), 'Last on success: exactly the JSON 200 body.'),
+      spec?.summary === undefined ? eventSchema('summary', ref(tool.resultSchema.$id), 'Last on success: exactly the JSON 200 body.') : eventSchema('summary', spec.summary, 'Last on success: the JSON 200 body, as its schema says.'),
       eventSchema('problem', ref('Problem'), 'Last on a failure after the start.'),
     ],
   };
@@ -105,7 +105,6 @@ function toolPath(tool: AnyTool, resolverIds: readonly string[]) {
         '405': problemResponse(['method-not-allowed']),
       },
     },
-    options: { operationId: `${tool.name}Preflight`, tags: ['tools'], summary: 'CORS preflight', security: OPEN, responses: { '204': { description: 'Preflight answer.' } } },
   };
 }
 

@@ -16,7 +16,7 @@ const SAMPLES: Readonly<Record<ProblemCode, Refusal>> = {
   'host-not-found': { code: 'host-not-found', detail: 'ipv6-less.example has no AAAA record', dns: 'no-data' },
   'target-forbidden': { code: 'target-forbidden', detail: '10.1.2.3 is in the refused range private', address: '10.1.2.3', range: 'private' },
   'rate-limited': { code: 'rate-limited', limit: 30, windowMs: 60_000, retryAfterSeconds: 2 },
-  'target-rate-limited': { code: 'target-rate-limited', detail: '192.0.2.10 already receives 20 echo requests per second from this server; retry after 1 s', retryAfterSeconds: 1 },
+  'target-rate-limited': { code: 'target-rate-limited', detail: '192.0.2.10 already receives 20 echo requests per second from this server (its per-target echo budget); retry after 1 s', retryAfterSeconds: 1 },
   'too-many-concurrent': { code: 'too-many-concurrent', limit: 4 },
   overloaded: { code: 'overloaded', limit: 1024, retryAfterSeconds: 1 },
   'engine-unavailable': {

@@ -12,7 +12,7 @@ export const PROBLEMS = {
   'host-not-found': { status: 422, title: 'Host has no address of the wanted family' },
   'target-forbidden': { status: 422, title: 'Target address is in a refused range' },
   'rate-limited': { status: 429, title: 'Rate limit exceeded' },
-  'target-rate-limited': { status: 429, title: 'Too many echo requests to this target right now' },
+  'target-rate-limited': { status: 429, title: "This target's budget on this server is spent for now" },
   'too-many-concurrent': { status: 429, title: 'Too many requests in flight for this client' },
   'overloaded': { status: 503, title: 'Server is at its in-flight capacity' },
   'engine-unavailable': { status: 503, title: 'The measurement engine is not available on this server' },

@@ -11,9 +11,14 @@ export const problemSchema = {
     status: { type: 'integer', description: 'The HTTP status of the response.' },
     detail: { type: 'string', description: 'What went wrong with this request, in words.' },
     code: { enum: Object.keys(PROBLEMS), description: 'A stable slug to act on; each response lists when its codes are answered.' },
+    unlistedErrors: {
+      type: 'integer',
+      minimum: 1,
+      description: 'Only on validation-failed, when the body has more errors than `errors` lists (at most 10): how many more.',
+    },
     errors: {
       type: 'array',
-      description: 'Only on validation-failed: each field that is wrong.',
+      description: 'Only on validation-failed: each field that is wrong, at most 10 (see `unlistedErrors`).',
       items: {
         type: 'object',
         required: ['pointer', 'message'],

@@ -4,6 +4,7 @@ import { openResolverClient, windowShare } from '../engines/dns';
 import { coalesce } from '../engines/dns/coalescing-client';
 import { ResolverBudget } from '../ratelimit/resolver-budget';
 import type { LimiterStore } from '../ratelimit/limiter-store';
+import type { SharedCap } from '../ratelimit/shared-cap';
 import { MemoryLimiterStore } from '../ratelimit/memory-limiter-store';
 import { createSchemaCompiler, type Validate } from '../validation/validator';
 import { dnsTool } from './dns';
@@ -46,6 +47,7 @@ function streamValidator(tool: Tool<any, any>, resolverIds: readonly string[], j
 export interface SharedStores {
   targets?: LimiterStore; // per-target echo budgets
   resolvers?: LimiterStore; // per-resolver query budgets
+  traces?: SharedCap; // traces in flight
 }
 
 // One DNS engine serves the dns tool and ping's host names alike, through one Upstream: questions in
@@ -62,7 +64,7 @@ function openUpstream(config: Config, registry: Registry | null, store: LimiterS
 
 export function openTools(config: Config, registry: Registry | null, tools: ReadonlyArray<Tool<any, any>> = TOOLS, stores: SharedStores = {}): OpenTools {
   const dns = openUpstream(config, registry, stores.resolvers);
-  const deps: ToolDeps = { config, dns, registry, ...(stores.targets ? { targetStore: stores.targets } : {}) };
+  const deps: ToolDeps = { config, dns, registry, ...(stores.targets ? { targetStore: stores.targets } : {}), ...(stores.traces ? { traceCap: stores.traces } : {}) };
   const ids = config.resolvers.map((r) => r.id);
   const validators = requestValidators(ids, tools);
   const list = tools.map((tool) => {

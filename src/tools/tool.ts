@@ -3,6 +3,7 @@ import type { Config } from '../config/types';
 import type { Address } from '../net/address';
 import type { FieldError } from '../problems/codes';
 import type { LimiterStore } from '../ratelimit/limiter-store';
+import type { SharedCap } from '../ratelimit/shared-cap';
 import type { CancelToken } from '../util/cancel';
 import type { Answer } from '../util/answer';
 import type { FailureCode, Outcome, ToolFailure } from './outcome';
@@ -17,6 +18,7 @@ export interface ToolDeps {
   dns: { upstream: Upstream } | { unavailable: string }; // the one way to the resolvers
   registry: Registry | null;
   targetStore?: LimiterStore; // where per-target budgets live; in this thread by default
+  traceCap?: SharedCap; // traces in flight, for the whole process; this thread's own by default
 }
 
 // What a streamed request hears while its tool runs. `start` comes once, when the measurement really
@@ -60,6 +62,7 @@ export interface ProbeSpec<Req, Res> {
 export interface StreamEventSchemas {
   start: Record<string, unknown>;
   items: Readonly<Record<string, Record<string, unknown>>>;
+  summary?: Record<string, unknown>; // where it is not exactly the JSON 200 body
 }
 
 // A tool is one folder that exports one of these; registry.ts lists them.

@@ -3,7 +3,13 @@ import type { FieldError } from '../problems/codes';
 import { parseDomain, parseHost } from './names';
 import { assertUniqueItemsTyped } from './unique-items';
 
-export type Parsed<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
+// `unlisted`: how many more distinct errors the body has beyond those in `errors`.
+export type Parsed<T> = { ok: true; value: T } | { ok: false; errors: FieldError[]; unlisted: number };
+
+// The most errors a refusal lists. Every error of a small body is listed, so a client can fix them all
+// at once; but a 4 KiB body of wrong array items or unknown fields has thousands, and listing each cost
+// a 500 KB answer and 75 times the CPU of an ordinary 400. The rest are counted, not listed.
+export const MAX_LISTED_ERRORS = 10;
 export type Validate<T> = (body: Record<string, unknown>) => Parsed<T>;
 
 const FORMAT_MESSAGES: Record<string, string> = {
@@ -19,22 +25,28 @@ export function createSchemaCompiler(): <T>(schema: object, normalize: (value: T
   return <T>(schema: object, normalize: (value: T) => T): Validate<T> => {
     assertUniqueItemsTyped(schema);
     const validate = ajv.compile(schema);
-    return (body) => (validate(body) ? { ok: true, value: normalize(body as unknown as T) } : failure(validate));
+    const enumMessages = new Map<string, string>();
+    return (body) => (validate(body) ? { ok: true, value: normalize(body as unknown as T) } : failure(validate, enumMessages));
   };
 }
 
-// ajv can report one field twice (the same fact through two keywords); a body has few errors, so
-// duplicates are found by a scan rather than a set.
-function failure(validate: ValidateFunction): { ok: false; errors: FieldError[] } {
+// ajv can report one field twice (the same fact through two keywords): among the few listed, repeats
+// are found by a scan; past them, the rest are told apart by a set, made only for such a body.
+function failure(validate: ValidateFunction, enumMessages: Map<string, string>): { ok: false; errors: FieldError[]; unlisted: number } {
   const errors: FieldError[] = [];
+  let rest: Set<string> | null = null;
   for (const e of validate.errors ?? []) {
-    const field = toFieldError(e);
-    if (!errors.some((f) => f.pointer === field.pointer && f.message === field.message)) errors.push(field);
+    const field = toFieldError(e, enumMessages);
+    if (errors.some((f) => f.pointer === field.pointer && f.message === field.message)) continue;
+    if (errors.length < MAX_LISTED_ERRORS) errors.push(field);
+    else (rest ??= new Set()).add(`${field.pointer}\u0000${field.message}`);
   }
-  return { ok: false, errors };
+  return { ok: false, errors, unlisted: rest === null ? 0 : rest.size };
 }
 
-function toFieldError(e: ErrorObject): FieldError {
+// `enumMessages`: an enum's message by its place in the schema, made once: it lists every allowed value,
+// and a body of many wrong items would otherwise build it again for each.
+function toFieldError(e: ErrorObject, enumMessages: Map<string, string>): FieldError {
   switch (e.keyword) {
     case 'required':
       return { pointer: `${e.instancePath}/${escapePointer(String(e.params['missingProperty']))}`, message: 'is required' };
@@ -42,8 +54,11 @@ function toFieldError(e: ErrorObject): FieldError {
       return { pointer: `${e.instancePath}/${escapePointer(String(e.params['additionalProperty']))}`, message: 'is not a known field' };
     case 'format':
       return { pointer: e.instancePath, message: FORMAT_MESSAGES[String(e.params['format'])] ?? `must match format ${e.params['format']}` };
-    case 'enum':
-      return { pointer: e.instancePath, message: `must be one of ${(e.params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+    case 'enum': {
+      let message = enumMessages.get(e.schemaPath);
+      if (message === undefined) enumMessages.set(e.schemaPath, (message = `must be one of ${(e.params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`));
+      return { pointer: e.instancePath, message };
+    }
     default:
       return { pointer: e.instancePath, message: e.message ?? 'is invalid' };
   }

@@ -1,4 +1,5 @@
 import type { MetricObjectWithValues, MetricValue } from 'prom-client';
+import type { SharedCapMemory } from '../ratelimit/shared-cap';
 import type { SharedInFlightMemory } from '../ratelimit/shared-in-flight';
 import type { SharedLimiterMemory } from '../ratelimit/shared-limiter-store';
 
@@ -7,7 +8,7 @@ export interface WorkerStart {
   index: number;
   argv: string[]; // the process's settings as flags; the environment is inherited
   port: number; // the one port every worker listens on
-  memory: { clients: SharedLimiterMemory; targets: SharedLimiterMemory; resolvers: SharedLimiterMemory; inFlight: SharedInFlightMemory };
+  memory: { clients: SharedLimiterMemory; targets: SharedLimiterMemory; resolvers: SharedLimiterMemory; inFlight: SharedInFlightMemory; traces: SharedCapMemory };
 }
 
 // main -> worker

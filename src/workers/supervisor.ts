@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import type { Config } from '../config/types';
 import type { Logger } from '../log';
+import { SharedCap, sharedCapMemory } from '../ratelimit/shared-cap';
 import { SharedInFlight, sharedInFlightMemory } from '../ratelimit/shared-in-flight';
 import { SharedSlots } from '../ratelimit/shared-slots';
 import { sharedLimiterMemory } from '../ratelimit/shared-limiter-store';
@@ -47,6 +48,7 @@ export async function superviseWorkers(config: Config, argv: string[], log: Logg
     targets: sharedLimiterMemory(DEFAULT_TARGET_CACHE_MAX),
     resolvers: sharedLimiterMemory(Math.max(64, 2 * config.resolvers.length)),
     inFlight: sharedInFlightMemory(config.maxInFlight, config.workers),
+    traces: sharedCapMemory(config.workers),
   };
   const workers: Array<Worker | null> = [];
   let stopping = false;
@@ -102,6 +104,7 @@ class Replacer {
   private readonly pacing = new RestartPacing();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly ledger: SharedInFlight;
+  private readonly traces: SharedCap;
 
   constructor(
     config: Config,
@@ -113,6 +116,7 @@ class Replacer {
   ) {
     // The main thread touches the in-flight table only to forget a dead worker; its lock id follows theirs.
     this.ledger = new SharedInFlight(memory.inFlight, config.maxInFlightPerClient, config.maxInFlight, 1, config.workers);
+    this.traces = new SharedCap(memory.traces, config.maxTracesInFlight, config.workers);
   }
 
   watch(index: number, worker: Worker, workers: Array<Worker | null>): void {
@@ -139,6 +143,7 @@ class Replacer {
   private release(index: number): number {
     const { clients, targets, resolvers, inFlight } = this.memory;
     for (const table of [clients.slots, targets.slots, resolvers.slots, inFlight.slots]) SharedSlots.breakLocks(table, index + 1);
+    this.traces.forgetWorker(index);
     return this.ledger.forgetWorker(index);
   }
 

@@ -5,6 +5,7 @@ import { UwsUnavailableError } from '../http/uws';
 import { createLogger, type Logger } from '../log';
 import { addon } from '../native/addon';
 import { installLastResort } from '../observability/last-resort';
+import { SharedCap } from '../ratelimit/shared-cap';
 import { SharedInFlight } from '../ratelimit/shared-in-flight';
 import { SharedLimiterStore } from '../ratelimit/shared-limiter-store';
 import type { FromWorker, ToWorker, WorkerStart } from './messages';
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
     targetStore: new SharedLimiterStore(memory.targets, performance.timeOrigin, start.index + 1),
     resolverStore: new SharedLimiterStore(memory.resolvers, performance.timeOrigin, start.index + 1),
     inFlight: new SharedInFlight(memory.inFlight, config.maxInFlightPerClient, config.maxInFlight, 1, start.index),
+    traceCap: new SharedCap(memory.traces, config.maxTracesInFlight, start.index),
     metricsText: metricsAcrossWorkers(),
   });
   serve(app, log);

@@ -16,8 +16,9 @@ test('echoes to one address past the per-target budget are refused with 429 targ
   try {
     assert.is((await postJson(server.base, PING, { host: '127.0.0.1', ...quick })).status, 200);
     const refused = await postJson(server.base, PING, { host: '127.0.0.1', ...quick });
-    assertProblem(refused, 429, 'target-rate-limited');
+    const problem = assertProblem(refused, 429, 'target-rate-limited');
     assert.is(refused.headers['retry-after'], '1');
+    assert.match(problem.detail, /per-target echo budget/);
   } finally {
     await server.stop();
   }

@@ -57,7 +57,7 @@ test('a stream longer than NETTOOLS_STREAM_MAX_SECONDS is refused before it star
   });
 });
 
-test('a 25-echo stream crosses rounds of ten: every reply once, seq 0..24, spaced by the interval, one summary over all', async () => {
+test('a 25-echo stream crosses rounds of ten: every reply once, seq 0..24, spaced by the interval, one summary of statistics over all and no replies again', async () => {
   await withServer({ NETTOOLS_RATE_LIMIT: '1000/1s' }, async (server) => {
     const events = await streamed(server, { host: '127.0.0.1', count: 25, intervalMs: 100 });
     const replies = events.filter((e) => e.event === 'reply');
@@ -68,11 +68,19 @@ test('a 25-echo stream crosses rounds of ten: every reply once, seq 0..24, space
     assert.ok(at(10) - at(0) > 800, `echo 10 came ${at(10) - at(0)} ms after echo 0`);
     assert.ok(at(24) - at(0) > 2000, `echo 24 came ${at(24) - at(0)} ms after echo 0`);
     const summary = events.at(-1)!.data;
-    assertMatchesSchema('PingResult', summary);
+    assertMatchesSchema('PingStreamEvent', { event: 'summary', data: summary });
+    assert.not.ok('replies' in summary, 'every reply was streamed already');
     assert.equal(summary.packets, { sent: 25, received: 25, duplicates: 0, lossPercent: 0 });
-    assert.equal(summary.replies, [...replies.map((e) => e.data)].sort((a, b) => a.seq - b.seq));
-    const rtts = summary.replies.map((r: { rttMs: number }) => r.rttMs);
-    assert.ok(Math.abs(summary.rtt.minMs - Math.min(...rtts)) <= 0.001 && Math.abs(summary.rtt.maxMs - Math.max(...rtts)) <= 0.001);
+    // The streamed RTTs are rounded to microseconds, the statistics computed from the unrounded ones.
+    const rtts = replies.sort((a, b) => a.data.seq - b.data.seq).map((e) => e.data.rttMs as number);
+    const mean = rtts.reduce((a, b) => a + b, 0) / rtts.length;
+    const jitter = rtts.slice(1).reduce((a, x, i) => a + Math.abs(x - rtts[i]!), 0) / (rtts.length - 1);
+    const near = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) <= 0.002, `${what}: ${a} vs ${b}`);
+    near(summary.rtt.minMs, Math.min(...rtts), 'min');
+    near(summary.rtt.maxMs, Math.max(...rtts), 'max');
+    near(summary.rtt.avgMs, mean, 'avg');
+    near(summary.rtt.jitterMs, jitter, 'jitter');
+    near(summary.rtt.stddevMs, Math.sqrt(rtts.reduce((a, x) => a + (x - mean) ** 2, 0) / rtts.length), 'mdev');
   });
 });
 

@@ -53,6 +53,9 @@ test('the per-destination trace budget refuses the next trace with 429 target-ra
   const refused = await postJson(open.base, PATH, { host: '127.0.0.3', probesPerHop: 1 });
   const problem = assertProblem(refused, 429, 'target-rate-limited');
   assert.match(problem.detail, /127\.0\.0\.3/);
+  // The title fits traceroute as well as ping; the detail names the trace budget, not echo requests.
+  assert.not.match(problem.title, /echo/);
+  assert.match(problem.detail, /per-target trace budget/);
   assert.ok(Number(refused.headers['retry-after']) >= 1);
   // Another destination has its own budget.
   assert.is((await postJson(open.base, PATH, { host: '127.0.0.4', probesPerHop: 1 })).status, 200);

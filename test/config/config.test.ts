@@ -93,6 +93,16 @@ test('an unknown NETTOOLS_ variable is refused (a typo must not be ignored)', ()
   assert.is(refusal({ NETTOOLS_RESOLVER: 'a=127.0.0.1' }).variable, 'NETTOOLS_RESOLVER');
 });
 
+test("the client's own variables are no typo: the server starts with them set and ignores them", () => {
+  const config = loadConfig({ ...LOOPBACK, NETTOOLS_URL: 'http://127.0.0.1:8080', NETTOOLS_API_KEY: 'nt_x' }, []);
+  assert.equal(config, loadConfig(LOOPBACK, []));
+});
+
+test("a near miss of the client's variables is still refused", () => {
+  assert.is(refusal({ ...LOOPBACK, NETTOOLS_URLS: 'http://127.0.0.1:8080' }).variable, 'NETTOOLS_URLS');
+  assert.is(refusal({ ...LOOPBACK, NETTOOLS_APIKEY: 'nt_x' }).variable, 'NETTOOLS_APIKEY');
+});
+
 test('an unknown flag is refused', () => {
   assert.is(refusal(LOOPBACK, ['--prot', '1']).variable, '--prot');
 });

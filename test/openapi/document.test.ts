@@ -16,10 +16,19 @@ test('document is OpenAPI 3.1 with the package version', () => {
 });
 
 test('every contract path is documented with its methods', () => {
-  assert.ok(doc.paths['/api/tools/ping'].post && doc.paths['/api/tools/ping'].options);
-  assert.ok(doc.paths['/api/tools/dns'].post && doc.paths['/api/tools/dns'].options);
+  assert.ok(doc.paths['/api/tools/ping'].post);
+  assert.ok(doc.paths['/api/tools/dns'].post);
+  assert.ok(doc.paths['/api/tools/traceroute'].post);
   assert.ok(doc.paths['/health'].get);
   assert.ok(doc.paths['/openapi.json'].get);
+});
+
+test('the description and the tools tag name every tool, and CORS preflights are described, not listed as operations', () => {
+  for (const text of [doc.info.description.split('\n')[0], doc.tags.find((t: any) => t.name === 'tools').description]) {
+    assert.match(text, /ping, (multi-resolver )?DNS and traceroute/);
+  }
+  assert.match(doc.info.description, /`OPTIONS` on a tool path answers a browser's preflight/);
+  for (const item of Object.values<any>(doc.paths)) assert.is(item.options, undefined);
 });
 
 test('request schemas are the very schemas ajv compiles, re-addressed', () => {

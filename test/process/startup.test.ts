@@ -44,4 +44,11 @@ test('the server starts, reports what it can run, serves /health and exits 0 on 
   assert.equal(await server.exited, { code: 0, signal: null });
 });
 
+test("the server starts in a shell that also holds the client's NETTOOLS_URL and NETTOOLS_API_KEY", async () => {
+  const server = await spawnServer({ NETTOOLS_URL: 'http://127.0.0.1:9', NETTOOLS_API_KEY: 'nt_AAAAAAAA' });
+  assert.is((await request(server.base, '/health')).status, 200);
+  server.child.kill('SIGTERM');
+  assert.equal(await server.exited, { code: 0, signal: null });
+});
+
 test.run();

@@ -14,7 +14,8 @@ export interface Nginx {
 
 // A private nginx on loopback running deploy/nginx/nettools.conf as shipped, with only its listen
 // port, upstream port and certificate paths pointed at this test (a self-signed pair made here).
-export async function startNginx(upstreamPort: number): Promise<Nginx> {
+// `edits`: further [shipped text, replacement] pairs, e.g. another operator network.
+export async function startNginx(upstreamPort: number, edits: ReadonlyArray<readonly [string, string]> = []): Promise<Nginx> {
   const dir = mkdtempSync(join(tmpdir(), 'nt-nginx-'));
   for (const sub of ['client', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, sub));
   execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '2', '-subj', '/CN=localhost'], { stdio: 'ignore' });
@@ -25,7 +26,10 @@ export async function startNginx(upstreamPort: number): Promise<Nginx> {
     .replace('listen [::]:443 ssl http2;', '')
     .replace('/etc/nettools/tls/fullchain.pem', join(dir, 'cert.pem'))
     .replace('/etc/nettools/tls/privkey.pem', join(dir, 'key.pem'));
-  writeFileSync(join(dir, 'site.conf'), site);
+  for (const [from, to] of edits) {
+    if (!site.includes(from)) throw new Error(`deploy/nginx/nettools.conf no longer holds ${JSON.stringify(from)}`);
+  }
+  writeFileSync(join(dir, 'site.conf'), edits.reduce((text, [from, to]) => text.replace(from, to), site));
   writeFileSync(
     join(dir, 'nginx.conf'),
     `daemon off;\nworker_processes 1;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log warn;\nevents { worker_connections 256; }\n` +
@@ -64,7 +68,7 @@ export interface FrontDoor {
 
 // nettools behind the shipped nginx config as the README deploys it (nginx's X-Forwarded-For trusted),
 // with API keys on (an empty keys file) so that an Authorization header has an effect to see.
-export async function startFrontDoor(env: Record<string, string> = {}): Promise<FrontDoor> {
+export async function startFrontDoor(env: Record<string, string> = {}, edits: ReadonlyArray<readonly [string, string]> = []): Promise<FrontDoor> {
   const dir = mkdtempSync(join(tmpdir(), 'nt-front-'));
   writeFileSync(join(dir, 'keys'), '', { mode: 0o600 });
   let server: ChildServer | undefined;
@@ -79,7 +83,7 @@ export async function startFrontDoor(env: Record<string, string> = {}): Promise<
   };
   try {
     server = await spawnServer({ NETTOOLS_TRUST_PROXY: '127.0.0.1/32', NETTOOLS_API_KEYS_FILE: join(dir, 'keys'), ...env });
-    nginx = await startNginx(server.port);
+    nginx = await startNginx(server.port, edits);
     return { server, nginx, stop };
   } catch (err) {
     await stop();

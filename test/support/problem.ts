@@ -5,6 +5,7 @@ import type { Reply } from './http';
 export function assertProblem(reply: Reply, status: number, code: string): any {
   assert.is(reply.status, status, `status for ${code}: ${reply.text}`);
   assert.is(reply.headers['content-type'], 'application/problem+json');
+  assert.is(reply.headers['x-content-type-options'], 'nosniff');
   const body = reply.json();
   assert.is(body.status, status);
   assert.is(body.code, code);

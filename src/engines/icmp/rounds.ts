@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Answer } from '../../util/answer';
-import { summarize } from './stats';
-import type { EchoOptions, EchoReply, EchoResult, Pinger, RawEcho } from './types';
+import { EchoTally, roundMicros } from './stats';
+import type { EchoOptions, EchoReply, EchoResult, EchoTotals, Pinger, RawEcho } from './types';
 import type { IcmpError } from './errors';
 
 // Before each round but the first: may it start? null lets it; anything else ends the ping with that value
@@ -9,14 +9,22 @@ import type { IcmpError } from './errors';
 // starts. It answers through `done`, now or later (util/answer.ts).
 export type RoundGate<Stop> = (round: number, count: number, done: Answer<Stop | null>) => void;
 
+// `echo`: a ping of one round, every echo in it; `totals`: a ping of several rounds, its statistics only.
 // `fault`: the gate answered an Error (a bug of the caller's): the ping ended there.
-export type RoundsOutcome<Stop> = { ok: true; echo: EchoResult } | { ok: false; error: IcmpError } | { ok: false; stopped: Stop } | { ok: false; fault: Error };
+export type RoundsOutcome<Stop> =
+  | { ok: true; echo: EchoResult }
+  | { ok: true; totals: EchoTotals }
+  | { ok: false; error: IcmpError }
+  | { ok: false; stopped: Stop }
+  | { ok: false; fault: Error };
 
 // One long ping as consecutive engine pings of at most `size` echoes each (rounds), so that it can be paid
 // for as it goes and holds only one round's sequences at a time. Round k starts at k * size * intervalMs
 // from the first send, whatever the earlier rounds still wait for; the echoes keep their places (seq
-// counts on across rounds) and the statistics are computed once over every unrounded RTT, so the result is
-// what one ping of `count` echoes would report. A ping of at most `size` echoes is one engine ping.
+// counts on across rounds). Each round's echoes are folded into the statistics, unrounded and in seq order,
+// as the round ends, and then let go: the result is the statistics one ping of `count` echoes would
+// report, without the echoes (each was reported through `onEcho` as it was decided), and what a ping keeps
+// does not grow with its length. A ping of at most `size` echoes is one engine ping, with every echo.
 // Returns the stop function, as Pinger.start does: after it, nothing is called back.
 export function pingInRounds<Stop>(
   pinger: Pinger,
@@ -33,10 +41,15 @@ export function pingInRounds<Stop>(
   return () => run.stop();
 }
 
-class Rounds<Stop> {
+export class Rounds<Stop> {
   private readonly t0 = performance.now();
   private readonly total: number;
-  private readonly echoes: RawEcho[] = [];
+  private readonly tally = new EchoTally();
+  // Rounds that ended while an earlier one still ran (its last echo waits out its timeout): held until
+  // every earlier round is folded, since jitter is taken between consecutive echoes. At most the rounds
+  // one timeout overlaps.
+  private readonly early = new Map<number, RawEcho[]>();
+  private folded = 0; // rounds folded into the tally, in order
   private readonly running = new Map<number, () => void>();
   private duplicates = 0;
   private durationMs = 0;
@@ -77,12 +90,12 @@ class Rounds<Stop> {
     const stop = this.pinger.startRaw({ ...this.options, count }, (outcome) => {
       this.running.delete(k);
       if (!outcome.ok) return this.end(outcome);
-      for (const echo of outcome.raw.replies) this.echoes.push({ ...echo, seq: echo.seq + offset });
+      this.fold(k, outcome.raw.replies);
       this.duplicates += outcome.raw.duplicates;
       this.durationMs = Math.max(this.durationMs, startedAt + outcome.raw.durationMs);
       this.finishedRounds++;
       if (this.refused !== null && this.running.size === 0) return this.end({ ok: false, ...this.refused });
-      if (this.finishedRounds === this.total) this.end({ ok: true, echo: summarize({ replies: this.echoes, duplicates: this.duplicates, durationMs: this.durationMs }) });
+      if (this.finishedRounds === this.total) this.end({ ok: true, totals: this.totals() });
     }, onEcho);
     if (this.over) return stop(); // the start failed at once, or an echo report stopped it
     this.running.set(k, stop);
@@ -93,6 +106,27 @@ class Rounds<Stop> {
         this.begin(k + 1);
       }, Math.max(0, due));
     }
+  }
+
+  // Round k's echoes into the tally once every earlier round is in, each round's in seq order.
+  private fold(k: number, echoes: RawEcho[]): void {
+    this.early.set(k, echoes);
+    for (let next = this.early.get(this.folded); next !== undefined; next = this.early.get(this.folded)) {
+      this.early.delete(this.folded++);
+      for (const echo of [...next].sort((a, b) => a.seq - b.seq)) this.tally.add(echo.status, echo.rttMs);
+    }
+  }
+
+  private totals(): EchoTotals {
+    const { tally } = this;
+    return { packets: tally.packets(this.duplicates), rtt: tally.rtt(), statuses: { ...tally.statuses }, durationMs: roundMicros(this.durationMs) };
+  }
+
+  // Echoes this ping holds besides its statistics: those of rounds that ended before an earlier one.
+  get heldEchoes(): number {
+    let n = 0;
+    for (const echoes of this.early.values()) n += echoes.length;
+    return n;
   }
 
   private end(outcome: RoundsOutcome<Stop>): void {

@@ -1,42 +1,76 @@
-import type { EchoReply, EchoResult, PacketStats, RawEcho, RawResult, RttStats } from './types';
+import type { EchoReply, EchoResult, EchoStatus, PacketStats, RawEcho, RawResult, RttStats } from './types';
 
 // Milliseconds with microsecond precision, as the API promises.
 export function roundMicros(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }
 
-// iputils' arithmetic: loss over transmitted, mdev as the population standard deviation.
+// iputils' figures, folded one echo at a time in seq order, as iputils folds replies as they come:
+// loss over transmitted; running sums for the mean and mdev (the population standard deviation), the
+// smallest and largest RTT, and the sum of differences between consecutive RTTs for jitter. A long ping
+// (rounds.ts) keeps one of these instead of every echo; a short one folds its echoes the same way, so
+// both report the same figures for the same echoes.
+export class EchoTally {
+  sent = 0;
+  received = 0;
+  readonly statuses: Record<EchoStatus, number> = { reply: 0, timeout: 0, unreachable: 0, 'time-exceeded': 0 };
+  private rtts = 0;
+  private sum = 0;
+  private sumSq = 0;
+  private min = Infinity;
+  private max = -Infinity;
+  private jitter = 0;
+  private last = 0;
+
+  add(status: EchoStatus, rttMs: number | undefined): void {
+    this.sent++;
+    this.statuses[status]++;
+    if (status !== 'reply') return;
+    this.received++;
+    if (rttMs !== undefined) this.addRtt(rttMs);
+  }
+
+  addRtt(x: number): void {
+    this.sum += x;
+    this.sumSq += x * x;
+    if (x < this.min) this.min = x;
+    if (x > this.max) this.max = x;
+    if (this.rtts > 0) this.jitter += Math.abs(x - this.last);
+    this.last = x;
+    this.rtts++;
+  }
+
+  packets(duplicates: number): PacketStats {
+    const { sent, received } = this;
+    const lossPercent = sent === 0 ? 0 : roundMicros(((sent - received) / sent) * 100);
+    return { sent, received, duplicates, lossPercent };
+  }
+
+  rtt(): RttStats | null {
+    const n = this.rtts;
+    if (n === 0) return null;
+    const mean = this.sum / n;
+    const variance = Math.max(0, this.sumSq / n - mean * mean);
+    return {
+      minMs: roundMicros(this.min),
+      avgMs: roundMicros(mean),
+      maxMs: roundMicros(this.max),
+      stddevMs: roundMicros(Math.sqrt(variance)),
+      jitterMs: roundMicros(n > 1 ? this.jitter / (n - 1) : 0),
+    };
+  }
+}
+
 export function packetStats(replies: readonly EchoReply[], duplicates: number): PacketStats {
-  const sent = replies.length;
-  const received = replies.filter((r) => r.status === 'reply').length;
-  const lossPercent = sent === 0 ? 0 : roundMicros(((sent - received) / sent) * 100);
-  return { sent, received, duplicates, lossPercent };
+  const tally = new EchoTally();
+  for (const r of replies) tally.add(r.status, undefined);
+  return tally.packets(duplicates);
 }
 
 export function rttStats(rtts: readonly number[]): RttStats | null {
-  if (rtts.length === 0) return null;
-  let sum = 0;
-  let sumSq = 0;
-  let min = Infinity;
-  let max = -Infinity;
-  for (const x of rtts) {
-    sum += x;
-    sumSq += x * x;
-    if (x < min) min = x;
-    if (x > max) max = x;
-  }
-  const mean = sum / rtts.length;
-  const variance = Math.max(0, sumSq / rtts.length - mean * mean);
-  let jitter = 0;
-  for (let i = 1; i < rtts.length; i++) jitter += Math.abs(rtts[i]! - rtts[i - 1]!);
-  if (rtts.length > 1) jitter /= rtts.length - 1;
-  return {
-    minMs: roundMicros(min),
-    avgMs: roundMicros(mean),
-    maxMs: roundMicros(max),
-    stddevMs: roundMicros(Math.sqrt(variance)),
-    jitterMs: roundMicros(jitter),
-  };
+  const tally = new EchoTally();
+  for (const x of rtts) tally.addRtt(x);
+  return tally.rtt();
 }
 
 // One echo as the API shows it, in a result's `replies` and as it is decided alike: RTT rounded to
@@ -57,12 +91,12 @@ export function toReply(r: RawEcho): EchoReply {
 // Builds the API's result: statistics from unrounded RTTs, then every number rounded to microseconds.
 export function summarize(raw: RawResult): EchoResult {
   const ordered = [...raw.replies].sort((a, b) => a.seq - b.seq);
-  const rtts = ordered.filter((r) => r.status === 'reply' && r.rttMs !== undefined).map((r) => r.rttMs!);
-  const replies: EchoReply[] = ordered.map(toReply);
+  const tally = new EchoTally();
+  for (const r of ordered) tally.add(r.status, r.rttMs);
   return {
-    packets: packetStats(replies, raw.duplicates),
-    rtt: rttStats(rtts),
-    replies,
+    packets: tally.packets(raw.duplicates),
+    rtt: tally.rtt(),
+    replies: ordered.map(toReply),
     durationMs: roundMicros(raw.durationMs),
   };
 }

@@ -67,6 +67,16 @@ export interface EchoResult {
   durationMs: number;
 }
 
+// What a long ping (rounds.ts) ends with: the statistics and how many echoes ended in each status,
+// without every echo again (each was reported as it was decided), so that what it keeps does not grow
+// with its length.
+export interface EchoTotals {
+  packets: PacketStats;
+  rtt: RttStats | null;
+  statuses: Record<EchoStatus, number>;
+  durationMs: number;
+}
+
 // The target is the parsed address value (src/net/address.ts): the engine gets its bytes and family,
 // and reads no text. The numbers were checked at the edge (the request schema); the engine's own guard
 // (native/icmp/icmp_limits.h) refuses anything outside its limits with `invalid-options`.

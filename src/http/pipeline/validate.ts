@@ -6,7 +6,10 @@ import type { Flow, Stage } from './runner';
 export function validateRequest<Req>(validate: Validate<Req>, body: Record<string, unknown>): { ok: true; request: Req } | { ok: false; refusal: StageRefusal } {
   const parsed = validate(body);
   if (parsed.ok) return { ok: true, request: parsed.value };
-  return { ok: false, refusal: { code: 'validation-failed', detail: 'the request body does not match the schema; see errors', errors: parsed.errors } };
+  const { errors, unlisted } = parsed;
+  if (unlisted === 0) return { ok: false, refusal: { code: 'validation-failed', detail: 'the request body does not match the schema; see errors', errors } };
+  const detail = `the request body does not match the schema; errors lists the first ${errors.length} of ${errors.length + unlisted}`;
+  return { ok: false, refusal: { code: 'validation-failed', detail, errors, unlisted } };
 }
 
 export interface ValidateFlow extends Flow {

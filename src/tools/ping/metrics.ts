@@ -1,11 +1,13 @@
 import type { Registry } from 'prom-client';
-import type { FamilyStats } from '../../engines/icmp/types';
+import type { EchoStatus, FamilyStats } from '../../engines/icmp/types';
 import { counterReadAtScrape, PlainCounter } from '../../observability/plain-counter';
 import type { Outcome } from '../outcome';
 import type { PingResult } from './types';
 
 export interface PingMetrics {
   finished(outcome: Outcome<PingResult>): void;
+  // A long ping's echoes by status, counted from its statistics (its result lists no replies).
+  echoes(statuses: Readonly<Record<EchoStatus, number>>): void;
 }
 
 // Requests by outcome and echoes by result, counted as each request ends; the engine's own counters
@@ -31,8 +33,11 @@ export function watchPinger(registry: Registry, read: () => { v4: FamilyStats; v
     finished(outcome) {
       if (!outcome.ok) return void requests.inc(outcome.failure.code);
       requests.inc('ok');
-      for (const reply of outcome.value.replies) echoes.inc(reply.status);
+      for (const reply of outcome.value.replies ?? []) echoes.inc(reply.status);
       if (outcome.value.packets.duplicates > 0) echoes.inc('duplicate', '', outcome.value.packets.duplicates);
+    },
+    echoes(statuses) {
+      for (const [status, n] of Object.entries(statuses)) if (n > 0) echoes.inc(status, '', n);
     },
   };
 }

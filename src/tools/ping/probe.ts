@@ -54,7 +54,7 @@ async function icmpExposition(outcome: Outcome<PingResult>, request: PingRequest
     const phases = new Gauge({ name: 'probe_icmp_duration_seconds', help: 'Duration of icmp request by phase', labelNames: ['phase'], registers: [registry] });
     phases.set({ phase: 'resolve' }, result.resolveMs / 1000);
     if (result.rtt) phases.set({ phase: 'rtt' }, result.rtt.avgMs / 1000);
-    const hop = result.replies.find((r) => r.ttl !== undefined)?.ttl;
+    const hop = result.replies?.find((r) => r.ttl !== undefined)?.ttl;
     if (hop !== undefined) gauge(registry, 'probe_icmp_reply_hop_limit', 'Replied packet hop limit (TTL for ipv4)', hop);
     gauge(registry, 'nettools_probe_icmp_packets_sent', 'Echo requests sent by this probe', result.packets.sent);
     gauge(registry, 'nettools_probe_icmp_packets_received', 'Echo replies received by this probe', result.packets.received);

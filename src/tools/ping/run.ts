@@ -6,7 +6,7 @@ import type { EchoReply, Pinger, PingerOptions, EchoOptions, SocketKinds } from 
 import type { Address } from '../../net/address';
 import { createTargetCheck } from '../../policy/target-policy';
 import { TargetBudget, type EchoReservation } from '../../ratelimit/target-budget';
-import type { CancelToken } from '../../util/cancel';
+import { NOT_LISTENING, type CancelToken } from '../../util/cancel';
 import { promised, type Answer } from '../../util/answer';
 import { engineFailure, openIcmpEngine } from '../icmp-engine';
 import { failed, succeeded, type Outcome, type ToolFailure } from '../outcome';
@@ -19,21 +19,25 @@ import { watchPinger, type PingMetrics } from './metrics';
 export interface PingToolOptions {
   checkTarget?: TargetCheck; // default: the operator's target policy
   pinger?: PingerOptions; // e.g. force a socket kind
+  engine?: Pinger; // one opened elsewhere (its owner closes it), instead of opening one
 }
 
 const ABORTED: ToolFailure = { code: 'aborted', detail: 'the caller went away before the measurement finished' };
 
 export function openPing(deps: ToolDeps, options: PingToolOptions = {}): ToolSlot<PingRequest, PingResult> {
-  const opened = openIcmpEngine(options.pinger);
+  const owned = options.engine === undefined;
+  const opened = options.engine === undefined ? openIcmpEngine(options.pinger) : { pinger: options.engine };
   if ('unavailable' in opened) return opened;
   const { pinger } = opened;
   const metrics = deps.registry === null ? null : watchPinger(deps.registry, () => pinger.stats());
-  const measure = createMeasure(deps, pinger, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }));
+  const measure = createMeasure(deps, pinger, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }), metrics);
   const { v4, v6, reasons } = pinger.socketKinds;
   return {
     run: async (request, cancel, events) => record(metrics, await measure(request, cancel, events)),
     info: { socketKinds: { v4, v6 }, ...(Object.keys(reasons).length > 0 ? { reasons } : {}) },
-    close: () => pinger.close(),
+    close: () => {
+      if (owned) pinger.close();
+    },
   };
 }
 
@@ -44,7 +48,7 @@ function record(metrics: PingMetrics | null, outcome: Outcome<PingResult>): Outc
 
 type Measure = (request: PingRequest, cancel: CancelToken, events?: ToolEvents) => Promise<Outcome<PingResult>>;
 
-function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck): Measure {
+function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck, metrics: PingMetrics | null): Measure {
   const { config } = deps;
   const client = 'upstream' in deps.dns ? deps.dns.upstream : null;
   // Across all clients: many clients together must not turn this server into a flood source.
@@ -68,9 +72,12 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck)
     const pay = events === undefined ? NOTHING_TO_PAY : payRound(events, budget, target);
     const echo = await echoes(pinger, options, cancel, pay, events && ((reply) => events.item('reply', reply)));
     if (!echo.ok) return failed('stopped' in echo ? echo.stopped : 'fault' in echo ? rethrow(echo.fault) : engineFailure(echo.error, ABORTED));
-    const { packets, rtt, replies } = echo.echo;
+    const { packets, rtt } = 'echo' in echo ? echo.echo : echo.totals;
+    // A long ping's summary lists no replies: each was streamed as it was decided.
+    const replies = 'echo' in echo ? { replies: echo.echo.replies } : {};
+    if ('totals' in echo) metrics?.echoes(echo.totals.statuses);
     const durationMs = roundMicros(performance.now() - t0);
-    return succeeded({ host: request.host, address, ipVersion: family, reachable: packets.received > 0, packets, rtt, replies, resolveMs, durationMs, startedAt: startedAt.toISOString() });
+    return succeeded({ host: request.host, address, ipVersion: family, reachable: packets.received > 0, packets, rtt, ...replies, resolveMs, durationMs, startedAt: startedAt.toISOString() });
   };
 }
 
@@ -109,18 +116,24 @@ function rethrow(fault: Error): never {
 // `onEcho`: each echo as soon as its outcome is decided.
 function echoes(pinger: Pinger, options: EchoOptions, cancel: CancelToken, pay: RoundPayment, onEcho?: (echo: EchoReply) => void): Promise<RoundsOutcome<ToolFailure>> {
   return new Promise((resolve) => {
+    let stopListening = NOT_LISTENING;
+    let over = false;
     const stop = pingInRounds(
       pinger,
       options,
       ROUND_ECHOES,
       pay,
       (outcome) => {
+        over = true;
         stopListening();
         resolve(outcome);
       },
       onEcho,
     );
-    const stopListening = cancel.onAbort(() => {
+    // The engine may refuse at once (every sequence in flight), calling back before pingInRounds returns:
+    // the ping has ended already and there is nothing to listen for.
+    if (over) return;
+    stopListening = cancel.onAbort(() => {
       stop();
       resolve({ ok: false, error: new IcmpError('aborted', 'the caller went away') });
     });
@@ -147,5 +160,5 @@ function refusalOf(reservation: EchoReservation, address: string): ToolFailure |
     return { code: 'invalid-field', detail: `count is above this server's per-target echo budget`, fields: [{ path: ['count'], message }] };
   }
   const retry = reservation.retryAfterSeconds;
-  return { code: 'target-rate-limited', detail: `${address} already receives ${reservation.limit} echo requests per second from this server; retry after ${retry} s`, retryAfterSeconds: retry };
+  return { code: 'target-rate-limited', detail: `${address} already receives ${reservation.limit} echo requests per second from this server (its per-target echo budget); retry after ${retry} s`, retryAfterSeconds: retry };
 }

@@ -21,5 +21,12 @@ export const pingStreamEvents: StreamEventSchemas = {
       startedAt: result.startedAt,
     },
   },
-  items: { reply: { ...result.replies.items, description: 'One echo, as it will stand in the summary\'s `replies`, sent once its outcome is decided.' } },
+  items: { reply: { ...result.replies.items, description: 'One echo, as it stands in a JSON body\'s `replies`, sent once its outcome is decided.' } },
+  summary: {
+    type: 'object',
+    description:
+      'The JSON 200 body; but a ping of more than 10 echoes (longer than JSON allows) ends with its statistics alone, without `replies`: each reply was streamed already, and a stream keeps none of them, so what it holds does not grow with its length. Its statistics are computed over every echo, in seq order, as for a JSON ping.',
+    required: pingResultSchema.required.filter((name) => name !== 'replies'),
+    properties: { ...result, replies: { ...result.replies, description: 'Only for a ping of at most 10 echoes: one entry per echo request, in the order sent.' } },
+  },
 };

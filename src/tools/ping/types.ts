@@ -20,7 +20,7 @@ export interface PingResult {
   reachable: boolean;
   packets: PacketStats;
   rtt: RttStats | null;
-  replies: EchoReply[];
+  replies?: EchoReply[]; // absent from the streamed summary of a long ping (more than one round)
   resolveMs: number;
   durationMs: number;
   startedAt: string;

@@ -3,6 +3,7 @@ import { IcmpError } from '../../engines/icmp/errors';
 import { roundMicros } from '../../engines/icmp/stats';
 import type { Pinger, PingerOptions, SocketKinds, TraceOptions } from '../../engines/icmp/types';
 import { createTargetCheck } from '../../policy/target-policy';
+import { SharedCap, sharedCapMemory } from '../../ratelimit/shared-cap';
 import { TargetBudget, type EchoReservation } from '../../ratelimit/target-budget';
 import { promised } from '../../util/answer';
 import type { CancelToken } from '../../util/cancel';
@@ -27,8 +28,6 @@ export interface TracerouteToolOptions {
 const PACE_US = 50;
 // Payload bytes per probe: the cookie and a little more, as small as Debian's traceroute -I sends.
 const PROBE_SIZE = 32;
-// Traces in flight in this process at most (each holds up to 96 sequences of the shared socket).
-export const MAX_TRACES_IN_FLIGHT = 128;
 
 const ABORTED: ToolFailure = { code: 'aborted', detail: 'the caller went away before the trace finished' };
 
@@ -62,15 +61,16 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck,
     keyPrefix: 'trace:',
     ...(deps.targetStore ? { store: deps.targetStore } : {}),
   });
-  let inFlight = 0;
+  // Traces in flight in the whole process (NETTOOLS_MAX_TRACES_IN_FLIGHT), every worker thread's
+  // together: each holds up to 96 sequences of its engine's socket while it runs.
+  const places = deps.traceCap ?? new SharedCap(sharedCapMemory(), config.maxTracesInFlight);
   // A place is taken before the first await: traces that arrive together cannot all pass a check of places free.
   return async (request, cancel, events) => {
-    if (inFlight >= MAX_TRACES_IN_FLIGHT) return failed(busy());
-    inFlight++;
+    if (!places.take()) return failed(busy(places.limit));
     try {
       return await traceOnce(request, cancel, events);
     } finally {
-      inFlight--;
+      places.give();
     }
   };
 
@@ -137,10 +137,10 @@ async function admitTrace(host: ResolvedHost, kinds: SocketKinds, checkTarget: T
 function traceRefusal(reservation: EchoReservation, address: string): ToolFailure | null {
   if (reservation.granted) return null;
   const retry = reservation.reason === 'budget-spent' ? reservation.retryAfterSeconds : 60;
-  return { code: 'target-rate-limited', detail: `${address} already gets ${reservation.limit} traces a minute from this server; retry after ${retry} s`, retryAfterSeconds: retry };
+  return { code: 'target-rate-limited', detail: `${address} already gets ${reservation.limit} traces a minute from this server (its per-target trace budget); retry after ${retry} s`, retryAfterSeconds: retry };
 }
 
-function busy(): ToolFailure {
-  return { code: 'engine-busy', detail: `${MAX_TRACES_IN_FLIGHT} traces are in flight on this server; try again shortly`, retryAfterSeconds: 1 };
+function busy(limit: number): ToolFailure {
+  return { code: 'engine-busy', detail: `${limit} traces are in flight on this server; try again shortly`, retryAfterSeconds: 1 };
 }
 

@@ -17,8 +17,11 @@ export function replyLine(r: Reply, address: string): string {
   return `From ${oneLine(r.from ?? '?')} icmp_seq=${r.seq} ${r.status === 'unreachable' ? 'Destination Unreachable' : 'Time to live exceeded'}${r.reason ? ` (${oneLine(r.reason)})` : ''}`;
 }
 
+// What a ping's end states, in a JSON body or a stream's summary (a long ping's lists no replies).
+type Figures = Pick<PingResult, 'host' | 'address' | 'reachable' | 'packets' | 'rtt' | 'durationMs'>;
+
 // The statistics ping prints at its end.
-export function pingStatistics(result: PingResult): string[] {
+export function pingStatistics(result: Figures): string[] {
   const { packets, rtt } = result;
   const dups = packets.duplicates > 0 ? `, +${packets.duplicates} duplicates` : '';
   const lines = [`--- ${oneLine(result.host)} ping statistics ---`, `${packets.sent} packets transmitted, ${packets.received} received${dups}, ${percent(packets.lossPercent)} packet loss, time ${Math.round(result.durationMs)}ms`];
@@ -70,7 +73,7 @@ export function partialPing(start: Start, tally: PingTally, durationMs: number):
 }
 
 // Why this measurement fails a CI check, or null when it passes: every echo request answered.
-export function pingFailure(result: PingResult): string | null {
+export function pingFailure(result: Figures): string | null {
   const target = `${oneLine(result.host)} (${oneLine(result.address)})`;
   if (!result.reachable) return `${target} is unreachable: no reply to ${result.packets.sent} echo requests`;
   if (result.packets.lossPercent > 0) return `${percent(result.packets.lossPercent)} packet loss to ${target}`;

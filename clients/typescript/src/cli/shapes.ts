@@ -50,7 +50,10 @@ const either = (field: string, first: Check, second: Check): Check => (v, at) =>
 
 const reply = object({ seq: num, status: is('a reply status', (v) => v === 'reply' || v === 'timeout' || v === 'unreachable' || v === 'time-exceeded'), rttMs: optional(nullable(num)) });
 const rtt = nullable(object({ minMs: num, avgMs: num, maxMs: num, stddevMs: num }));
-const pingResult = object({ host: str, address: str, ipVersion: family, reachable: bool, packets: object({ sent: num, received: num, duplicates: num, lossPercent: num }), rtt, replies: arrayOf(reply), durationMs: num });
+const pingFigures = { host: str, address: str, ipVersion: family, reachable: bool, packets: object({ sent: num, received: num, duplicates: num, lossPercent: num }), rtt, durationMs: num };
+const pingResult = object({ ...pingFigures, replies: arrayOf(reply) });
+// A long ping's streamed summary lists no replies: each was an event of its own.
+const pingSummary = object({ ...pingFigures, replies: optional(arrayOf(reply)) });
 
 const query = either('rcode', object({ rcode: str, rttMs: num, answers: arrayOf(object({})) }), object({ error: str }));
 const resolver = object({ id: str, address: str, queries: valuesOf(query) });
@@ -68,7 +71,7 @@ const traceStart = object({ host: str, address: str, ipVersion: family, maxHops:
 export type Tool = 'ping' | 'dns' | 'trace';
 const RESULTS: Record<Tool, Check> = { ping: pingResult, dns: dnsResult, trace: traceResult };
 const EVENTS: Record<Tool, Record<string, Check>> = {
-  ping: { start: pingStart, reply, summary: pingResult },
+  ping: { start: pingStart, reply, summary: pingSummary },
   dns: { start: dnsStart, answer: dnsAnswer, summary: dnsResult },
   trace: { start: traceStart, hop, summary: traceResult },
 };

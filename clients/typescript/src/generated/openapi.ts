@@ -14,8 +14,7 @@ export interface paths {
         /** ICMP echo test of one host: reachability and latency */
         post: operations["ping"];
         delete?: never;
-        /** CORS preflight */
-        options: operations["pingPreflight"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -32,8 +31,7 @@ export interface paths {
         /** A, AAAA, MX, TXT records of one domain from several recursive resolvers at once */
         post: operations["dns"];
         delete?: never;
-        /** CORS preflight */
-        options: operations["dnsPreflight"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -50,8 +48,7 @@ export interface paths {
         /** The path to one host, hop by hop, with ICMP echo probes of rising TTL / hop limit */
         post: operations["traceroute"];
         delete?: never;
-        /** CORS preflight */
-        options: operations["traceroutePreflight"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -389,7 +386,7 @@ export interface components {
              * @constant
              */
             event: "reply";
-            /** @description One echo, as it will stand in the summary's `replies`, sent once its outcome is decided. */
+            /** @description One echo, as it stands in a JSON body's `replies`, sent once its outcome is decided. */
             data: {
                 /** @description Sequence number of the echo request, from 0. */
                 seq: number;
@@ -415,7 +412,79 @@ export interface components {
              * @constant
              */
             event: "summary";
-            data: components["schemas"]["PingResult"];
+            /** @description The JSON 200 body; but a ping of more than 10 echoes (longer than JSON allows) ends with its statistics alone, without `replies`: each reply was streamed already, and a stream keeps none of them, so what it holds does not grow with its length. Its statistics are computed over every echo, in seq order, as for a JSON ping. */
+            data: {
+                /**
+                 * @description The host as asked (an IDN in its ASCII form).
+                 * @example example.com
+                 */
+                host: string;
+                /**
+                 * @description The address that was pinged.
+                 * @example 192.0.2.10
+                 */
+                address: string;
+                /**
+                 * @description Address family of `address`.
+                 * @enum {unknown}
+                 */
+                ipVersion: 4 | 6;
+                /** @description True when at least one reply came back. */
+                reachable: boolean;
+                /** @description Echo requests sent and replies received. */
+                packets: {
+                    /** @description Echo requests sent. */
+                    sent: number;
+                    /** @description Echo requests answered (a duplicate counts once). */
+                    received: number;
+                    /** @description Replies that came back more than once for one request. */
+                    duplicates: number;
+                    /** @description Share of requests without a reply, in percent. */
+                    lossPercent: number;
+                };
+                /** @description Null when nothing came back. stddevMs is iputils mdev; jitterMs the mean absolute difference of consecutive RTTs. */
+                rtt: null | {
+                    /** @description Shortest round trip, ms. */
+                    minMs: number;
+                    /** @description Mean round trip, ms. */
+                    avgMs: number;
+                    /** @description Longest round trip, ms. */
+                    maxMs: number;
+                    /** @description Spread of the round trips as iputils computes mdev, ms. */
+                    stddevMs: number;
+                    /** @description Mean absolute difference between consecutive round trips, ms (0 with fewer than two). */
+                    jitterMs: number;
+                };
+                /** @description Only for a ping of at most 10 echoes: one entry per echo request, in the order sent. */
+                replies?: {
+                    /** @description Sequence number of the echo request, from 0. */
+                    seq: number;
+                    /**
+                     * @description reply: the target answered; timeout: nothing within timeoutMs; unreachable or time-exceeded: a router sent that ICMP error instead.
+                     * @enum {unknown}
+                     */
+                    status: "reply" | "timeout" | "unreachable" | "time-exceeded";
+                    /** @description Round-trip time, ms with microsecond precision. */
+                    rttMs?: number;
+                    /** @description The reply's TTL (IPv4) or hop limit (IPv6). */
+                    ttl?: number;
+                    /** @description Size of the ICMP reply: 8 header bytes plus the payload. */
+                    bytes?: number;
+                    /** @description Who sent an ICMP error. */
+                    from?: string;
+                    /** @description ICMP error code, e.g. host-unreachable. */
+                    reason?: string;
+                }[];
+                /** @description Time spent resolving the host name, ms (near 0 for an IP literal). */
+                resolveMs: number;
+                /** @description Time for the whole measurement, resolution included, ms. */
+                durationMs: number;
+                /**
+                 * Format: date-time
+                 * @description When the measurement started (UTC).
+                 */
+                startedAt: string;
+            };
         } | {
             /**
              * @description The event name.
@@ -1053,7 +1122,9 @@ export interface components {
              * @enum {unknown}
              */
             code: "invalid-json" | "validation-failed" | "invalid-api-key" | "not-found" | "method-not-allowed" | "request-timeout" | "payload-too-large" | "unsupported-media-type" | "host-not-found" | "target-forbidden" | "rate-limited" | "target-rate-limited" | "too-many-concurrent" | "overloaded" | "engine-unavailable" | "upstream-busy" | "rate-limit-store-unavailable" | "upstream-failed" | "upstream-timeout" | "shutting-down" | "internal-error";
-            /** @description Only on validation-failed: each field that is wrong. */
+            /** @description Only on validation-failed, when the body has more errors than `errors` lists (at most 10): how many more. */
+            unlistedErrors?: number;
+            /** @description Only on validation-failed: each field that is wrong, at most 10 (see `unlistedErrors`). */
             errors?: {
                 /** @description JSON Pointer into the request body (on /probe: the query parameter). */
                 pointer: string;
@@ -1166,7 +1237,7 @@ export interface operations {
             };
             /**
              * @description - `invalid-json`: Request body is not a JSON object. The body is not valid JSON, or is JSON but not an object. Sent again unchanged, it gets the same answer.
-             *     - `validation-failed`: Request does not match the schema. The body (or, on /probe, the query) does not match the schema: a field missing, unknown, of the wrong type or out of bounds, or a host or domain that is not one. `errors` names each field by JSON Pointer and says what is wrong.
+             *     - `validation-failed`: Request does not match the schema. The body (or, on /probe, the query) does not match the schema: a field missing, unknown, of the wrong type or out of bounds, or a host or domain that is not one. `errors` names each field by JSON Pointer and says what is wrong: at most 10, and when the body has more, `unlistedErrors` says how many more.
              */
             400: {
                 headers: {
@@ -1314,7 +1385,7 @@ export interface operations {
             /**
              * @description - `rate-limited`: Rate limit exceeded. The caller's bucket is empty (its API key's, or its address's). Wait `Retry-After` seconds; the rate-limit headers describe the budget.
              *     - `too-many-concurrent`: Too many requests in flight for this client. The caller already has as many requests in flight as its plan allows; send the next one when one of them is answered.
-             *     - `target-rate-limited`: Too many echo requests to this target right now. ping: this server already sends the address as many echo requests per second as it allows, for all callers together, so it cannot be used as a flood source. Wait `Retry-After` seconds.
+             *     - `target-rate-limited`: This target's budget on this server is spent for now. ping: this server already sends the address as many echo requests per second as it allows (its per-target echo budget); traceroute: the address already got as many traces this minute as the server allows (its per-target trace budget). For all callers together, so the server cannot be used as a flood source; `detail` names the budget. Wait `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -1432,24 +1503,6 @@ export interface operations {
             };
         };
     };
-    pingPreflight: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Preflight answer. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
     dns: {
         parameters: {
             query?: never;
@@ -1488,7 +1541,7 @@ export interface operations {
             };
             /**
              * @description - `invalid-json`: Request body is not a JSON object. The body is not valid JSON, or is JSON but not an object. Sent again unchanged, it gets the same answer.
-             *     - `validation-failed`: Request does not match the schema. The body (or, on /probe, the query) does not match the schema: a field missing, unknown, of the wrong type or out of bounds, or a host or domain that is not one. `errors` names each field by JSON Pointer and says what is wrong.
+             *     - `validation-failed`: Request does not match the schema. The body (or, on /probe, the query) does not match the schema: a field missing, unknown, of the wrong type or out of bounds, or a host or domain that is not one. `errors` names each field by JSON Pointer and says what is wrong: at most 10, and when the body has more, `unlistedErrors` says how many more.
              */
             400: {
                 headers: {
@@ -1729,24 +1782,6 @@ export interface operations {
             };
         };
     };
-    dnsPreflight: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Preflight answer. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
     traceroute: {
         parameters: {
             query?: never;
@@ -1785,7 +1820,7 @@ export interface operations {
             };
             /**
              * @description - `invalid-json`: Request body is not a JSON object. The body is not valid JSON, or is JSON but not an object. Sent again unchanged, it gets the same answer.
-             *     - `validation-failed`: Request does not match the schema. The body (or, on /probe, the query) does not match the schema: a field missing, unknown, of the wrong type or out of bounds, or a host or domain that is not one. `errors` names each field by JSON Pointer and says what is wrong.
+             *     - `validation-failed`: Request does not match the schema. The body (or, on /probe, the query) does not match the schema: a field missing, unknown, of the wrong type or out of bounds, or a host or domain that is not one. `errors` names each field by JSON Pointer and says what is wrong: at most 10, and when the body has more, `unlistedErrors` says how many more.
              */
             400: {
                 headers: {
@@ -1933,7 +1968,7 @@ export interface operations {
             /**
              * @description - `rate-limited`: Rate limit exceeded. The caller's bucket is empty (its API key's, or its address's). Wait `Retry-After` seconds; the rate-limit headers describe the budget.
              *     - `too-many-concurrent`: Too many requests in flight for this client. The caller already has as many requests in flight as its plan allows; send the next one when one of them is answered.
-             *     - `target-rate-limited`: Too many echo requests to this target right now. ping: this server already sends the address as many echo requests per second as it allows, for all callers together, so it cannot be used as a flood source. Wait `Retry-After` seconds.
+             *     - `target-rate-limited`: This target's budget on this server is spent for now. ping: this server already sends the address as many echo requests per second as it allows (its per-target echo budget); traceroute: the address already got as many traces this minute as the server allows (its per-target trace budget). For all callers together, so the server cannot be used as a flood source; `detail` names the budget. Wait `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -2048,24 +2083,6 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
-            };
-        };
-    };
-    traceroutePreflight: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Preflight answer. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
         };
     };
@@ -2260,7 +2277,7 @@ export interface operations {
                     "text/plain; version=0.0.4": string;
                 };
             };
-            /** @description - `validation-failed`: Request does not match the schema. The body (or, on /probe, the query) does not match the schema: a field missing, unknown, of the wrong type or out of bounds, or a host or domain that is not one. `errors` names each field by JSON Pointer and says what is wrong. */
+            /** @description - `validation-failed`: Request does not match the schema. The body (or, on /probe, the query) does not match the schema: a field missing, unknown, of the wrong type or out of bounds, or a host or domain that is not one. `errors` names each field by JSON Pointer and says what is wrong: at most 10, and when the body has more, `unlistedErrors` says how many more. */
             400: {
                 headers: {
                     /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
@@ -2328,7 +2345,7 @@ export interface operations {
             /**
              * @description - `rate-limited`: Rate limit exceeded. The caller's bucket is empty (its API key's, or its address's). Wait `Retry-After` seconds; the rate-limit headers describe the budget.
              *     - `too-many-concurrent`: Too many requests in flight for this client. The caller already has as many requests in flight as its plan allows; send the next one when one of them is answered.
-             *     - `target-rate-limited`: Too many echo requests to this target right now. ping: this server already sends the address as many echo requests per second as it allows, for all callers together, so it cannot be used as a flood source. Wait `Retry-After` seconds.
+             *     - `target-rate-limited`: This target's budget on this server is spent for now. ping: this server already sends the address as many echo requests per second as it allows (its per-target echo budget); traceroute: the address already got as many traces this minute as the server allows (its per-target trace budget). For all callers together, so the server cannot be used as a flood source; `detail` names the budget. Wait `Retry-After` seconds.
              */
             429: {
                 headers: {

@@ -54,7 +54,8 @@ function onEvent(e: StreamEvent, chart: PingChart, stats: PingStats, status: HTM
     showFigures(stats);
   } else if (e.event === 'summary') {
     // The host again, whole (live.css wraps it): the field above may show only part of a long name.
-    say(status, `Done: ${e.data.host} (${e.data.address}) answered ${e.data.packets.received} of ${e.data.packets.sent} echoes.`);
+    const target = e.data.host === e.data.address ? e.data.host : `${e.data.host} (${e.data.address})`;
+    say(status, `Done: ${target} answered ${e.data.packets.received} of ${e.data.packets.sent} echoes.`);
   } else if (e.event === 'problem') {
     say(status, problemText(e.data), 'error');
   }

@@ -11,8 +11,8 @@ cd "$(dirname "$0")/.."
 
 port=${PORT:-8080}
 dns_port=${TRY_DNS_PORT:-5354}
-knotd=$(command -v knotd || ls /usr/sbin/knotd 2>/dev/null) # /usr/sbin is not on every user's PATH
-if [ -z "$knotd" ]; then
+knotd=$(command -v knotd) || knotd=/usr/sbin/knotd # /usr/sbin is not on every user's PATH
+if [ ! -x "$knotd" ]; then
   echo "npm run try needs Knot DNS (knotd): install it with 'sudo apt-get install knot', then run it again." >&2
   exit 1
 fi

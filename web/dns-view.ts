@@ -57,7 +57,7 @@ function onEvent(e: StreamEvent, table: Table, status: HTMLElement): void {
     table.answers.set(type, [...(table.answers.get(type) ?? []), query]);
     showAgreement(table, type);
   } else if (e.event === 'summary') {
-    say(status, `Done in ${Math.round(e.data.durationMs)} ms.`);
+    say(status, `Done: answers for ${e.data.domain} in ${Math.round(e.data.durationMs)} ms.`); // the name whole: its field may cut it
     byId('dns-verdict').textContent = e.data.consistent ? 'The resolvers agree on every type.' : 'The resolvers disagree.';
   } else if (e.event === 'problem') {
     say(status, problemText(e.data), 'error');

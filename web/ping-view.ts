@@ -53,7 +53,9 @@ function onEvent(e: StreamEvent, chart: PingChart, stats: PingStats, status: HTM
     stats.add(echo);
     showFigures(stats);
   } else if (e.event === 'summary') {
-    say(status, `Done: ${e.data.packets.received} of ${e.data.packets.sent} echoes answered.`);
+    // The host again, whole (live.css wraps it): the field above may show only part of a long name.
+    const target = e.data.host === e.data.address ? e.data.host : `${e.data.host} (${e.data.address})`;
+    say(status, `Done: ${target} answered ${e.data.packets.received} of ${e.data.packets.sent} echoes.`);
   } else if (e.event === 'problem') {
     say(status, problemText(e.data), 'error');
   }

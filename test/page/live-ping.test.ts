@@ -69,7 +69,7 @@ test('a 5-echo ping of 127.0.0.1 draws each point as its reply arrives, then the
   assert.is(await textOf(page, '#ping-sent'), '5');
   assert.is(await textOf(page, '#ping-loss'), '0 %');
   for (const id of ['#ping-min', '#ping-avg', '#ping-max']) assert.match(await textOf(page, id), /^\d+\.\d+$/, id);
-  assert.match(await textOf(page, '#ping-status'), 'Done: 5 of 5 echoes answered.');
+  assert.is(await textOf(page, '#ping-status'), 'Done: 127.0.0.1 answered 5 of 5 echoes.');
   assert.equal(await trouble(), []);
   await page.close();
 });

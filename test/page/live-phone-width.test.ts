@@ -1,0 +1,68 @@
+import type { Browser, Page } from 'puppeteer-core';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startKnot, type KnotServer } from '../support/knot';
+import { startServer, type RunningServer } from '../support/server';
+import { launch, openWatched, typeInto } from './browser';
+
+// The live page on a phone (a 360 px wide viewport), used with names as long as DNS allows labels to be:
+// a ping, a lookup and a trace of a 200-character name whose MX is another such name and whose TXT is a
+// 200-character string with no space (as DKIM keys are). One Knot on loopback answers for them.
+const test = suite<{ knot: KnotServer; server: RunningServer; browser: Browser; page: Page }>('GET /, at phone width with long names');
+
+const LONG = `${'a'.repeat(60)}.${'b'.repeat(60)}.${'c'.repeat(60)}.long.test`;
+const LONG_MX = `mail-${'m'.repeat(55)}.${'n'.repeat(60)}.long.test`;
+const LONG_TXT = 'p='.padEnd(200, 'Q');
+
+test.before(async (ctx) => {
+  const records = [`${LONG}. A 127.0.0.1`, `${LONG}. MX 10 ${LONG_MX}.`, `${LONG}. TXT "${LONG_TXT}"`];
+  ctx.knot = await startKnot([{ domain: 'long.test', records }], '127.0.0.65');
+  ctx.server = await startServer({ NETTOOLS_RESOLVERS: `local=127.0.0.65:${ctx.knot.port}`, NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true', NETTOOLS_RATE_LIMIT: '1000/1s' });
+  ctx.browser = await launch();
+});
+
+test.after(async (ctx) => {
+  await ctx.browser?.close();
+  await ctx.server?.stop();
+  await ctx.knot?.stop();
+});
+
+// Whether `selector` holds `text` whole, inside the viewport and not clipped by its own box.
+const shownWhole = (page: Page, selector: string, text: string) =>
+  page.$eval(selector, (e: any, want: string) => {
+    const box = e.getBoundingClientRect();
+    const inside = box.left >= 0 && box.right <= (globalThis as any).innerWidth;
+    return { holds: (e.textContent as string).includes(want), inside, clipped: e.scrollWidth > e.clientWidth };
+  }, text);
+
+test('at 360 px a ping, a lookup and a trace of a long name leave nothing sideways of the page', async (ctx) => {
+  const { page, trouble } = await openWatched(ctx.browser, `${ctx.server.base}/`);
+  ctx.page = page;
+  await page.setViewport({ width: 360, height: 740 });
+  await typeInto(page, '#ping-host', LONG);
+  await typeInto(page, '#ping-count', '2');
+  await typeInto(page, '#ping-interval', '100');
+  await page.click('#ping-run');
+  await typeInto(page, '#dns-domain', LONG);
+  await page.click('#dns-run');
+  await typeInto(page, '#trace-host', LONG);
+  await page.click('#trace-run');
+  await page.waitForFunction(() =>
+    ['ping-status', 'dns-status', 'trace-status'].every((id) => ((globalThis as any).document.getElementById(id).textContent ?? '').startsWith('Done')),
+  );
+  const width = await page.evaluate(() => ({ scroll: (globalThis as any).document.documentElement.scrollWidth, inner: (globalThis as any).innerWidth }));
+  assert.ok(width.scroll <= width.inner, `the page is ${width.scroll} px wide in a ${width.inner} px viewport`);
+  assert.equal(await trouble(), []);
+});
+
+test('a long name is shown whole, wrapped, in what each section ends with and in the answers', async ({ page }) => {
+  const whole = { holds: true, inside: true, clipped: false };
+  assert.equal(await shownWhole(page, '#ping-status', LONG), whole, 'ping');
+  assert.equal(await shownWhole(page, '#dns-status', LONG), whole, 'dns');
+  assert.equal(await shownWhole(page, '#trace-verdict', LONG), whole, 'trace');
+  assert.equal(await shownWhole(page, 'td[data-resolver="local"][data-type="MX"]', LONG_MX), whole, 'MX answer');
+  assert.equal(await shownWhole(page, 'td[data-resolver="local"][data-type="TXT"]', LONG_TXT), whole, 'TXT answer');
+  await page.close();
+});
+
+test.run();

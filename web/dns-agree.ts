@@ -3,14 +3,22 @@
 // ("the name exists"); record sets are compared by their data, never their TTL, names in any letter case.
 // SERVFAIL, REFUSED, timeouts and the like neither agree nor differ.
 
-export type Query = { rcode: string; answers: any[] } | { error: string; detail?: string };
+import type { DnsResolverResult, DnsResult } from './client/index.js';
+
+// One resolver's answer to one type, or why none came.
+export type Query = DnsResolverResult['queries'][string];
+type Records = DnsResult['records'];
+// A record as an answer holds it: shaped by its type, as in the summary's `records` (the API says so;
+// the generated type of `answers` cannot, as it does not know the type asked).
+type DnsRecord = NonNullable<Records[keyof Records]>[number];
 
 export type Agreement = 'waiting' | 'agree' | 'differ' | 'unknown';
 
-export function recordKey(type: string, record: any): string {
-  if (type === 'MX') return `${record.priority} ${String(record.exchange).toLowerCase()}`;
-  if (type === 'TXT') return JSON.stringify(record.parts);
-  if (typeof record.address === 'string') return record.address.toLowerCase();
+export function recordKey(type: string, answer: unknown): string {
+  const record = answer as DnsRecord;
+  if (type === 'MX' && 'exchange' in record) return `${record.priority} ${record.exchange.toLowerCase()}`;
+  if (type === 'TXT' && 'parts' in record) return JSON.stringify(record.parts);
+  if ('address' in record) return record.address.toLowerCase();
   return JSON.stringify(record);
 }
 
@@ -38,8 +46,9 @@ export function queryText(type: string, query: Query): string {
   return query.rcode === 'NOERROR' ? records : `${query.rcode}\n${records}`;
 }
 
-function recordText(type: string, record: any): string {
-  if (type === 'MX') return `${record.priority} ${record.exchange}`;
-  if (type === 'TXT') return `"${record.value}"`;
-  return String(record.address ?? JSON.stringify(record));
+function recordText(type: string, answer: unknown): string {
+  const record = answer as DnsRecord;
+  if (type === 'MX' && 'exchange' in record) return `${record.priority} ${record.exchange}`;
+  if (type === 'TXT' && 'value' in record) return `"${record.value}"`;
+  return 'address' in record ? record.address : JSON.stringify(record);
 }

@@ -1,6 +1,7 @@
 import { agreement, queryText, type Agreement, type Query } from './dns-agree.js';
 import { byId, el, say } from './dom.js';
-import { endText, problemText, runStream, type StreamEvent } from './stream.js';
+import { client, follow } from './api.js';
+import type { DnsEvent, DnsRequest, RecordType } from './client/index.js';
 
 // The dns section: a table with one row per resolver and one column per type, each cell filled as that
 // resolver's answer lands, and a last row saying per type whether the resolvers agree so far.
@@ -31,24 +32,24 @@ export function startDnsView(): void {
 
 async function run(form: HTMLFormElement, status: HTMLElement): Promise<void> {
   const fields = new FormData(form);
-  const types = fields.getAll('type').map(String);
-  const body = { domain: String(fields.get('domain')).trim(), ...(types.length > 0 ? { types } : {}) };
+  // The form's boxes are the API's record types; the server checks what it is sent all the same.
+  const types = fields.getAll('type').map(String) as RecordType[];
+  const body: DnsRequest = { domain: String(fields.get('domain')).trim(), ...(types.length > 0 ? { types } : {}) };
   const table: Table = { types: [], resolvers: [], answers: new Map() };
   byId('dns-table').replaceChildren();
   byId('dns-verdict').textContent = '';
   say(status, `Asking about ${body.domain}…`);
-  const end = await runStream('/api/tools/dns', body, new AbortController().signal, (e) => onEvent(e, table, status));
-  const text = endText(end);
-  if (text !== null) say(status, text, 'error');
+  const end = await follow(client.dnsStream(body), (e) => onEvent(e, table, status));
+  if (end !== null) say(status, end.text, 'error');
 }
 
-function onEvent(e: StreamEvent, table: Table, status: HTMLElement): void {
+function onEvent(e: DnsEvent, table: Table, status: HTMLElement): void {
   if (e.event === 'start') {
     table.types = e.data.types;
-    table.resolvers = e.data.resolvers.map((r: { id: string }) => r.id);
+    table.resolvers = e.data.resolvers.map((r) => r.id);
     drawTable(table, e.data.resolvers);
   } else if (e.event === 'answer') {
-    const { resolver, type, query } = e.data as { resolver: string; type: string; query: Query };
+    const { resolver, type, query } = e.data;
     const cell = document.querySelector<HTMLElement>(`[data-resolver="${CSS.escape(resolver)}"][data-type="${CSS.escape(type)}"]`);
     if (cell !== null) {
       cell.textContent = queryText(type, query);
@@ -59,8 +60,6 @@ function onEvent(e: StreamEvent, table: Table, status: HTMLElement): void {
   } else if (e.event === 'summary') {
     say(status, `Done: answers for ${e.data.domain} in ${Math.round(e.data.durationMs)} ms.`); // the name whole: its field may cut it
     byId('dns-verdict').textContent = e.data.consistent ? 'The resolvers agree on every type.' : 'The resolvers disagree.';
-  } else if (e.event === 'problem') {
-    say(status, problemText(e.data), 'error');
   }
 }
 

@@ -1,11 +1,10 @@
 // Running figures over the echoes seen so far, as the summary will state them at the end: loss counts
 // every decided echo without a reply.
 
-export interface Echo {
-  seq: number;
-  status: 'reply' | 'timeout' | 'unreachable' | 'time-exceeded';
-  rttMs?: number;
-}
+import type { PingResult } from './client/index.js';
+
+// One echo as its reply event (and the summary's `replies`) holds it.
+export type Echo = PingResult['replies'][number];
 
 export interface PingFigures {
   sent: number;

@@ -1,7 +1,8 @@
 import { byId, say } from './dom.js';
 import { PingChart } from './ping-chart.js';
-import { ms, percent, PingStats, type Echo } from './ping-stats.js';
-import { endText, problemText, runStream, type StreamEvent } from './stream.js';
+import { ms, percent, PingStats } from './ping-stats.js';
+import { client, follow } from './api.js';
+import type { PingEvent } from './client/index.js';
 
 // The ping section: host, count and interval; each echo drawn as its event arrives; figures kept live.
 
@@ -38,26 +39,22 @@ async function run(form: HTMLFormElement, chart: PingChart, status: HTMLElement,
   chart.reset(count);
   showFigures(stats);
   say(status, `Pinging ${body.host}…`);
-  const end = await runStream('/api/tools/ping', body, signal, (e) => onEvent(e, chart, stats, status));
-  const text = endText(end);
-  if (text !== null) say(status, text, end.kind === 'stopped' ? 'info' : 'error');
+  const end = await follow(client.pingStream(body, { signal }), (e) => onEvent(e, chart, stats, status));
+  if (end !== null) say(status, end.text, end.kind);
 }
 
-function onEvent(e: StreamEvent, chart: PingChart, stats: PingStats, status: HTMLElement): void {
+function onEvent(e: PingEvent, chart: PingChart, stats: PingStats, status: HTMLElement): void {
   if (e.event === 'start') {
     chart.reset(e.data.count);
     say(status, `Pinging ${e.data.host} (${e.data.address}), ${e.data.count} echoes every ${e.data.intervalMs} ms…`);
   } else if (e.event === 'reply') {
-    const echo = e.data as Echo;
-    chart.add(echo);
-    stats.add(echo);
+    chart.add(e.data);
+    stats.add(e.data);
     showFigures(stats);
   } else if (e.event === 'summary') {
     // The host again, whole (live.css wraps it): the field above may show only part of a long name.
     const target = e.data.host === e.data.address ? e.data.host : `${e.data.host} (${e.data.address})`;
     say(status, `Done: ${target} answered ${e.data.packets.received} of ${e.data.packets.sent} echoes.`);
-  } else if (e.event === 'problem') {
-    say(status, problemText(e.data), 'error');
   }
 }
 

@@ -1,18 +1,12 @@
 import { byId, el, say } from './dom.js';
-import { endText, problemText, runStream, type StreamEvent } from './stream.js';
+import { client, follow } from './api.js';
+import type { TracerouteEvent, TracerouteHop } from './client/index.js';
 import { traceVerdict } from './trace-verdict.js';
 
 // The trace section, shown only when this server offers traceroute (its OpenAPI document lists the
 // path): one list item per hop as its event arrives, then whether the trace reached its host.
 
 export const TRACE_PATH = '/api/tools/traceroute';
-
-interface Probe {
-  address?: string;
-  rttMs?: number;
-  status?: string;
-  icmp?: { name?: string };
-}
 
 export function startTraceView(): void {
   byId('trace').hidden = false;
@@ -46,28 +40,27 @@ async function run(form: HTMLFormElement, status: HTMLElement, signal: AbortSign
   verdict.textContent = '';
   delete verdict.dataset['verdict'];
   say(status, `Tracing the path to ${host}…`);
-  const end = await runStream(TRACE_PATH, { host }, signal, (e) => onEvent(e, list, status, verdict));
-  const text = endText(end);
-  if (text !== null) say(status, text, end.kind === 'stopped' ? 'info' : 'error');
+  const end = await follow(client.tracerouteStream({ host }, { signal }), (e) => onEvent(e, list, status, verdict));
+  if (end !== null) say(status, end.text, end.kind);
 }
 
-function onEvent(e: StreamEvent, list: HTMLElement, status: HTMLElement, verdict: HTMLElement): void {
+function onEvent(e: TracerouteEvent, list: HTMLElement, status: HTMLElement, verdict: HTMLElement): void {
   if (e.event === 'hop') list.append(hopItem(e.data));
   else if (e.event === 'summary') {
     say(status, `Done in ${Math.round(e.data.durationMs)} ms.`);
     const { reached, text } = traceVerdict(e.data);
     verdict.textContent = text;
     verdict.dataset['verdict'] = reached ? 'reached' : 'not-reached';
-  } else if (e.event === 'problem') say(status, problemText(e.data), 'error');
+  }
 }
 
 // The TTL is shown once, as text that is copied with the line; the list's own numbers are off in live.css.
-function hopItem(hop: { ttl: number; probes: Probe[]; name?: string }): HTMLLIElement {
+function hopItem(hop: TracerouteHop): HTMLLIElement {
   const item = el('li');
   item.value = hop.ttl;
   item.append(el('span', String(hop.ttl), 'ttl'));
   const name = hop.name !== undefined ? ` (${hop.name})` : '';
-  const probes = hop.probes.map((p) => (p.status === 'timeout' ? '*' : `${p.address ?? '?'} ${p.rttMs ?? '?'} ms${p.icmp?.name ? ` ${p.icmp.name}` : ''}`));
+  const probes = hop.probes.map((p) => ('status' in p ? '*' : `${p.address} ${p.rttMs} ms${p.icmp.name ? ` ${p.icmp.name}` : ''}`));
   item.append(' ', el('span', probes.join('   ') + name, 'hop')); // the space: copied text keeps the TTL apart
   return item;
 }

@@ -54,4 +54,12 @@ test('an event line needs a string event and a data member', () => {
   for (const line of ['{"event":"reply"}', '{"event":1,"data":{}}', '[1]', 'null', '<html>', '{"event":"reply","data":{}']) assert.is(parseEventLine(line), null, line);
 });
 
+// The server may open each line after the first with a space (it closes every HTTP chunk at once by
+// writing ahead); the live page reads its streams through this client, so that must stay readable.
+test('an event line opened by whitespace is the same event', () => {
+  const splitter = new LineSplitter();
+  const lines = splitter.push(bytes('{"event":"start","data":{}}\n {"event":"reply","data":{"seq":0}}\n {"event":"summary","data":{}}\n'));
+  assert.equal(lines.map(parseEventLine), [{ event: 'start', data: {} }, { event: 'reply', data: { seq: 0 } }, { event: 'summary', data: {} }]);
+});
+
 test.run();

@@ -35,7 +35,8 @@ test('the page loads nothing from another origin and has no inline script or sty
 });
 
 test('the script modules and the styles are served with their types and the CSP', async ({ server }) => {
-  for (const [path, type] of [['/page/main.js', 'text/javascript'], ['/page/ping-chart.js', 'text/javascript'], ['/page/stream.js', 'text/javascript'], ['/page/live.css', 'text/css']] as const) {
+  const files = [['/page/main.js', 'text/javascript'], ['/page/ping-chart.js', 'text/javascript'], ['/page/api.js', 'text/javascript'], ['/page/client/index.js', 'text/javascript'], ['/page/client/stream.js', 'text/javascript'], ['/page/live.css', 'text/css']] as const;
+  for (const [path, type] of files) {
     const file = await request(server.base, path);
     assert.is(file.status, 200, path);
     assert.is(file.headers['content-type'], `${type}; charset=utf-8`, path);
@@ -44,7 +45,9 @@ test('the script modules and the styles are served with their types and the CSP'
   }
 });
 
-test('every module the page imports is served', async ({ server }) => {
+// Followed as the browser follows them, from the entry through the typed client: each import a path
+// relative to its module (no bare name, no node: module, as a browser without a bundler needs).
+test("every module the page imports is served, the client's among them, and each import is relative", async ({ server }) => {
   const pending = ['/page/main.js'];
   const seen = new Set<string>();
   while (pending.length > 0) {
@@ -53,9 +56,16 @@ test('every module the page imports is served', async ({ server }) => {
     seen.add(path);
     const file = await request(server.base, path);
     assert.is(file.status, 200, path);
-    for (const m of file.text.matchAll(/from '\.\/([a-z-]+\.js)'/g)) pending.push(`/page/${m[1]}`);
+    for (const [, spec] of file.text.matchAll(/(?:\bfrom|^import)\s*'([^']+)'/gm)) {
+      assert.match(String(spec), /^\.\.?\/.*\.js$/, `${path} imports ${spec}`);
+      pending.push(new URL(String(spec), `http://page${path}`).pathname);
+    }
   }
-  assert.ok(seen.size >= 5, [...seen].join());
+  assert.ok(seen.has('/page/client/index.js') && seen.has('/page/client/stream.js') && seen.has('/page/api.js'), [...seen].join());
+});
+
+test("the client's command line (Node only) is not served", async ({ server }) => {
+  assert.is((await request(server.base, '/page/client/cli/main.js')).status, 404);
 });
 
 test('a matching If-None-Match is 304 with no body', async ({ server }) => {

@@ -57,7 +57,7 @@ async function servedBy(server: ChildServer, requestId: string): Promise<number>
   return worker ?? 0;
 }
 
-// One trace held in flight (its name unanswered), then other traces until each worker has refused one;
+// One trace held in flight (its name unanswered: it ends as upstream-timeout), then other traces until each worker has refused one;
 // true when the held trace was still in flight through all of them (its resolution times out after 2 s,
 // which a loaded machine may outrun: the caller then tries again).
 async function refusedEverywhere(ctx: { asked: Set<string> }, server: ChildServer, workers: number, round: string): Promise<boolean> {
@@ -78,7 +78,7 @@ async function refusedEverywhere(ctx: { asked: Set<string> }, server: ChildServe
     seen.add(await servedBy(server, id));
   }
   const whole = held && seen.size === workers;
-  assertProblem(await holder, 422, 'host-not-found');
+  assertProblem(await holder, 504, 'upstream-timeout'); // its resolver never answers
   return whole;
 }
 

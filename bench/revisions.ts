@@ -73,7 +73,9 @@ async function main(): Promise<void> {
   const rows = revisionRows(pairs, opts.limit);
   const finishedAt = new Date().toISOString();
   const loadAfter = machine().loadAverage1m;
-  const record = { finishedAt, base, other, same: opts.same, machine: before, loadAverage1mAfter: loadAfter, rounds: opts.rounds, runS: opts.runS, connections: opts.connections, limit: opts.limit, rows, pairs };
+  // Where a build lives is this machine's business, not the record's.
+  const side = ({ label, commit, dirty }: RevisionBuild) => ({ label, commit, dirty });
+  const record = { finishedAt, base: side(base), other: side(other), same: opts.same, machine: before, loadAverage1mAfter: loadAfter, rounds: opts.rounds, runS: opts.runS, connections: opts.connections, limit: opts.limit, rows, pairs };
   mkdirSync(RESULTS, { recursive: true });
   const file = path.join(RESULTS, `revisions-${finishedAt.replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, JSON.stringify(record, null, 2) + '\n');

@@ -18,7 +18,8 @@ import { runClient, type ClientReport } from './client-process';
 // `-- --steady` (5,000 streams of 45 echoes by default): the streams open spread over one interval, all to
 // a host in a network namespace of this run's own, and the CPU per event is read over a window where
 // every stream is open and past its opening (client.ts): the steady state, without the bench's own burst
-// of openings and closes. Target (issue): <= 15 µs of server CPU per event.
+// of openings and closes. Target (issue): <= 15 µs of server CPU per event. `--loopback` sends the steady
+// streams to 127.0.0.1 and ::1 instead, to see what the namespace changes.
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const RESULTS = path.join(ROOT, 'bench', 'results');
@@ -52,14 +53,14 @@ async function burst(server: RunningServer, streams: number, count: number, inte
 }
 
 // Openings spread over one interval; CPU over the client's steady window only.
-async function steady(server: RunningServer, streams: number, count: number, intervalMs: number, host: string) {
+async function steady(server: RunningServer, streams: number, count: number, intervalMs: number, hosts: string[]) {
   let start: { ticks: CpuTicks | null; at: number } | null = null;
   let window: { use: CpuUse | null; events: number; seconds: number } | null = null;
   const client: ClientReport = await runClient(server.url, {
     streams,
     count,
     intervalMs,
-    hosts: [host],
+    hosts,
     steady: true,
     onMark: (mark) => {
       if (mark.mark === 'start') start = { ticks: readCpuTicks(server.pid), at: performance.now() };
@@ -82,19 +83,20 @@ async function main(): Promise<void> {
   const intervalMs = Number(option(args, 'interval', '1000'));
   if (isSteady && count < 6) throw new Error('--steady needs --count 6 or more: its window starts 3 intervals in and ends 2 before the first stream does');
   installCleanupHandlers();
-  const target = isSteady ? startIcmpTarget() : null;
+  const target = isSteady && !args.includes('--loopback') ? startIcmpTarget() : null;
   // Every target is an IP literal: no resolver is asked.
   const server = await startServer('nettools', 'none=127.0.0.1:9');
   const loadBefore = machine().loadAverage1m;
   const rows = [];
   for (const streams of sizes) {
     resetPeakRss(server.pid);
-    say(`streams: ${streams} streamed pings of ${count} echoes, one per ${intervalMs} ms${target ? `, to ${target.address} in a namespace, opened over one interval` : ''}`);
-    const measured = target ? await steady(server, streams, count, intervalMs, target.address) : await burst(server, streams, count, intervalMs);
+    const hosts = target ? [target.address] : ['127.0.0.1', '::1'];
+    say(`streams: ${streams} streamed pings of ${count} echoes, one per ${intervalMs} ms to ${hosts.join(' and ')}${isSteady ? ', opened over one interval' : ''}`);
+    const measured = isSteady ? await steady(server, streams, count, intervalMs, hosts) : await burst(server, streams, count, intervalMs);
     const peak = readPeakRssKiB(server.pid);
     const row = { ...measured, peakRssMiB: peak === null ? null : Math.round((peak / 1024) * 10) / 10 };
     rows.push(row);
-    const cpuTarget = target ? TARGETS.steadyCpuUsPerEvent : TARGETS.cpuUsPerEvent;
+    const cpuTarget = isSteady ? TARGETS.steadyCpuUsPerEvent : TARGETS.cpuUsPerEvent;
     const verdict = [
       row.peakRssMiB !== null && row.peakRssMiB <= TARGETS.peakRssMiB ? 'rss ok' : 'rss OVER',
       row.cpuUsPerEvent !== null && row.cpuUsPerEvent <= cpuTarget ? 'cpu ok' : 'cpu OVER',
@@ -105,10 +107,10 @@ async function main(): Promise<void> {
   await server.stop();
   target?.stop();
   const { commit, dirty } = gitCommit(ROOT);
-  const mode = target ? 'steady' : 'burst';
+  const mode = isSteady ? (target ? 'steady' : 'steady-loopback') : 'burst';
   const record = { finishedAt: new Date().toISOString(), mode, commit, dirty, machine: { ...machine(), loadAverage1mBefore: loadBefore }, count, intervalMs, targets: TARGETS, rows };
   mkdirSync(RESULTS, { recursive: true });
-  const file = path.join(RESULTS, `streams-${target ? 'steady-' : ''}${record.finishedAt.replace(/[:.]/g, '-')}.json`);
+  const file = path.join(RESULTS, `streams-${isSteady ? `${mode}-` : ''}${record.finishedAt.replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, JSON.stringify(record, null, 2) + '\n');
   say(`written: ${path.relative(ROOT, file)}`);
 }

@@ -19,6 +19,8 @@ export interface LoadSettings {
   threads: number;
   pairRounds: number;
   pairRunS: number;
+  // Pairs run at REFERENCE_CONNECTIONS (the targets' count) unless told otherwise (bench:revisions).
+  pairConnections?: number;
 }
 
 // Generous: a request slower than this is counted as a wrk timeout and left out of the latencies.
@@ -67,12 +69,13 @@ function withHeader(server: RunningServer): { header?: string } {
 // pair, which then says so instead of standing for a speed.
 export async function measurePair(running: Map<ServerName, RunningServer>, sc: Scenario, pair: Pair, opts: LoadSettings): Promise<PairResult> {
   const { first, second } = pair;
-  const runs: PairRuns = { scenario: sc.name, first, second, connections: REFERENCE_CONNECTIONS, durationS: opts.pairRunS, firstRuns: [], secondRuns: [] };
+  const connections = opts.pairConnections ?? REFERENCE_CONNECTIONS;
+  const runs: PairRuns = { scenario: sc.name, first, second, connections, durationS: opts.pairRunS, firstRuns: [], secondRuns: [] };
   const settings = { ...opts, durationS: opts.pairRunS };
   for (let round = 0; round < opts.pairRounds; round++) {
     for (const which of roundOrder(round)) {
       const [name, list] = which === 'first' ? [first, runs.firstRuns] : [second, runs.secondRuns];
-      const p = await measurePoint(running.get(name) as RunningServer, sc, REFERENCE_CONNECTIONS, settings, []);
+      const p = await measurePoint(running.get(name) as RunningServer, sc, connections, settings, []);
       const broken = brokenResponses(p.errors);
       if (broken > 0) return { scenario: sc.name, first, second, unavailable: `${name} ${sc.name} run ${round + 1} of ${first} vs ${second} had ${broken} bad responses or socket errors` };
       list.push({ requestsPerSecond: p.requestsPerSecond, cpuUsPerRequest: p.cpu === null ? null : cpuPerRequestUs(p.cpu) });

@@ -46,6 +46,7 @@ const ENTRY: Record<ServerName, string> = {
   'nettools-workers2': path.join(DIST, 'src', 'main.js'),
   'nettools-redis': path.join(DIST, 'src', 'main.js'),
   'nettools-node24': DEBIAN13, // started by startOnNode24
+  'nettools-other': path.join(DIST, 'src', 'main.js'), // started by startNettoolsFrom with its own build
   baseline: path.join(DIST, 'bench', 'peers', 'baseline.js'),
   ceiling: path.join(DIST, 'bench', 'peers', 'ceiling.js'),
   'ceiling-identical': path.join(DIST, 'bench', 'peers', 'ceiling-identical.js'),
@@ -59,13 +60,24 @@ export async function startServer(name: ServerName, resolvers: string, redisUrl?
   // Only loopback resolvers reach any of them; the environment is built here, not inherited.
   if (name === 'nettools-node24') return startOnNode24(port, resolvers);
   const variant = variantOf(name, redisUrl);
-  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...nettoolsEnv(port, resolvers), ...variant.env };
-  const child = track(spawn(process.execPath, [ENTRY[name]], { env, stdio: ['ignore', 'ignore', 'pipe'] }), name);
+  return spawnServer(name, ENTRY[name], port, { ...nettoolsEnv(port, resolvers), ...variant.env }, variant.header);
+}
+
+// Plain nettools from another build of it (bench/revisions.ts: a revision's own worktree), with the same
+// settings as the bench's own nettools.
+export async function startNettoolsFrom(name: ServerName, entry: string, resolvers: string): Promise<RunningServer> {
+  const port = await freePort();
+  return spawnServer(name, entry, port, nettoolsEnv(port, resolvers));
+}
+
+async function spawnServer(name: ServerName, entry: string, port: number, settings: Record<string, string>, header?: string): Promise<RunningServer> {
+  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...settings };
+  const child = track(spawn(process.execPath, [entry], { env, stdio: ['ignore', 'ignore', 'pipe'] }), name);
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
   const url = `http://127.0.0.1:${port}`;
   await waitListening(child, port, () => stderr, name);
-  return { name, pid: child.pid as number, url, ...(variant.header ? { header: variant.header } : {}), stop: () => stopChild(child) };
+  return { name, pid: child.pid as number, url, ...(header ? { header } : {}), stop: () => stopChild(child) };
 }
 
 // The build of `.ci/debian13.sh --build` (this clone, built in the Debian 13 root) served on Node 24 by

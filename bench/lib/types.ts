@@ -8,7 +8,8 @@ import type { CpuUse } from './cpu';
 // nettools-redis: nettools keeping its budgets in a private Redis (NETTOOLS_REDIS_URL).
 // ceiling: bare uWS with a minimal head; ceiling-identical: bare uWS writing nettools' exact response.
 // nettools-node24: the same code on Node 24, in the Debian 13 root of .ci/debian13.sh (bench/node-lines.ts).
-export type ServerName = 'nettools' | 'nettools-nometrics' | 'nettools-keyed' | 'nettools-workers2' | 'nettools-redis' | 'nettools-node24' | 'baseline' | 'ceiling' | 'ceiling-identical';
+// nettools-other: another revision of nettools beside the base one (bench/revisions.ts).
+export type ServerName = 'nettools' | 'nettools-nometrics' | 'nettools-keyed' | 'nettools-workers2' | 'nettools-redis' | 'nettools-node24' | 'nettools-other' | 'baseline' | 'ceiling' | 'ceiling-identical';
 export type ScenarioName = 'validation' | 'dns' | 'dns-hot' | 'ping';
 
 export interface LatencyUs {

@@ -3,16 +3,27 @@ import { performance } from 'node:perf_hooks';
 
 // The load side of the streams bench, in a process of its own so its work is not the server's: N streamed
 // pings held open at once, each read line by line as it arrives. Prints one JSON line: what arrived, how
-// late, what was missing. argv: url streams count intervalMs
+// late, what was missing. argv: url streams count intervalMs [hosts [steady]]
+// hosts: the targets, comma-separated, taken in turn (127.0.0.1,::1 unless given).
+// steady: the streams open spread evenly over one interval instead of all at once, and the client marks
+// on stdout ({"mark":"start"}, then {"mark":"end","events":N}) a window in which every stream is open and
+// past its opening, so the runner can read the server's CPU over the steady state alone.
 // A reply is late when it arrives more than 50 ms after its due time: the stream's earliest reply, taken
 // back to seq 0 (arrival - seq x intervalMs, least over the stream), plus seq x intervalMs. On loopback the
 // round trip is microseconds, so lateness is the server's or the client's.
 
-const [url = '', streamsArg = '0', countArg = '0', intervalArg = '0'] = process.argv.slice(2);
+const [url = '', streamsArg = '0', countArg = '0', intervalArg = '0', hostsArg = '127.0.0.1,::1', steadyArg = ''] = process.argv.slice(2);
 const STREAMS = Number(streamsArg);
 const COUNT = Number(countArg);
 const INTERVAL = Number(intervalArg);
+const HOSTS = hostsArg.split(',');
+const STEADY = steadyArg === 'steady';
 const LATE_MS = 50;
+// The steady window: from two intervals after the last stream opened (its first replies and the other
+// openings' admission behind it) to two intervals before the first stream's last echo (the summaries and
+// closes after it).
+const WINDOW = { fromMs: 3 * INTERVAL, toMs: (COUNT - 2) * INTERVAL };
+let eventsSeen = 0;
 
 interface StreamTally {
   events: number;
@@ -32,6 +43,7 @@ function oneStream(host: string): Promise<StreamTally> {
   const line = (text: string, at: number): void => {
     const { event, data } = JSON.parse(text) as { event: string; data: { seq: number; code?: string } };
     tally.events++;
+    eventsSeen++;
     if (event === 'summary') tally.summary = true;
     if (event === 'problem') tally.problem = data.code ?? 'problem';
     if (event !== 'reply') return;
@@ -72,9 +84,26 @@ function oneStream(host: string): Promise<StreamTally> {
   });
 }
 
+function markWindow(): void {
+  let atStart = 0;
+  setTimeout(() => {
+    atStart = eventsSeen;
+    process.stdout.write(JSON.stringify({ mark: 'start' }) + '\n');
+  }, WINDOW.fromMs);
+  setTimeout(() => process.stdout.write(JSON.stringify({ mark: 'end', events: eventsSeen - atStart }) + '\n'), WINDOW.toMs);
+}
+
+// Stream i opens at i x interval / N in the steady mode, at once otherwise.
+function opened(i: number): Promise<StreamTally> {
+  const host = HOSTS[i % HOSTS.length] as string;
+  if (!STEADY) return oneStream(host);
+  return new Promise((resolve) => setTimeout(() => resolve(oneStream(host)), (i * INTERVAL) / STREAMS));
+}
+
 async function main(): Promise<void> {
-  // Half to 127.0.0.1, half to ::1: each family has its own ICMP socket and sequence space.
-  const tallies = await Promise.all(Array.from({ length: STREAMS }, (_, i) => oneStream(i % 2 === 0 ? '127.0.0.1' : '::1')));
+  // By default half to 127.0.0.1, half to ::1: each family has its own ICMP socket and sequence space.
+  if (STEADY) markWindow();
+  const tallies = await Promise.all(Array.from({ length: STREAMS }, (_, i) => opened(i)));
   const whole = tallies.filter((t) => t.status === 200 && t.summary && t.replies === COUNT && !t.outOfOrder).length;
   const sum = (f: (t: StreamTally) => number) => tallies.reduce((a, t) => a + f(t), 0);
   const problems: Record<string, number> = {};

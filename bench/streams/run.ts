@@ -1,93 +1,116 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { installCleanupHandlers, stopAll, track } from '../lib/children';
-import { cpuPerRequestUs, cpuUse, readCpuTicks } from '../lib/cpu';
+import { installCleanupHandlers, stopAll } from '../lib/children';
+import { cpuPerRequestUs, cpuUse, readCpuTicks, type CpuTicks, type CpuUse } from '../lib/cpu';
 import { say } from '../lib/log';
 import { gitCommit, machine } from '../lib/machine';
 import { readPeakRssKiB, resetPeakRss } from '../lib/rss';
-import { startServer } from '../lib/servers';
+import { startServer, type RunningServer } from '../lib/servers';
+import { startIcmpTarget } from '../soak/icmp-target';
+import { runClient, type ClientReport } from './client-process';
 
 // `npm run bench:streams [-- --streams 1000,5000 --count 15 --interval 1000]`: N streamed pings held at
 // once against one nettools server, one echo a second each (half to 127.0.0.1, half to ::1), crossing a
 // round of ten. Reports the server's CPU per event sent, its peak RSS, events late by more than 50 ms, and
 // streams not whole (lost or out-of-order replies). Targets (issue "Live measurements"): 5,000 streams
 // with peak RSS <= 300 MB and <= 10 µs of server CPU per event, none lost or out of order.
+//
+// `-- --steady` (5,000 streams of 45 echoes by default): the streams open spread over one interval, all to
+// a host in a network namespace of this run's own, and the CPU per event is read over a window where
+// every stream is open and past its opening (client.ts): the steady state, without the bench's own burst
+// of openings and closes. Target (issue): <= 15 µs of server CPU per event. `--loopback` sends the steady
+// streams to 127.0.0.1 and ::1 instead, to see what the namespace changes.
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const RESULTS = path.join(ROOT, 'bench', 'results');
-const CLIENT = path.join(__dirname, 'client.js');
-const TARGETS = { peakRssMiB: 300, cpuUsPerEvent: 10 };
-
-interface ClientReport {
-  streams: number;
-  whole: number;
-  events: number;
-  replies: number;
-  missingReplies: number;
-  outOfOrder: number;
-  late: number;
-  worstLateMs: number;
-  problems: Record<string, number>;
-  statuses: Record<string, number>;
-}
+const TARGETS = { peakRssMiB: 300, cpuUsPerEvent: 10, steadyCpuUsPerEvent: 15 };
 
 function option(args: string[], name: string, fallback: string): string {
   const at = args.indexOf(`--${name}`);
   return at >= 0 && args[at + 1] !== undefined ? (args[at + 1] as string) : fallback;
 }
 
-function runClient(url: string, streams: number, count: number, intervalMs: number): Promise<ClientReport> {
-  return new Promise((resolve, reject) => {
-    const child = track(spawn(process.execPath, [CLIENT, url, String(streams), String(count), String(intervalMs)], { stdio: ['ignore', 'pipe', 'inherit'] }), 'stream-client');
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as ClientReport) : reject(new Error(`the stream client exited with ${code}`))));
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+function cpuFields(use: CpuUse | null) {
+  return {
+    cpuUsPerEvent: use === null ? null : round2(cpuPerRequestUs(use)),
+    // On loopback the kernel's work for the echo and its reply, and for the client's side of each TCP
+    // write, runs in the server's system calls: system time is not all nettools' own.
+    userUsPerEvent: use === null ? null : round2(use.userUsPerRequest),
+    systemUsPerEvent: use === null ? null : round2(use.systemUsPerRequest),
+    serverBusyPercent: use === null ? null : Math.round(use.busyPercent),
+  };
+}
+
+// All streams at once; CPU over the whole run, openings and closes included.
+async function burst(server: RunningServer, streams: number, count: number, intervalMs: number) {
+  const before = readCpuTicks(server.pid);
+  const t0 = performance.now();
+  const client = await runClient(server.url, { streams, count, intervalMs, hosts: ['127.0.0.1', '::1'], steady: false });
+  const wallS = (performance.now() - t0) / 1000;
+  return { ...cpuFields(cpuUse(before, readCpuTicks(server.pid), client.events, wallS)), wallS: Math.round(wallS * 10) / 10, ...client };
+}
+
+// Openings spread over one interval; CPU over the client's steady window only.
+async function steady(server: RunningServer, streams: number, count: number, intervalMs: number, hosts: string[]) {
+  let start: { ticks: CpuTicks | null; at: number } | null = null;
+  let window: { use: CpuUse | null; events: number; seconds: number } | null = null;
+  const client: ClientReport = await runClient(server.url, {
+    streams,
+    count,
+    intervalMs,
+    hosts,
+    steady: true,
+    onMark: (mark) => {
+      if (mark.mark === 'start') start = { ticks: readCpuTicks(server.pid), at: performance.now() };
+      else if (start !== null) {
+        const seconds = (performance.now() - start.at) / 1000;
+        window = { use: cpuUse(start.ticks, readCpuTicks(server.pid), mark.events, seconds), events: mark.events, seconds: Math.round(seconds * 10) / 10 };
+      }
+    },
   });
+  const w = window as { use: CpuUse | null; events: number; seconds: number } | null;
+  if (w === null) throw new Error('the stream client marked no steady window');
+  return { ...cpuFields(w.use), windowEvents: w.events, windowS: w.seconds, ...client };
 }
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const sizes = option(args, 'streams', '1000,5000').split(',').map(Number);
-  const count = Number(option(args, 'count', '15'));
+  const isSteady = args.includes('--steady');
+  const sizes = option(args, 'streams', isSteady ? '5000' : '1000,5000').split(',').map(Number);
+  const count = Number(option(args, 'count', isSteady ? '45' : '15'));
   const intervalMs = Number(option(args, 'interval', '1000'));
+  if (isSteady && count < 6) throw new Error('--steady needs --count 6 or more: its window starts 3 intervals in and ends 2 before the first stream does');
   installCleanupHandlers();
+  const target = isSteady && !args.includes('--loopback') ? startIcmpTarget() : null;
   // Every target is an IP literal: no resolver is asked.
   const server = await startServer('nettools', 'none=127.0.0.1:9');
+  const loadBefore = machine().loadAverage1m;
   const rows = [];
   for (const streams of sizes) {
     resetPeakRss(server.pid);
-    const before = readCpuTicks(server.pid);
-    const t0 = performance.now();
-    say(`streams: ${streams} streamed pings of ${count} echoes, one per ${intervalMs} ms`);
-    const client = await runClient(server.url, streams, count, intervalMs);
-    const wallS = (performance.now() - t0) / 1000;
-    const use = cpuUse(before, readCpuTicks(server.pid), client.events, wallS);
+    const hosts = target ? [target.address] : ['127.0.0.1', '::1'];
+    say(`streams: ${streams} streamed pings of ${count} echoes, one per ${intervalMs} ms to ${hosts.join(' and ')}${isSteady ? ', opened over one interval' : ''}`);
+    const measured = isSteady ? await steady(server, streams, count, intervalMs, hosts) : await burst(server, streams, count, intervalMs);
     const peak = readPeakRssKiB(server.pid);
-    const row = {
-      cpuUsPerEvent: use === null ? null : Math.round(cpuPerRequestUs(use) * 100) / 100,
-      // On loopback the kernel's work for the echo and its reply, and for the client's side of each TCP
-      // write, runs in the server's system calls: system time is not all nettools' own.
-      userUsPerEvent: use === null ? null : Math.round(use.userUsPerRequest * 100) / 100,
-      systemUsPerEvent: use === null ? null : Math.round(use.systemUsPerRequest * 100) / 100,
-      serverBusyPercent: use === null ? null : Math.round(use.busyPercent),
-      peakRssMiB: peak === null ? null : Math.round((peak / 1024) * 10) / 10,
-      wallS: Math.round(wallS * 10) / 10,
-      ...client,
-    };
+    const row = { ...measured, peakRssMiB: peak === null ? null : Math.round((peak / 1024) * 10) / 10 };
     rows.push(row);
+    const cpuTarget = isSteady ? TARGETS.steadyCpuUsPerEvent : TARGETS.cpuUsPerEvent;
     const verdict = [
       row.peakRssMiB !== null && row.peakRssMiB <= TARGETS.peakRssMiB ? 'rss ok' : 'rss OVER',
-      row.cpuUsPerEvent !== null && row.cpuUsPerEvent <= TARGETS.cpuUsPerEvent ? 'cpu ok' : 'cpu OVER',
+      row.cpuUsPerEvent !== null && row.cpuUsPerEvent <= cpuTarget ? 'cpu ok' : 'cpu OVER',
       row.whole === streams ? 'all whole' : `${streams - row.whole} NOT WHOLE`,
     ].join(', ');
-    say(`  ${row.cpuUsPerEvent} µs CPU per event (user ${row.userUsPerEvent}, system ${row.systemUsPerEvent}), peak RSS ${row.peakRssMiB} MiB, ${row.late} late > 50 ms (worst ${row.worstLateMs} ms), ${row.whole}/${streams} whole: ${verdict}`);
+    say(`  ${row.cpuUsPerEvent} µs CPU per event (user ${row.userUsPerEvent}, system ${row.systemUsPerEvent}, busy ${row.serverBusyPercent}%), peak RSS ${row.peakRssMiB} MiB, ${row.late} late > 50 ms (worst ${row.worstLateMs} ms), ${row.whole}/${streams} whole: ${verdict}`);
   }
   await server.stop();
+  target?.stop();
   const { commit, dirty } = gitCommit(ROOT);
-  const record = { finishedAt: new Date().toISOString(), commit, dirty, machine: machine(), count, intervalMs, targets: TARGETS, rows };
+  const mode = isSteady ? (target ? 'steady' : 'steady-loopback') : 'burst';
+  const record = { finishedAt: new Date().toISOString(), mode, commit, dirty, machine: { ...machine(), loadAverage1mBefore: loadBefore }, count, intervalMs, targets: TARGETS, rows };
   mkdirSync(RESULTS, { recursive: true });
-  const file = path.join(RESULTS, `streams-${record.finishedAt.replace(/[:.]/g, '-')}.json`);
+  const file = path.join(RESULTS, `streams-${isSteady ? `${mode}-` : ''}${record.finishedAt.replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, JSON.stringify(record, null, 2) + '\n');
   say(`written: ${path.relative(ROOT, file)}`);
 }

@@ -1,6 +1,6 @@
 // How a binding reads the arguments JS passes: positional, in every binding (constructors included).
 // Positional because reading a named property of an options object costs an internalized key lookup
-// each (measured at about 2% of a loopback ping request). Each engine refuses a bad argument with its own
+// each (visible in a loopback ping request's profile). Each engine refuses a bad argument with its own
 // Status (`invalid`: the ICMP engine's invalid-options, the DNS engine's invalid-argument), so the codes
 // JS sees are the engine's. TypeScript validates first (src/engines/*); this only converts types.
 #pragma once

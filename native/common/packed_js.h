@@ -1,6 +1,6 @@
 // The one packed form in which both engines hand results to JS (src/native/packed.ts reads it): JS builds
-// object literals far faster than N-API sets properties one by one (ten named properties per echo were
-// 4-5% of a one-echo ping's CPU), numbers written into a typed array's memory cost nothing per number, and
+// object literals far faster than N-API sets properties one by one (ten named properties per echo were a
+// visible share of a one-echo ping's CPU), numbers written into a typed array's memory cost nothing per number, and
 // a slice of one string costs less than an N-API call per text.
 //
 // Two or three JS values, passed as a callback's arguments (two element writes through N-API cost more

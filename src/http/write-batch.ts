@@ -3,8 +3,8 @@ import { createTurnEnd, type TurnEnd } from '../native/turn-end';
 // Responses go out together at the end of the event-loop turn that produced them, not one by one as
 // each is ready. Written at once, a loopback or LAN client is woken per response and its next request
 // wakes this server again; written as a batch after every ready socket was read, both sides wake once per
-// batch. On the validation path at 64 connections that took 40.0 to 31.0 µs of server CPU per request
-// (24.7k to 31.9k req/s, 9 alternating 2 s runs). The wait is the rest of the current turn: no timer.
+// batch, which costs both sides less CPU per request under load (figures in bench/README.md). The wait is
+// the rest of the current turn: no timer.
 // The end of the turn is the addon's TurnEnd, not setImmediate: uWS leaks every socket that a response
 // closes from a setImmediate callback (see native/turn_end.cc).
 

@@ -4,9 +4,9 @@ import { answerAt } from './token-bucket';
 
 // Bucket decisions asked for in one turn of the event loop go to Redis as one script call
 // (BUCKET_BATCH_SCRIPT), whatever store or prefix they come from. A call per decision cost this server
-// about 30 µs of CPU per request in ioredis alone (a command object, a promise, a timeout timer and a
-// reply to parse each) and Redis a script run each, on the cheapest path there is (a validation error);
-// a batch pays those once. Takes of one cost on one bucket that follow each other in a batch travel as
+// more CPU in ioredis alone (a command object, a promise, a timeout timer and a reply to parse each) than
+// the whole of the cheapest request there is (a validation error), and Redis a script run each; a batch
+// pays those once (bench/README.md has the figures). Takes of one cost on one bucket that follow each other in a batch travel as
 // one item that says how many they are: a client flooding us, the case rate limiting is for, then costs
 // Redis one bucket's arithmetic per loop turn, not one per request. Each decision still costs at most one
 // round trip and waits at most for the end of the current loop turn. A batch is capped so one script

@@ -8,8 +8,8 @@
 //
 // A bucket is one string, "<level> <updated>": the level in units of token*windowMs and the instant it was
 // computed at, as in token-bucket.ts. It expires when the bucket would be full again, so idle clients vanish.
-// Redis runs Lua slowly (about 3 µs for one bucket's arithmetic) and every redis.call costs more than that,
-// so the script does only what must be atomic: it reads every bucket with one MGET, refills, takes, writes
+// Redis runs Lua slowly, and every redis.call costs more than one bucket's arithmetic in it (figures in
+// bench/README.md), so the script does only what must be atomic: it reads every bucket with one MGET, refills, takes, writes
 // each changed bucket with one SET ... PX, and answers two integers per item: how many of its takes were
 // granted, and the level before them. The caller derives remaining, reset and retry from those exactly as
 // token-bucket.ts does. Integers stay far inside 2^53 (2 * capacity * windowMs <= 1.8e14), and are written

@@ -68,18 +68,25 @@ test('a ping without onEcho gets the same shape of result as before', async () =
 test('stopping the ping from onEcho ends it there: no further echo and no result', async () => {
   const echoes: number[] = [];
   let done = false;
+  let sentAtStop = 0;
   await new Promise<void>((resolve) => {
     const stop = pinger.start({ ...FIVE, intervalMs: 100 }, () => (done = true), (echo) => {
       echoes.push(echo.seq);
       if (echo.seq === 1) {
         stop();
-        setTimeout(resolve, 500);
+        sentAtStop = pinger.stats().v4.sent;
+        resolve();
       }
     });
   });
+  assert.is(pinger.stats().sessions, 0);
+  // A ping of the same pace started now ends after the stopped one's next echoes were due: by then the
+  // engine has sent its two echoes and nothing for the stopped ping.
+  const witness = await watch({ ...FIVE, count: 3, intervalMs: 100 });
+  assert.ok(witness.outcome.ok);
+  assert.is(pinger.stats().v4.sent - sentAtStop, 3);
   assert.equal(echoes, [0, 1]);
   assert.is(done, false);
-  assert.is(pinger.stats().sessions, 0);
 });
 
 test('closing the pinger from onEcho settles the ping as closed and reports nothing more', async () => {

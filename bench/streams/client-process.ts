@@ -1,0 +1,51 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { track } from '../lib/children';
+
+// The stream client (client.ts) as a child process: its marks as they come, its report at the end.
+
+const CLIENT = path.join(__dirname, 'client.js');
+
+export interface ClientReport {
+  streams: number;
+  whole: number;
+  events: number;
+  replies: number;
+  missingReplies: number;
+  outOfOrder: number;
+  late: number;
+  worstLateMs: number;
+  problems: Record<string, number>;
+  statuses: Record<string, number>;
+}
+
+export type ClientMark = { mark: 'start' } | { mark: 'end'; events: number };
+
+export interface ClientRun {
+  streams: number;
+  count: number;
+  intervalMs: number;
+  hosts: string[];
+  steady: boolean;
+  onMark?: (mark: ClientMark) => void;
+}
+
+export function runClient(url: string, run: ClientRun): Promise<ClientReport> {
+  const args = [CLIENT, url, String(run.streams), String(run.count), String(run.intervalMs), run.hosts.join(','), run.steady ? 'steady' : ''];
+  return new Promise((resolve, reject) => {
+    const child = track(spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] }), 'stream-client');
+    let buffered = '';
+    let report: ClientReport | null = null;
+    child.stdout!.on('data', (c: Buffer) => {
+      buffered += c.toString();
+      let nl: number;
+      while ((nl = buffered.indexOf('\n')) >= 0) {
+        const value = JSON.parse(buffered.slice(0, nl)) as ClientMark | ClientReport;
+        buffered = buffered.slice(nl + 1);
+        if ('mark' in value) run.onMark?.(value);
+        else report = value;
+      }
+    });
+    child.on('exit', (code) => (code === 0 && report !== null ? resolve(report) : reject(new Error(`the stream client exited with ${code}`))));
+  });
+}

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -36,10 +36,13 @@ test('the client has no runtime dependency and imports nothing but its own files
   }
 });
 
-test('the repository keeps the server as its main and start, and offers the command as a bin', () => {
+test('the repository keeps the server as its main and start, and the command comes from the client workspace', () => {
   assert.is(root.main, 'dist/src/main.js');
   assert.is(root.scripts.start, 'node dist/src/main.js');
-  assert.is(root.bin.nettools, 'clients/typescript/dist/cli/main.js');
+  // A bin of the root's own would make npx install the whole repository into its cache to run it.
+  assert.is(root.bin, undefined);
+  assert.equal(root.workspaces, ['clients/typescript']);
+  assert.ok(existsSync(resolve(CLIENT, '../../node_modules/.bin/nettools')), 'npm ci links the nettools command');
 });
 
 test.run();

@@ -107,7 +107,7 @@ class NativePinger implements Pinger {
 
   stats(): NativeStats {
     if (this.engine === null) {
-      const none = { inFlight: 0, drops: 0, stray: 0, strayErrors: 0, sent: 0 };
+      const none = { inFlight: 0, drops: 0, stray: 0, strayErrors: 0, sent: 0, traceSent: 0 };
       return { v4: { ...none }, v6: { ...none }, sessions: 0 };
     }
     return this.engine.stats();

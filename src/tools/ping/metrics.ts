@@ -27,8 +27,8 @@ export function watchPinger(registry: Registry, read: () => { v4: FamilyStats; v
       [{ family: '6' }, stats.v6[field]],
     ];
   };
-  counterReadAtScrape(registry, 'nettools_ping_stray_packets_total', 'ICMP replies and errors that matched no echo of ours, dropped.', ['family'], perFamily('stray'));
-  counterReadAtScrape(registry, 'nettools_ping_kernel_drops_total', "Packets the kernel dropped on the ICMP socket's full receive queue.", ['family'], perFamily('drops'));
+  counterReadAtScrape(registry, 'nettools_ping_stray_packets_total', "ICMP replies and errors on the ICMP sockets (one per family per worker, shared by ping and traceroute) that matched no echo or probe of ours, dropped.", ['family'], perFamily('stray'));
+  counterReadAtScrape(registry, 'nettools_ping_kernel_drops_total', "Packets the kernel dropped on the full receive queue of an ICMP socket (one per family per worker, shared by ping and traceroute).", ['family'], perFamily('drops'));
   return {
     finished(outcome) {
       if (!outcome.ok) return void requests.inc(outcome.failure.code);

@@ -2,13 +2,13 @@ import { performance } from 'node:perf_hooks';
 import { IcmpError } from '../../engines/icmp/errors';
 import { roundMicros } from '../../engines/icmp/stats';
 import { pingInRounds, type RoundsOutcome } from '../../engines/icmp/rounds';
-import type { EchoReply, Pinger, PingerOptions, EchoOptions, SocketKinds } from '../../engines/icmp/types';
+import type { EchoReply, Pinger, EchoOptions, SocketKinds } from '../../engines/icmp/types';
 import type { Address } from '../../net/address';
 import { createTargetCheck } from '../../policy/target-policy';
 import { TargetBudget, type EchoReservation } from '../../ratelimit/target-budget';
 import { NOT_LISTENING, type CancelToken } from '../../util/cancel';
 import { promised, type Answer } from '../../util/answer';
-import { engineFailure, openIcmpEngine } from '../icmp-engine';
+import { engineFailure } from '../icmp-engine';
 import { failed, succeeded, type Outcome, type ToolFailure } from '../outcome';
 import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
 import { resolveHost, type ResolvedHost } from '../resolve-host';
@@ -18,26 +18,20 @@ import { watchPinger, type PingMetrics } from './metrics';
 
 export interface PingToolOptions {
   checkTarget?: TargetCheck; // default: the operator's target policy
-  pinger?: PingerOptions; // e.g. force a socket kind
-  engine?: Pinger; // one opened elsewhere (its owner closes it), instead of opening one
 }
 
 const ABORTED: ToolFailure = { code: 'aborted', detail: 'the caller went away before the measurement finished' };
 
 export function openPing(deps: ToolDeps, options: PingToolOptions = {}): ToolSlot<PingRequest, PingResult> {
-  const owned = options.engine === undefined;
-  const opened = options.engine === undefined ? openIcmpEngine(options.pinger) : { pinger: options.engine };
-  if ('unavailable' in opened) return opened;
-  const { pinger } = opened;
+  if ('unavailable' in deps.icmp) return deps.icmp;
+  const { pinger } = deps.icmp;
   const metrics = deps.registry === null ? null : watchPinger(deps.registry, () => pinger.stats());
   const measure = createMeasure(deps, pinger, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }), metrics);
   const { v4, v6, reasons } = pinger.socketKinds;
   return {
     run: async (request, cancel, events) => record(metrics, await measure(request, cancel, events)),
     info: { socketKinds: { v4, v6 }, ...(Object.keys(reasons).length > 0 ? { reasons } : {}) },
-    close: () => {
-      if (owned) pinger.close();
-    },
+    close: () => undefined, // the engine is the worker's: openTools closes it after every tool
   };
 }
 

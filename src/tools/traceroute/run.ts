@@ -1,13 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import { IcmpError } from '../../engines/icmp/errors';
 import { roundMicros } from '../../engines/icmp/stats';
-import type { Pinger, PingerOptions, SocketKinds, TraceOptions } from '../../engines/icmp/types';
+import type { Pinger, SocketKinds, TraceOptions } from '../../engines/icmp/types';
 import { createTargetCheck } from '../../policy/target-policy';
 import { SharedCap, sharedCapMemory } from '../../ratelimit/shared-cap';
 import { TargetBudget, type EchoReservation } from '../../ratelimit/target-budget';
 import { promised } from '../../util/answer';
 import type { CancelToken } from '../../util/cancel';
-import { engineFailure, openIcmpEngine } from '../icmp-engine';
+import { engineFailure } from '../icmp-engine';
 import { failed, succeeded, type Outcome, type ToolFailure } from '../outcome';
 import { resolveHost, type ResolvedHost } from '../resolve-host';
 import { refuseTarget, storeFailure } from '../target-admission';
@@ -20,7 +20,6 @@ import { lookUpName } from '../reverse-name';
 
 export interface TracerouteToolOptions {
   checkTarget?: TargetCheck; // default: the operator's target policy
-  pinger?: PingerOptions; // e.g. force a socket kind
 }
 
 // Probes leave this far apart: a whole path (32 TTLs x 3) within about 5 ms, never one burst that a
@@ -32,9 +31,8 @@ const PROBE_SIZE = 32;
 const ABORTED: ToolFailure = { code: 'aborted', detail: 'the caller went away before the trace finished' };
 
 export function openTraceroute(deps: ToolDeps, options: TracerouteToolOptions = {}): ToolSlot<TracerouteRequest, TracerouteResult> {
-  const opened = openIcmpEngine(options.pinger);
-  if ('unavailable' in opened) return opened;
-  const { pinger } = opened;
+  if ('unavailable' in deps.icmp) return deps.icmp;
+  const { pinger } = deps.icmp;
   const metrics = deps.registry === null ? null : watchTracer(deps.registry, () => pinger.stats());
   const measure = createMeasure(deps, pinger, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }), metrics);
   const { v4, v6 } = pinger.socketKinds;
@@ -45,7 +43,7 @@ export function openTraceroute(deps: ToolDeps, options: TracerouteToolOptions = 
       return outcome;
     },
     info: { socketKinds: { v4, v6 } },
-    close: () => pinger.close(),
+    close: () => undefined, // the engine is the worker's: openTools closes it after every tool
   };
 }
 

@@ -5,8 +5,9 @@ import { pingInRounds, type RoundsOutcome } from '../../engines/icmp/rounds';
 import type { EchoReply, Pinger, EchoOptions } from '../../engines/icmp/types';
 import { createTargetCheck } from '../../policy/target-policy';
 import { TargetBudget } from '../../ratelimit/target-budget';
-import { NOT_LISTENING, type CancelToken } from '../../util/cancel';
+import type { CancelToken } from '../../util/cancel';
 import type { Answer } from '../../util/answer';
+import { engineSession } from '../engine-session';
 import { engineFailure } from '../icmp-engine';
 import { failed, succeeded, type Outcome, type ToolFailure } from '../outcome';
 import { payAgain, TargetPath, type RefusedReservation, type Target, type TargetTerms } from '../target-path';
@@ -113,29 +114,11 @@ function rethrow(fault: Error): never {
 // The echoes in rounds, or why not; stopped when the caller goes away.
 // `onEcho`: each echo as soon as its outcome is decided.
 function echoes(pinger: Pinger, options: EchoOptions, cancel: CancelToken, pay: RoundPayment, onEcho?: (echo: EchoReply) => void): Promise<RoundsOutcome<ToolFailure>> {
-  return new Promise((resolve) => {
-    let stopListening = NOT_LISTENING;
-    let over = false;
-    const stop = pingInRounds(
-      pinger,
-      options,
-      ROUND_ECHOES,
-      pay,
-      (outcome) => {
-        over = true;
-        stopListening();
-        resolve(outcome);
-      },
-      onEcho,
-    );
-    // The engine may refuse at once (every sequence in flight), calling back before pingInRounds returns:
-    // the ping has ended already and there is nothing to listen for.
-    if (over) return;
-    stopListening = cancel.onAbort(() => {
-      stop();
-      resolve({ ok: false, error: new IcmpError('aborted', 'the caller went away') });
-    });
-  });
+  return engineSession<RoundsOutcome<ToolFailure>>(cancel, callerGone, (end) => pingInRounds(pinger, options, ROUND_ECHOES, pay, end, onEcho));
+}
+
+function callerGone(): { ok: false; error: IcmpError } {
+  return { ok: false, error: new IcmpError('aborted', 'the caller went away') };
 }
 
 function echoRefusal(reservation: RefusedReservation, address: string): ToolFailure {

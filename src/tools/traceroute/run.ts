@@ -6,6 +6,7 @@ import { createTargetCheck } from '../../policy/target-policy';
 import { SharedCap, sharedCapMemory } from '../../ratelimit/shared-cap';
 import { TargetBudget } from '../../ratelimit/target-budget';
 import type { CancelToken } from '../../util/cancel';
+import { engineSession } from '../engine-session';
 import { engineFailure } from '../icmp-engine';
 import { failed, succeeded, type Outcome, type ToolFailure } from '../outcome';
 import { TargetPath, type RefusedReservation, type TargetTerms } from '../target-path';
@@ -100,22 +101,14 @@ function traceTerms(budget: TargetBudget): TargetTerms<TracerouteRequest> {
   };
 }
 
+type Traced = { ok: true; hops: HopAssembler } | { ok: false; error: IcmpError };
+
 // The probes of one trace, until the path is complete (then the rest is stopped) or every probe is
 // decided; stopped when the caller goes away. `onHop`: each hop in TTL order once it is decided.
-function trace(pinger: Pinger, options: TraceOptions, cancel: CancelToken, onHop: (hop: TraceHop) => void): Promise<{ ok: true; hops: HopAssembler } | { ok: false; error: IcmpError }> {
+function trace(pinger: Pinger, options: TraceOptions, cancel: CancelToken, onHop: (hop: TraceHop) => void): Promise<Traced> {
   const hops = new HopAssembler(options.maxHops, options.probesPerHop, options.address.text);
-  return new Promise((resolve) => {
-    let stop = (): void => undefined;
-    let stopListening = (): void => undefined;
-    let over = false;
-    const end = (result: { ok: true; hops: HopAssembler } | { ok: false; error: IcmpError }): void => {
-      if (over) return;
-      over = true;
-      stopListening();
-      stop();
-      resolve(result);
-    };
-    stop = pinger.trace(
+  return engineSession<Traced>(cancel, callerGone, (end) =>
+    pinger.trace(
       options,
       (outcome) => end(outcome.ok ? { ok: true, hops } : outcome),
       (probe) => {
@@ -123,10 +116,12 @@ function trace(pinger: Pinger, options: TraceOptions, cancel: CancelToken, onHop
         for (const hop of hops.newlyDecided()) onHop(hop);
         if (hops.complete()) end({ ok: true, hops });
       },
-    );
-    // A trace refused at once has ended already: nothing to listen for.
-    if (!over) stopListening = cancel.onAbort(() => end({ ok: false, error: new IcmpError('aborted', 'the caller went away') }));
-  });
+    ),
+  );
+}
+
+function callerGone(): Traced {
+  return { ok: false, error: new IcmpError('aborted', 'the caller went away') };
 }
 
 function traceRefusal(reservation: RefusedReservation, address: string): ToolFailure {

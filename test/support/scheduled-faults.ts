@@ -1,5 +1,6 @@
-// Loaded with `node --require` into a server under test (and so into each of its worker threads): makes
-// a continuation the server schedules for itself throw, for one marked request each, the way a bug would.
+// Loaded with `node --require` into a server under test (and so into each of its worker threads), never
+// imported by a test: makes a continuation the server schedules for itself throw, for one marked request
+// each (scheduled-fault-marks.ts), the way a bug would.
 // - a long ping's later round, from its timer: its target budget throws on the round's 3 echoes to 127.0.0.2;
 // - a resolver's answer in a host name's race: the answers to FAULTY_NAME come back unreadable;
 // - the ICMP engine's call back: a ping of 127.0.0.3 gets a result that does not unpack.
@@ -7,12 +8,11 @@
 import type { nativePing, PingDone } from '../../src/engines/icmp/native';
 import { TargetBudget } from '../../src/ratelimit/target-budget';
 import { Upstream } from '../../src/tools/upstream';
-
-export const FAULTY_NAME = 'race-fault.test';
+import { FAULTY_CALLBACK, FAULTY_NAME, FAULTY_ROUND } from './scheduled-fault-marks';
 
 const reserve = TargetBudget.prototype.reserve;
 TargetBudget.prototype.reserve = function (this: TargetBudget, address, units, done) {
-  if (address.text === '127.0.0.2' && units === 3) throw new Error('injected: the later round of a long ping');
+  if (address.text === FAULTY_ROUND.address && units === FAULTY_ROUND.echoes) throw new Error('injected: the later round of a long ping');
   return reserve.call(this, address, units, done);
 };
 
@@ -26,6 +26,6 @@ Upstream.prototype.query = function (this: Upstream, request, ...rest) {
 const native = require('../../src/engines/icmp/native') as { nativePing: typeof nativePing };
 const start = native.nativePing;
 native.nativePing = (engine, options, done, progress) => {
-  const faulty = options.address.text === '127.0.0.3';
+  const faulty = options.address.text === FAULTY_CALLBACK;
   return start(engine, options, faulty ? ((() => (done as (...args: unknown[]) => void)('not a packed result')) as PingDone) : done, progress);
 };

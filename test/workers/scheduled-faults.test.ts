@@ -10,7 +10,7 @@ import { spawnServer, type ChildServer } from '../support/child-server';
 import { postJson, request } from '../support/http';
 import { assertProblem } from '../support/problem';
 import { waitFor } from '../support/wait';
-import { FAULTY_NAME } from '../support/scheduled-faults';
+import { FAULTY_CALLBACK, FAULTY_NAME, FAULTY_ROUND } from '../support/scheduled-fault-marks';
 
 const FAULTS = path.resolve(__dirname, '..', 'support', 'scheduled-faults.js');
 const PING = '/api/tools/ping';
@@ -42,9 +42,9 @@ for (const workers of [1, 2]) {
     try {
       const beside = postJson(server.base, PING, { host: '127.0.0.1', count: 4, intervalMs: 300 });
       const [timer, race, callback] = await Promise.all([
-        answered('the round timer', postJson(server.base, PING, { host: '127.0.0.2', count: 13, intervalMs: 100 }, { accept: 'application/x-ndjson', 'x-request-id': 'fault-timer' })),
+        answered('the round timer', postJson(server.base, PING, { host: FAULTY_ROUND.address, count: 10 + FAULTY_ROUND.echoes, intervalMs: 100 }, { accept: 'application/x-ndjson', 'x-request-id': 'fault-timer' })),
         answered('the DNS race', postJson(server.base, PING, { host: FAULTY_NAME, count: 1 }, { 'x-request-id': 'fault-race' })),
-        answered('the engine callback', postJson(server.base, PING, { host: '127.0.0.3', count: 1 }, { 'x-request-id': 'fault-callback' })),
+        answered('the engine callback', postJson(server.base, PING, { host: FAULTY_CALLBACK, count: 1 }, { 'x-request-id': 'fault-callback' })),
       ]);
       // The long ping's first round (its ten echoes) streamed; its second round's timer threw.
       assert.is(timer.status, 200);

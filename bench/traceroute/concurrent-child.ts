@@ -3,6 +3,7 @@
 // destination reached, with the expected number of hops), the wall time of the batch and its CPU.
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../../src/config/config';
+import { openIcmpEngine } from '../../src/tools/icmp-engine';
 import { openTraceroute } from '../../src/tools/traceroute/run';
 import { CancelSource } from '../../src/util/cancel';
 import { withTarget } from '../../src/tools/host-target';
@@ -12,7 +13,8 @@ async function main(): Promise<void> {
   const [hostsText, hopsText] = process.argv.slice(2) as [string, string];
   const hosts = hostsText.split(',');
   const config = loadConfig({ NETTOOLS_RESOLVERS: 'none=127.0.0.1:9', NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true', NETTOOLS_TARGET_TRACES_PER_MINUTE: '10000', NETTOOLS_LOG_LEVEL: 'silent' }, []);
-  const slot = openTraceroute({ config, dns: { unavailable: 'not needed: the hosts are IP literals' }, registry: null });
+  const icmp = openIcmpEngine();
+  const slot = openTraceroute({ config, dns: { unavailable: 'not needed: the hosts are IP literals' }, icmp, registry: null });
   if (!('run' in slot)) throw new Error(slot.unavailable);
   const request = (host: string) => withTarget<TracerouteRequest>({ host, maxHops: 30, probesPerHop: 2, timeoutMs: 1000, resolveNames: false });
   try {
@@ -28,6 +30,7 @@ async function main(): Promise<void> {
     process.stdout.write(JSON.stringify({ traces: hosts.length, whole, failures, wallMs, cpuMs: (cpu.user + cpu.system) / 1000 }) + '\n');
   } finally {
     slot.close();
+    if ('pinger' in icmp) icmp.pinger.close();
   }
 }
 

@@ -3,6 +3,7 @@
 // with its wall time and this process's CPU time around it.
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../../src/config/config';
+import { openIcmpEngine } from '../../src/tools/icmp-engine';
 import { openTraceroute } from '../../src/tools/traceroute/run';
 import { CancelSource } from '../../src/util/cancel';
 import { withTarget } from '../../src/tools/host-target';
@@ -11,7 +12,8 @@ import type { TracerouteRequest } from '../../src/tools/traceroute/types';
 async function main(): Promise<void> {
   const [host, roundsText] = process.argv.slice(2) as [string, string];
   const config = loadConfig({ NETTOOLS_RESOLVERS: 'none=127.0.0.1:9', NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true', NETTOOLS_TARGET_TRACES_PER_MINUTE: '10000', NETTOOLS_LOG_LEVEL: 'silent' }, []);
-  const slot = openTraceroute({ config, dns: { unavailable: 'not needed: the host is an IP literal' }, registry: null });
+  const icmp = openIcmpEngine();
+  const slot = openTraceroute({ config, dns: { unavailable: 'not needed: the host is an IP literal' }, icmp, registry: null });
   if (!('run' in slot)) throw new Error(slot.unavailable);
   const rows = [];
   try {
@@ -26,6 +28,7 @@ async function main(): Promise<void> {
     }
   } finally {
     slot.close();
+    if ('pinger' in icmp) icmp.pinger.close();
   }
   process.stdout.write(JSON.stringify(rows) + '\n');
 }

@@ -116,6 +116,7 @@ struct Engine::Socket {
   uint64_t stray = 0;
   uint64_t stray_errors = 0;  // of those, ICMP errors quoting no echo of ours (forged ones among them)
   uint64_t sent = 0;
+  uint64_t trace_sent = 0;  // of those, the probes of trace sessions (counted apart for the traceroute metrics)
 };
 
 struct Engine::Echo {
@@ -198,6 +199,7 @@ FamilyState Engine::state(Family family) const {
   st.stray = s.stray;
   st.stray_errors = s.stray_errors;
   st.sent = s.sent;
+  st.trace_sent = s.trace_sent;
   return st;
 }
 
@@ -303,6 +305,7 @@ bool Engine::SendNext(Session* session) {
     return Settled(session, e);
   }
   ++s.sent;
+  if (o.probes_per_ttl > 0) ++s.trace_sent;
   e.state = Echo::State::kInFlight;
   e.deadline_ns = e.sent_mono_ns + static_cast<uint64_t>(o.timeout_ms) * kNsPerMs;
   return true;

@@ -70,6 +70,7 @@ struct FamilyState {
   uint64_t stray = 0;    // parsed replies and errors that matched no echo of ours
   uint64_t stray_errors = 0;  // of those, the ICMP errors (a forged or foreign error quoting no probe of ours)
   uint64_t sent = 0;          // echo requests the kernel took
+  uint64_t trace_sent = 0;    // of those, the probes of trace sessions: ping and trace share the engine
 };
 
 class Engine {

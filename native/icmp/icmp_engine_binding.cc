@@ -250,6 +250,7 @@ Napi::Value IcmpEngineWrap::Stats(const Napi::CallbackInfo& info) {
     fo.Set("stray", static_cast<double>(st.stray));
     fo.Set("strayErrors", static_cast<double>(st.stray_errors));
     fo.Set("sent", static_cast<double>(st.sent));
+    fo.Set("traceSent", static_cast<double>(st.trace_sent));
     o.Set(f == Family::kV4 ? "v4" : "v6", fo);
   }
   o.Set("sessions", static_cast<double>(engine()->sessions()));

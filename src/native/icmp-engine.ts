@@ -19,6 +19,7 @@ export interface NativeFamilyStats {
   stray: number;
   strayErrors: number;
   sent: number;
+  traceSent: number;
 }
 
 export interface NativeStats {

@@ -25,11 +25,16 @@ export function openIcmpEngine(options?: PingerOptions): { pinger: Pinger } | { 
 }
 
 // An engine error as the caller hears it; `aborted` is the tool's own words for a caller gone away.
+// It throws what is no engine error (see below).
 export function engineFailure(err: unknown, aborted: ToolFailure): ToolFailure {
   if (err instanceof IcmpError && err.code === 'seq-exhausted') {
     return { code: 'engine-busy', detail: 'every ICMP sequence number is in flight; try again shortly', retryAfterSeconds: 1 };
   }
   if (err instanceof IcmpError && err.code === 'engine-closed') return { code: 'engine-unavailable', detail: 'the ICMP engine is shutting down' };
   if (err instanceof IcmpError && err.code === 'aborted') return aborted;
-  return { code: 'internal-error', detail: err instanceof Error ? err.message : 'the ICMP engine failed' };
+  // A throw in a session's call back, or anything that is no engine error, is a bug: thrown on, it is
+  // the request's fault (a logged 500), not an outcome.
+  if (err instanceof IcmpError && err.code === 'fault') throw err.cause;
+  if (!(err instanceof IcmpError)) throw err;
+  return { code: 'internal-error', detail: err.message };
 }

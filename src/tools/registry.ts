@@ -8,6 +8,7 @@ import type { SharedCap } from '../ratelimit/shared-cap';
 import { MemoryLimiterStore } from '../ratelimit/memory-limiter-store';
 import { createSchemaCompiler, type Validate } from '../validation/validator';
 import { dnsTool } from './dns';
+import { openIcmpEngine } from './icmp-engine';
 import { pingTool } from './ping';
 import { tracerouteTool } from './traceroute';
 import type { Tool, ToolDeps, ToolSlot } from './tool';
@@ -62,9 +63,13 @@ function openUpstream(config: Config, registry: Registry | null, store: LimiterS
   }
 }
 
+// Engines are opened here, once per worker, and closed after every tool: one DNS engine, and one ICMP
+// engine (a socket per family) that ping and traceroute share, so that a raw socket's copy of every ICMP
+// packet reaches one engine, which matches it to whichever tool's session sent the echo.
 export function openTools(config: Config, registry: Registry | null, tools: ReadonlyArray<Tool<any, any>> = TOOLS, stores: SharedStores = {}): OpenTools {
   const dns = openUpstream(config, registry, stores.resolvers);
-  const deps: ToolDeps = { config, dns, registry, ...(stores.targets ? { targetStore: stores.targets } : {}), ...(stores.traces ? { traceCap: stores.traces } : {}) };
+  const icmp = openIcmpEngine();
+  const deps: ToolDeps = { config, dns, icmp, registry, ...(stores.targets ? { targetStore: stores.targets } : {}), ...(stores.traces ? { traceCap: stores.traces } : {}) };
   const ids = config.resolvers.map((r) => r.id);
   const validators = requestValidators(ids, tools);
   const list = tools.map((tool) => {
@@ -76,6 +81,7 @@ export function openTools(config: Config, registry: Registry | null, tools: Read
     close() {
       for (const { slot } of list) if ('close' in slot) slot.close();
       if ('upstream' in dns) dns.upstream.close();
+      if ('pinger' in icmp) icmp.pinger.close();
     },
   };
 }

@@ -4,7 +4,8 @@ import { addressOf, type Address } from '../net/address';
 import { parseIp } from '../net/ip';
 import type { HostTarget } from '../validation/names';
 import type { ResolverConfig } from '../config/types';
-import { isAnswered, type Answer, type QueryEntry, type RecordType, type ResolverQueries } from '../engines/dns';
+import { isAnswered, type Answer as DnsAnswer, type QueryEntry, type RecordType, type ResolverQueries } from '../engines/dns';
+import { promised, type Answer } from '../util/answer';
 import { upstreamBusy, type HostResolverReport, type ToolFailure } from './outcome';
 import { saidBy, typeOutcome, upstreamFailureCode, whatEachSaid } from './resolver-verdict';
 import type { Upstream } from './upstream';
@@ -35,7 +36,7 @@ export interface ResolveOptions {
 
 export type Busy = { busy: { resolver: string; retryAfterSeconds: number } };
 type Fresh = Parameters<Upstream['query']>[1];
-type Pick = (answer: Answer) => string | undefined;
+type Pick = (answer: DnsAnswer) => string | undefined;
 
 // What a race of the resolvers came to: the first value picked, or what each one said instead.
 export type Race = { found: string } | { unanswered: Heard[] };
@@ -51,36 +52,46 @@ export function firstAnswer(client: Upstream, name: string, type: RecordType, op
   // Every resolver's query is reserved before any is sent: the question is asked of all or of none.
   // A budget in this process answers at once, and the queries then start from its callback: a ping of
   // the same name a moment later joins them instead of reserving them again.
-  return new Promise((resolve, reject) =>
+  // A throw in the budget's answer (a bug) rejects: the request's fault, never the store's.
+  return promised((done: Answer<Race | Busy>) =>
     client.admit({ domain: name, types: [type], resolvers: [...opts.resolvers], timeoutMs }, (admitted) => {
-      if (admitted instanceof Error) return reject(admitted);
-      if (!admitted.ok) return resolve({ busy: { resolver: admitted.resolver, retryAfterSeconds: admitted.retryAfterSeconds } });
-      race(client, { name, type, timeoutMs, pick }, admitted.fresh, opts).then(resolve, reject);
+      try {
+        if (admitted instanceof Error) return done(admitted);
+        if (!admitted.ok) return done({ busy: { resolver: admitted.resolver, retryAfterSeconds: admitted.retryAfterSeconds } });
+        race(client, { name, type, timeoutMs, pick }, admitted.fresh, opts).then(done, (err: unknown) => done(asError(err)));
+      } catch (err) {
+        done(asError(err));
+      }
     }),
   );
 }
 
 // The admitted queries, one per resolver; the first value picked wins. The engine settles every query
-// (a failure is an entry), so a rejection is a bug: it fails the race, the request's 500, rather than
-// leave the request waiting for ever.
+// (a failure is an entry), so a rejection, or a throw while an answer is read, is a bug: it fails the
+// race, the request's 500, rather than leave the request waiting for ever.
 async function race(client: Upstream, q: { name: string; type: RecordType; timeoutMs: number; pick: Pick }, fresh: Fresh, opts: ResolveOptions): Promise<Race> {
   const { name, type, timeoutMs, pick } = q;
   const race = new CancelSource();
   const stopListening = opts.cancel?.onAbort(() => race.abort());
   try {
-    return await new Promise<Race>((resolve, reject) => {
+    return await promised((done: Answer<Race>) => {
+      const fault = (err: unknown): void => done(asError(err));
       const heard: Heard[] = opts.resolvers.map((resolver) => ({ resolver, entry: undefined }));
       let left = opts.resolvers.length;
       opts.resolvers.forEach((resolver, i) => {
-        const settled = ([result]: ResolverQueries[]): void => {
-          const entry = result?.queries[type];
-          (heard[i] as Heard).entry = entry;
-          const first = isAnswered(entry) ? entry.answers[0] : undefined;
-          const value = first === undefined ? undefined : pick(first);
-          if (value !== undefined) resolve({ found: value });
-          else if (--left === 0) resolve({ unanswered: heard });
+        const settled = (results: ResolverQueries[]): void => {
+          try {
+            const entry = results[0]?.queries[type];
+            (heard[i] as Heard).entry = entry;
+            const first = isAnswered(entry) ? entry.answers[0] : undefined;
+            const value = first === undefined ? undefined : pick(first);
+            if (value !== undefined) done({ found: value });
+            else if (--left === 0) done({ unanswered: heard });
+          } catch (err) {
+            fault(err);
+          }
         };
-        client.query({ domain: name, types: [type], resolvers: [resolver], timeoutMs }, fresh, race).then(settled, reject);
+        client.query({ domain: name, types: [type], resolvers: [resolver], timeoutMs }, fresh, race).then(settled, fault);
       });
     });
   } finally {
@@ -122,6 +133,10 @@ export async function resolveHost(host: HostTarget, options: ResolveOptions): Pr
 function addressIn(text: string, family: 4 | 6): Address | null {
   const ip = parseIp(text);
   return ip !== null && ip.family === family ? addressOf(family, ip.bytes) : null;
+}
+
+function asError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
 }
 
 function unresolved(failure: ToolFailure): ResolveOutcome {

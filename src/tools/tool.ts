@@ -1,5 +1,6 @@
 import type { Registry } from 'prom-client';
 import type { Config } from '../config/types';
+import type { Pinger } from '../engines/icmp/types';
 import type { Address } from '../net/address';
 import type { FieldError } from '../problems/codes';
 import type { LimiterStore } from '../ratelimit/limiter-store';
@@ -11,11 +12,13 @@ import type { Upstream } from './upstream';
 
 export type JsonSchema = { $id: string } & Record<string, unknown>;
 
-// What every tool may use: the configuration, the one DNS engine (ping resolves host names with it),
-// and the metrics registry (null when metrics are off).
+// What every tool may use: the configuration, the worker's engines (one DNS engine: ping resolves host
+// names with it; one ICMP engine: ping and traceroute share its socket per family), and the metrics
+// registry (null when metrics are off). Engines are opened by openTools, never by a tool.
 export interface ToolDeps {
   config: Config;
   dns: { upstream: Upstream } | { unavailable: string }; // the one way to the resolvers
+  icmp: { pinger: Pinger } | { unavailable: string }; // the one ICMP engine of this worker
   registry: Registry | null;
   targetStore?: LimiterStore; // where per-target budgets live; in this thread by default
   traceCap?: SharedCap; // traces in flight, for the whole process; this thread's own by default

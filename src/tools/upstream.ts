@@ -66,16 +66,19 @@ export class Upstream {
   // budget's callback itself, so a request that comes a moment later joins this one's questions instead
   // of reserving them too.
   ask(request: ResolverQuery, cancel?: CancelToken, progress?: AskProgress): Promise<Asked> {
-    return new Promise((resolve, reject) =>
+    return promised((done: Answer<Asked>) =>
       this.admit(request, (admitted) => {
-        if (admitted instanceof Error) return reject(admitted);
-        if (!admitted.ok) return resolve(admitted);
+        if (admitted instanceof Error) return done(admitted);
+        if (!admitted.ok) return done(admitted);
         // A throw here would reach the budget's store, not this promise.
         try {
           progress?.admitted();
-          this.query(request, admitted.fresh, cancel, progress && ((settled) => progress.entry(settled))).then((results) => resolve({ ok: true, results }), reject);
+          this.query(request, admitted.fresh, cancel, progress && ((settled) => progress.entry(settled))).then(
+            (results) => done({ ok: true, results }),
+            (err: unknown) => done(err instanceof Error ? err : new Error(String(err))),
+          );
         } catch (err) {
-          reject(err);
+          done(err instanceof Error ? err : new Error(String(err)));
         }
       }),
     );

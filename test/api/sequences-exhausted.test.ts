@@ -33,7 +33,7 @@ test.before(async (ctx) => {
     );
   }
   const engine = ctx.engine;
-  const ping: Tool<PingRequest, PingResult> = { ...pingTool, open: (deps) => openPing(deps, { engine }) };
+  const ping: Tool<PingRequest, PingResult> = { ...pingTool, open: (deps) => openPing({ ...deps, icmp: { pinger: engine } }) };
   ctx.server = await startServerWithTools([ping], { NETTOOLS_RESOLVERS: 'none=127.0.0.1:9', NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true', NETTOOLS_RATE_LIMIT: '1000/1s' });
 });
 

@@ -27,6 +27,14 @@ test('a stage that answers ends the request: later stages do not run', () => {
   assert.equal(seen, ['a']);
 });
 
+test('a stage that calls next() twice is the exchange\'s fault, and the rest of the route runs once', () => {
+  const seen: string[] = [];
+  const { ex, faults } = fakeExchange();
+  const twice: Stage<any> = { name: 'twice', run: (_r, next) => (next(), next()) };
+  runStages([twice, step('after', seen)], { ex });
+  assert.equal([seen, faults.map((f) => (f as Error).message)], [['after'], ["stage 'twice' called next() twice"]]);
+});
+
 test('a throw in a stage goes to the exchange, and no later stage runs', () => {
   const seen: string[] = [];
   const { ex, faults } = fakeExchange();

@@ -155,7 +155,7 @@ test('a closed pinger refuses new pings with engine-closed', async () => {
     .ping({ address: ip('127.0.0.1'), count: 1, intervalMs: 10, timeoutMs: 100, size: 8 })
     .then(() => null, (e: unknown) => e);
   assert.is((err as { code?: string }).code, 'engine-closed');
-  const none = { inFlight: 0, drops: 0, stray: 0, strayErrors: 0, sent: 0 };
+  const none = { inFlight: 0, drops: 0, stray: 0, strayErrors: 0, sent: 0, traceSent: 0 };
   assert.equal(p.stats(), { v4: none, v6: none, sessions: 0 });
   p.close();
 });

@@ -1,10 +1,12 @@
 // Runs inside a path's source namespace (see test/support/trace-path.ts): the real server on this
 // namespace's loopback, the requests the parent test names, then /metrics. Prints one JSON line when
-// the server listens ({ ready }) and one with every answer ({ answers, metrics, kinds }).
+// the server listens ({ ready }) and one with every answer ({ answers, metrics, kinds, sockets }).
 import { openPinger } from '../../src/engines/icmp';
+import { icmpSockets } from '../support/icmp-sockets';
 import { startServer } from '../support/server';
 
 interface Ask {
+  tool?: 'traceroute' | 'ping'; // traceroute unless named
   body: Record<string, unknown>;
   accept?: string;
   abortAfterMs?: number; // the client goes away this long after asking
@@ -19,7 +21,7 @@ interface Job {
 async function ask(base: string, a: Ask): Promise<{ status: number; contentType: string | null; text: string }> {
   const signal = a.abortAfterMs === undefined ? null : AbortSignal.timeout(a.abortAfterMs);
   try {
-    const reply = await fetch(`${base}/api/tools/traceroute`, {
+    const reply = await fetch(`${base}/api/tools/${a.tool ?? 'traceroute'}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: a.accept ?? 'application/json' },
       body: JSON.stringify(a.body),
@@ -44,11 +46,12 @@ async function main(): Promise<void> {
     // A trace the client left is stopped by the server; give it a moment to count it.
     if (job.asks.some((a) => a.abortAfterMs !== undefined)) await new Promise((r) => setTimeout(r, 200));
     const metrics = await (await fetch(`${server.base}/metrics`)).text();
+    const sockets = icmpSockets(); // the server's, before the probe below opens its own
     // The socket kinds an engine opens here, as the server's did (datagram first, raw when refused).
     const probe = openPinger();
     const kinds = { v4: probe.socketKinds.v4, v6: probe.socketKinds.v6 };
     probe.close();
-    process.stdout.write(JSON.stringify({ answers, metrics, kinds }) + '\n');
+    process.stdout.write(JSON.stringify({ answers, metrics, kinds, sockets }) + '\n');
   } finally {
     await server.stop();
   }

@@ -17,11 +17,12 @@ export interface PathAnswers {
   answers: Answer[];
   metrics: string;
   kinds: { v4: string | null; v6: string | null }; // the ICMP socket kinds the server used
+  sockets: { v4: number; v6: number }; // the ICMP sockets the server's process held, per family
 }
 
 const CHILD = path.join(__dirname, 'path-child.js');
 
-export function runInPath(p: TracePath, job: { env?: Record<string, string>; asks: Array<{ body: Record<string, unknown>; accept?: string; abortAfterMs?: number }>; parallel?: boolean }): InPath {
+export function runInPath(p: TracePath, job: { env?: Record<string, string>; asks: Array<{ tool?: 'traceroute' | 'ping'; body: Record<string, unknown>; accept?: string; abortAfterMs?: number }>; parallel?: boolean }): InPath {
   const child = p.spawn(p.source.ns, [process.execPath, CHILD, JSON.stringify(job)]);
   let out = '';
   let err = '';

@@ -1,4 +1,4 @@
-import { IcmpError, fromNative } from './errors';
+import { IcmpError, fromNative, sessionFault } from './errors';
 import { LinkedList } from '../../util/linked-list';
 import { nativeEngineClass, nativePing, nativeTrace, type EchoProgress, type NativeIcmpEngine, type NativeStats, type PingDone } from './native';
 import { summarize, toReply } from './stats';
@@ -65,12 +65,30 @@ class NativePinger implements Pinger {
     }
     // Called only by close(), which has taken it off the list already.
     const inFlight = this.pending.push(fail);
-    let session: number;
-    try {
-      session = call(engine, (numbers, ascii, others) => {
-        this.pending.remove(inFlight);
+    let session = 0;
+    // The engine calls these from the event loop, where a throw would escape every request's guard:
+    // one is the session's fault instead, which its caller turns into the request's 500.
+    const finished: PingDone = (numbers, ascii, others) => {
+      this.pending.remove(inFlight);
+      try {
         ok(unpackResult(this.statusNames, numbers, ascii, others));
-      }, onRaw && this.progress(onRaw));
+      } catch (err) {
+        fail(sessionFault(err));
+      }
+    };
+    const progress: EchoProgress | undefined =
+      onRaw &&
+      ((index, numbers, ascii, others) => {
+        try {
+          onRaw(unpackEcho(this.statusNames, index, numbers, ascii, others));
+        } catch (err) {
+          if (!this.pending.remove(inFlight)) return;
+          engine.cancel(session);
+          fail(sessionFault(err));
+        }
+      });
+    try {
+      session = call(engine, finished, progress);
     } catch (err) {
       this.pending.remove(inFlight);
       const error = fromNative(err);
@@ -82,11 +100,6 @@ class NativePinger implements Pinger {
       // Stops sending and frees the sequences at once; the engine's callback will not come.
       if (this.pending.remove(inFlight)) engine.cancel(session);
     };
-  }
-
-  // The engine's per-echo report, unpacked.
-  private progress(onRaw: (raw: RawEcho) => void): EchoProgress {
-    return (index, numbers, ascii, others) => onRaw(unpackEcho(this.statusNames, index, numbers, ascii, others));
   }
 
   ping(options: EchoOptions, signal?: AbortSignal): Promise<EchoResult> {
@@ -107,7 +120,7 @@ class NativePinger implements Pinger {
 
   stats(): NativeStats {
     if (this.engine === null) {
-      const none = { inFlight: 0, drops: 0, stray: 0, strayErrors: 0, sent: 0 };
+      const none = { inFlight: 0, drops: 0, stray: 0, strayErrors: 0, sent: 0, traceSent: 0 };
       return { v4: { ...none }, v6: { ...none }, sessions: 0 };
     }
     return this.engine.stats();

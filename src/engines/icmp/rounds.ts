@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Answer } from '../../util/answer';
 import { EchoTally, roundMicros } from './stats';
-import type { EchoOptions, EchoReply, EchoResult, EchoTotals, Pinger, RawEcho } from './types';
+import type { EchoOptions, EchoReply, EchoResult, EchoTotals, Pinger, RawEcho, RawOutcome } from './types';
 import type { IcmpError } from './errors';
 
 // Before each round but the first: may it start? null lets it; anything else ends the ping with that value
@@ -10,7 +10,7 @@ import type { IcmpError } from './errors';
 export type RoundGate<Stop> = (round: number, count: number, done: Answer<Stop | null>) => void;
 
 // `echo`: a ping of one round, every echo in it; `totals`: a ping of several rounds, its statistics only.
-// `fault`: the gate answered an Error (a bug of the caller's): the ping ended there.
+// `fault`: the gate answered an Error, or something the ping scheduled itself threw (a bug): it ended there.
 export type RoundsOutcome<Stop> =
   | { ok: true; echo: EchoResult }
   | { ok: true; totals: EchoTotals }
@@ -73,7 +73,18 @@ export class Rounds<Stop> {
   begin(k: number): void {
     const count = Math.min(this.size, this.options.count - k * this.size);
     if (k === 0) return this.launch(0, count);
-    this.gate(k, count, (verdict) => (verdict instanceof Error ? this.end({ ok: false, fault: verdict }) : this.decided(k, count, verdict)));
+    this.gate(k, count, (verdict) => this.guard(() => (verdict instanceof Error ? this.end({ ok: false, fault: verdict }) : this.decided(k, count, verdict))));
+  }
+
+  // Runs what this ping scheduled itself (a round's timer, the gate's answer, the engine's call back):
+  // a throw there is a bug, and the ping ends with it as its fault (the caller's guard makes it the
+  // request's 500) instead of escaping to the timer or the store that called.
+  private guard(step: () => void): void {
+    try {
+      step();
+    } catch (err) {
+      this.end({ ok: false, fault: err instanceof Error ? err : new Error(String(err)) });
+    }
   }
 
   private decided(k: number, count: number, verdict: Stop | null): void {
@@ -87,25 +98,27 @@ export class Rounds<Stop> {
     const offset = k * this.size;
     const startedAt = performance.now() - this.t0;
     const onEcho = this.onEcho && ((echo: EchoReply) => this.onEcho!({ ...echo, seq: echo.seq + offset }));
-    const stop = this.pinger.startRaw({ ...this.options, count }, (outcome) => {
-      this.running.delete(k);
-      if (!outcome.ok) return this.end(outcome);
-      this.fold(k, outcome.raw.replies);
-      this.duplicates += outcome.raw.duplicates;
-      this.durationMs = Math.max(this.durationMs, startedAt + outcome.raw.durationMs);
-      this.finishedRounds++;
-      if (this.refused !== null && this.running.size === 0) return this.end({ ok: false, ...this.refused });
-      if (this.finishedRounds === this.total) this.end({ ok: true, totals: this.totals() });
-    }, onEcho);
+    const stop = this.pinger.startRaw({ ...this.options, count }, (outcome) => this.guard(() => this.roundEnded(k, startedAt, outcome)), onEcho);
     if (this.over) return stop(); // the start failed at once, or an echo report stopped it
     this.running.set(k, stop);
     if (k + 1 < this.total) {
       const due = (k + 1) * this.size * this.options.intervalMs - (performance.now() - this.t0);
       this.timer = setTimeout(() => {
         this.timer = null;
-        this.begin(k + 1);
+        this.guard(() => this.begin(k + 1));
       }, Math.max(0, due));
     }
+  }
+
+  private roundEnded(k: number, startedAt: number, outcome: RawOutcome): void {
+    this.running.delete(k);
+    if (!outcome.ok) return this.end(outcome);
+    this.fold(k, outcome.raw.replies);
+    this.duplicates += outcome.raw.duplicates;
+    this.durationMs = Math.max(this.durationMs, startedAt + outcome.raw.durationMs);
+    this.finishedRounds++;
+    if (this.refused !== null && this.running.size === 0) return this.end({ ok: false, ...this.refused });
+    if (this.finishedRounds === this.total) this.end({ ok: true, totals: this.totals() });
   }
 
   // Round k's echoes into the tally once every earlier round is in, each round's in seq order.

@@ -58,6 +58,7 @@ export interface FamilyStats {
   stray: number;
   strayErrors: number; // the ICMP errors among `stray`: quoting no echo of ours (forged or foreign)
   sent: number; // echo requests the kernel took
+  traceSent: number; // of those, the probes of traces (the engine serves ping and traceroute alike)
 }
 
 export interface EchoResult {

@@ -7,8 +7,10 @@ import type { Exchange } from '../exchange';
 // route's list of stages is reading what happens to its requests, in order.
 //
 // Every stage runs inside the runner's guard: a throw, synchronous or from a continuation that calls
-// next(), becomes the exchange's fault (a logged 500 internal-error), never the process's. A store's
-// answer comes through `guarded`, a tool's promise through `later`: both guard the continuation as well.
+// next(), becomes the exchange's fault (a logged 500 internal-error, or a streamed response's problem
+// event), never the process's. A store's answer comes through `guarded`, a tool's promise through
+// `later`: both guard the continuation as well, and a tool's rejection (a throw in anything it scheduled
+// itself) reaches the same fault: one funnel, logged once as "request failed".
 export type Next = () => void;
 
 export interface Stage<R> {
@@ -23,18 +25,29 @@ export interface Flow {
 // `suspended`: called once if the stages that ran while uWS's handler was on the stack left the request
 // waiting (a shared store deciding); `at` names the stage it waits in. uWS hands the body only to a
 // reader attached before its handler returns: this is where a route attaches one early.
+// Each stage gets a next() of its own that hands on once: a second call is a bug of that stage (it would
+// run the rest of the route twice), and, as hono's compose throws on it, it is the exchange's fault.
 export function runStages<R extends Flow>(stages: ReadonlyArray<Stage<R>>, r: R, suspended?: (r: R, at: string) => void): void {
   let at = 0;
-  const next: Next = () => {
-    const stage = stages[at++];
+  const run = (i: number): void => {
+    const stage = stages[i];
+    at = i + 1;
     if (stage === undefined || !r.ex.open) return;
     try {
-      stage.run(r, next);
+      stage.run(r, handOn(i));
     } catch (err) {
       r.ex.fail(err);
     }
   };
-  next();
+  const handOn = (i: number): Next => {
+    let handed = false;
+    return () => {
+      if (handed) return r.ex.fail(new Error(`stage '${(stages[i] as Stage<R>).name}' called next() twice`));
+      handed = true;
+      run(i + 1);
+    };
+  };
+  run(0);
   if (suspended !== undefined && r.ex.open && at < stages.length) suspended(r, (stages[at - 1] as Stage<R>).name);
 }
 

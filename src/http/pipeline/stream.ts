@@ -83,10 +83,13 @@ export const RUN_STREAMED: Stage<StreamFlow> = {
       finish(ex, stream, SHUTTING_DOWN);
       cancel.abort();
     });
-    later(ex, runTool(ex, r.slot, r.request, r.ctx.log, toolEvents(r, stream), cancel), (outcome) => {
+    // Settled either way: a rejection (a bug) is the exchange's fault, its problem event, and the
+    // measurement stops with the stream.
+    const settled = runTool(r.slot, r.request, cancel, toolEvents(r, stream)).finally(() => {
       forget();
       clientGone();
-      finish(ex, stream, outcome);
+      cancel.abort();
     });
+    later(ex, settled, (outcome) => finish(ex, stream, outcome));
   },
 };

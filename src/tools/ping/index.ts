@@ -1,4 +1,5 @@
 import { withTarget } from '../host-target';
+import { TARGET_FAILURES } from '../target-path';
 import type { Tool } from '../tool';
 import { pingStreamEvents } from './stream-schema';
 import { pingProbe } from './probe';
@@ -16,7 +17,7 @@ export const pingTool: Tool<PingRequest, PingResult> = {
   streamRequestSchema: () => pingStreamRequestSchema,
   resultSchema: pingResultSchema,
   components: [],
-  failures: ['host-not-found', 'upstream-failed', 'upstream-timeout', 'target-forbidden', 'target-rate-limited', 'upstream-busy', 'store-unavailable', 'invalid-field', 'engine-unavailable', 'engine-busy', 'internal-error'],
+  failures: TARGET_FAILURES,
   streamEvents: pingStreamEvents,
   normalize: (request) => withTarget<PingRequest>(request),
   open: (deps) => openPing(deps),

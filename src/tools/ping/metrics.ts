@@ -1,6 +1,7 @@
 import type { Registry } from 'prom-client';
-import type { EchoStatus, FamilyStats } from '../../engines/icmp/types';
-import { counterReadAtScrape, PlainCounter } from '../../observability/plain-counter';
+import type { EchoStatus } from '../../engines/icmp/types';
+import { PlainCounter } from '../../observability/plain-counter';
+import { familyCounter, type EngineStats } from '../icmp-metrics';
 import type { Outcome } from '../outcome';
 import type { PingResult } from './types';
 
@@ -12,7 +13,7 @@ export interface PingMetrics {
 
 // Requests by outcome and echoes by result, counted as each request ends; the engine's own counters
 // are read at scrape time.
-export function watchPinger(registry: Registry, read: () => { v4: FamilyStats; v6: FamilyStats }): PingMetrics {
+export function watchPinger(registry: Registry, read: EngineStats): PingMetrics {
   const requests = new PlainCounter(registry, 'nettools_ping_requests_total', 'Ping requests by outcome: ok, or the failure code.', ['outcome']);
   const echoes = new PlainCounter(
     registry,
@@ -20,15 +21,8 @@ export function watchPinger(registry: Registry, read: () => { v4: FamilyStats; v
     'Echo requests by result: reply, timeout, unreachable, time-exceeded; duplicates counted apart.',
     ['result'],
   );
-  const perFamily = (field: 'drops' | 'stray') => (): Array<[Record<string, string>, number]> => {
-    const stats = read();
-    return [
-      [{ family: '4' }, stats.v4[field]],
-      [{ family: '6' }, stats.v6[field]],
-    ];
-  };
-  counterReadAtScrape(registry, 'nettools_ping_stray_packets_total', 'ICMP replies and errors that matched no echo of ours, dropped.', ['family'], perFamily('stray'));
-  counterReadAtScrape(registry, 'nettools_ping_kernel_drops_total', "Packets the kernel dropped on the ICMP socket's full receive queue.", ['family'], perFamily('drops'));
+  familyCounter(registry, 'nettools_ping_stray_packets_total', "ICMP replies and errors on the ICMP sockets (one per family per worker, shared by ping and traceroute) that matched no echo or probe of ours, dropped.", read, 'stray');
+  familyCounter(registry, 'nettools_ping_kernel_drops_total', "Packets the kernel dropped on the full receive queue of an ICMP socket (one per family per worker, shared by ping and traceroute).", read, 'drops');
   return {
     finished(outcome) {
       if (!outcome.ok) return void requests.inc(outcome.failure.code);

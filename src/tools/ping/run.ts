@@ -2,42 +2,35 @@ import { performance } from 'node:perf_hooks';
 import { IcmpError } from '../../engines/icmp/errors';
 import { roundMicros } from '../../engines/icmp/stats';
 import { pingInRounds, type RoundsOutcome } from '../../engines/icmp/rounds';
-import type { EchoReply, Pinger, PingerOptions, EchoOptions, SocketKinds } from '../../engines/icmp/types';
-import type { Address } from '../../net/address';
+import type { EchoReply, Pinger, EchoOptions } from '../../engines/icmp/types';
 import { createTargetCheck } from '../../policy/target-policy';
-import { TargetBudget, type EchoReservation } from '../../ratelimit/target-budget';
-import { NOT_LISTENING, type CancelToken } from '../../util/cancel';
-import { promised, type Answer } from '../../util/answer';
-import { engineFailure, openIcmpEngine } from '../icmp-engine';
+import { TargetBudget } from '../../ratelimit/target-budget';
+import type { CancelToken } from '../../util/cancel';
+import type { Answer } from '../../util/answer';
+import { engineSession } from '../engine-session';
+import { engineFailure } from '../icmp-engine';
 import { failed, succeeded, type Outcome, type ToolFailure } from '../outcome';
+import { payAgain, TargetPath, type RefusedReservation, type Target, type TargetTerms } from '../target-path';
 import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
-import { resolveHost, type ResolvedHost } from '../resolve-host';
-import { refuseTarget, storeFailure } from '../target-admission';
 import type { PingRequest, PingResult } from './types';
 import { watchPinger, type PingMetrics } from './metrics';
 
 export interface PingToolOptions {
   checkTarget?: TargetCheck; // default: the operator's target policy
-  pinger?: PingerOptions; // e.g. force a socket kind
-  engine?: Pinger; // one opened elsewhere (its owner closes it), instead of opening one
 }
 
 const ABORTED: ToolFailure = { code: 'aborted', detail: 'the caller went away before the measurement finished' };
 
 export function openPing(deps: ToolDeps, options: PingToolOptions = {}): ToolSlot<PingRequest, PingResult> {
-  const owned = options.engine === undefined;
-  const opened = options.engine === undefined ? openIcmpEngine(options.pinger) : { pinger: options.engine };
-  if ('unavailable' in opened) return opened;
-  const { pinger } = opened;
+  if ('unavailable' in deps.icmp) return deps.icmp;
+  const { pinger } = deps.icmp;
   const metrics = deps.registry === null ? null : watchPinger(deps.registry, () => pinger.stats());
   const measure = createMeasure(deps, pinger, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }), metrics);
   const { v4, v6, reasons } = pinger.socketKinds;
   return {
     run: async (request, cancel, events) => record(metrics, await measure(request, cancel, events)),
     info: { socketKinds: { v4, v6 }, ...(Object.keys(reasons).length > 0 ? { reasons } : {}) },
-    close: () => {
-      if (owned) pinger.close();
-    },
+    close: () => undefined, // the engine is the worker's: openTools closes it after every tool
   };
 }
 
@@ -50,34 +43,44 @@ type Measure = (request: PingRequest, cancel: CancelToken, events?: ToolEvents) 
 
 function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck, metrics: PingMetrics | null): Measure {
   const { config } = deps;
-  const client = 'upstream' in deps.dns ? deps.dns.upstream : null;
+  const path = new TargetPath(deps, pinger.socketKinds, checkTarget);
   // Across all clients: many clients together must not turn this server into a flood source.
-  const budget = new TargetBudget({ echoesPerSecond: config.targetEchoesPerSecond, ...(deps.targetStore ? { store: deps.targetStore } : {}) });
+  const terms = pingTerms(new TargetBudget({ limit: config.targetEchoesPerSecond, ...(deps.targetStore ? { store: deps.targetStore } : {}) }));
   return async (request, cancel, events) => {
-    const startedAt = new Date();
-    const t0 = performance.now();
-    const ipVersion = request.ipVersion;
-    const resolved = await resolveHost(request.target, { client, resolvers: config.resolvers, ...(ipVersion !== undefined ? { ipVersion } : {}), cancel });
-    const resolveMs = roundMicros(performance.now() - t0);
-    if (cancel.aborted) return failed(ABORTED);
-    if (!resolved.ok) return failed(resolved.failure);
     const tooLong = events === undefined ? null : beyondStreamLimit(request, config.streamMaxSeconds);
-    if (tooLong !== null) return failed(tooLong);
-    const refused = await admitTarget(resolved.host, Math.min(ROUND_ECHOES, request.count), pinger.socketKinds, checkTarget, budget);
-    if (refused !== null) return failed(refused);
-    const { address: target, shown: address } = resolved.host;
-    const family = target.family;
-    const options = { address: target, count: request.count, intervalMs: request.intervalMs, timeoutMs: request.timeoutMs, size: request.size };
-    events?.start({ host: request.host, address, ipVersion: family, count: options.count, intervalMs: options.intervalMs, timeoutMs: options.timeoutMs, size: options.size, resolveMs, startedAt: startedAt.toISOString() });
-    const pay = events === undefined ? NOTHING_TO_PAY : payRound(events, budget, target);
+    const reached = await path.reach(request, cancel, events, terms, Math.min(ROUND_ECHOES, request.count), tooLong);
+    if (!reached.ok) return failed(reached.failure);
+    const { target } = reached;
+    const options = { address: target.address, count: request.count, intervalMs: request.intervalMs, timeoutMs: request.timeoutMs, size: request.size };
+    const pay = events === undefined ? NOTHING_TO_PAY : payRound(events, terms, target);
     const echo = await echoes(pinger, options, cancel, pay, events && ((reply) => events.item('reply', reply)));
     if (!echo.ok) return failed('stopped' in echo ? echo.stopped : 'fault' in echo ? rethrow(echo.fault) : engineFailure(echo.error, ABORTED));
     const { packets, rtt } = 'echo' in echo ? echo.echo : echo.totals;
     // A long ping's summary lists no replies: each was streamed as it was decided.
     const replies = 'echo' in echo ? { replies: echo.echo.replies } : {};
     if ('totals' in echo) metrics?.echoes(echo.totals.statuses);
-    const durationMs = roundMicros(performance.now() - t0);
-    return succeeded({ host: request.host, address, ipVersion: family, reachable: packets.received > 0, packets, rtt, ...replies, resolveMs, durationMs, startedAt: startedAt.toISOString() });
+    const durationMs = roundMicros(performance.now() - target.t0);
+    return succeeded({ host: request.host, address: target.shown, ipVersion: target.address.family, reachable: packets.received > 0, packets, rtt, ...replies, resolveMs: target.resolveMs, durationMs, startedAt: target.startedAt });
+  };
+}
+
+// Ping's terms on the target path: echoes of the target's echo budget.
+function pingTerms(budget: TargetBudget): TargetTerms<PingRequest> {
+  return {
+    budget,
+    refusal: echoRefusal,
+    aborted: ABORTED,
+    startData: (request, target) => ({
+      host: request.host,
+      address: target.shown,
+      ipVersion: target.address.family,
+      count: request.count,
+      intervalMs: request.intervalMs,
+      timeoutMs: request.timeoutMs,
+      size: request.size,
+      resolveMs: target.resolveMs,
+      startedAt: target.startedAt,
+    }),
   };
 }
 
@@ -90,13 +93,9 @@ type RoundPayment = (round: number, count: number, done: Answer<ToolFailure | nu
 // A JSON ping has one round (at most ten echoes): nothing is asked after admission.
 const NOTHING_TO_PAY: RoundPayment = (_round, _count, done) => done(null);
 
-// One token of the caller's bucket, then the round's echoes from the target's budget.
-function payRound(events: ToolEvents, budget: TargetBudget, address: Address): RoundPayment {
-  return (_round, count, done) =>
-    events.spend((paid) => {
-      if (paid !== null) return done(paid);
-      reserveEchoes(budget, address, count, done);
-    });
+// One token of the caller's bucket and the round's echoes from the target's budget.
+function payRound(events: ToolEvents, terms: TargetTerms<PingRequest>, target: Target): RoundPayment {
+  return (_round, count, done) => payAgain(events, terms, target.address, count, done);
 }
 
 // How long a streamed ping may run in all: its last echo's send plus its timeout.
@@ -115,45 +114,14 @@ function rethrow(fault: Error): never {
 // The echoes in rounds, or why not; stopped when the caller goes away.
 // `onEcho`: each echo as soon as its outcome is decided.
 function echoes(pinger: Pinger, options: EchoOptions, cancel: CancelToken, pay: RoundPayment, onEcho?: (echo: EchoReply) => void): Promise<RoundsOutcome<ToolFailure>> {
-  return new Promise((resolve) => {
-    let stopListening = NOT_LISTENING;
-    let over = false;
-    const stop = pingInRounds(
-      pinger,
-      options,
-      ROUND_ECHOES,
-      pay,
-      (outcome) => {
-        over = true;
-        stopListening();
-        resolve(outcome);
-      },
-      onEcho,
-    );
-    // The engine may refuse at once (every sequence in flight), calling back before pingInRounds returns:
-    // the ping has ended already and there is nothing to listen for.
-    if (over) return;
-    stopListening = cancel.onAbort(() => {
-      stop();
-      resolve({ ok: false, error: new IcmpError('aborted', 'the caller went away') });
-    });
-  });
+  return engineSession<RoundsOutcome<ToolFailure>>(cancel, callerGone, (end) => pingInRounds(pinger, options, ROUND_ECHOES, pay, end, onEcho));
 }
 
-// Whether this server may send `count` echoes to the resolved address now: policy, socket, budget.
-async function admitTarget(host: ResolvedHost, count: number, kinds: SocketKinds, checkTarget: TargetCheck, budget: TargetBudget): Promise<ToolFailure | null> {
-  const refused = refuseTarget(host, kinds, checkTarget);
-  if (refused !== null) return refused;
-  return promised((done: Answer<ToolFailure | null>) => reserveEchoes(budget, host.address, count, done));
+function callerGone(): { ok: false; error: IcmpError } {
+  return { ok: false, error: new IcmpError('aborted', 'the caller went away') };
 }
 
-// `count` echoes from the target's budget (shared by every caller), or why not.
-function reserveEchoes(budget: TargetBudget, address: Address, count: number, done: Answer<ToolFailure | null>): void {
-  budget.reserve(address, count, (reservation) => done(reservation instanceof Error ? storeFailure(reservation) : refusalOf(reservation, address.text)));
-}
-
-function refusalOf(reservation: EchoReservation, address: string): ToolFailure | null {
-  if (reservation.granted) return null;
+function echoRefusal(reservation: RefusedReservation, address: string): ToolFailure {
   if (reservation.reason === 'over-budget') {
     // No wait would help: this server never sends more than `limit` echoes a second to one address.
     const message = `must be <= ${reservation.limit} on this server (its per-target echo budget)`;

@@ -1,3 +1,5 @@
+import { hostProperty, ipVersionProperty } from '../target-schema';
+
 export const PING_LIMITS = {
   count: { minimum: 1, maximum: 10, default: 4 },
   intervalMs: { minimum: 100, maximum: 1000, default: 200 },
@@ -11,22 +13,11 @@ export const pingRequestSchema = {
   additionalProperties: false,
   required: ['host'],
   properties: {
-    host: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 253,
-      format: 'host',
-      description:
-        'Host name (IDN in Unicode is converted to ASCII), IPv4 literal, or IPv6 literal (brackets allowed). No scheme, port, path, spaces or control characters.',
-      examples: ['example.com', '192.0.2.10', '[2001:db8::10]'],
-    },
+    host: hostProperty,
     count: { type: 'integer', ...PING_LIMITS.count, description: 'Echo requests to send. Up to 3600 when the response is streamed (Accept: application/x-ndjson or text/event-stream).', examples: [4] },
     intervalMs: { type: 'integer', ...PING_LIMITS.intervalMs, description: 'Gap between sends, ms. Up to 60000 when the response is streamed.', examples: [200] },
     timeoutMs: { type: 'integer', ...PING_LIMITS.timeoutMs, description: 'How long to wait for each reply, ms.', examples: [1000] },
-    ipVersion: {
-      enum: [4, 6],
-      description: 'Address family to resolve a host name to; an IP literal decides it itself. Without it: IPv4 first, then IPv6.',
-    },
+    ipVersion: ipVersionProperty,
     size: { type: 'integer', ...PING_LIMITS.size, description: 'Payload bytes per echo request.' },
   },
   examples: [{ host: 'example.com', count: 4 }],

@@ -1,4 +1,5 @@
 import { withTarget } from '../host-target';
+import { TARGET_FAILURES } from '../target-path';
 import type { Tool } from '../tool';
 import { openTraceroute } from './run';
 import { tracerouteRequestSchema, tracerouteResultSchema } from './schema';
@@ -14,7 +15,7 @@ export const tracerouteTool: Tool<TracerouteRequest, TracerouteResult> = {
   requestSchema: () => tracerouteRequestSchema,
   resultSchema: tracerouteResultSchema,
   components: [],
-  failures: ['host-not-found', 'upstream-failed', 'upstream-timeout', 'target-forbidden', 'target-rate-limited', 'upstream-busy', 'store-unavailable', 'invalid-field', 'engine-unavailable', 'engine-busy', 'internal-error'],
+  failures: TARGET_FAILURES,
   streamEvents: tracerouteStreamEvents,
   normalize: (request) => withTarget<TracerouteRequest>(request),
   open: (deps) => openTraceroute(deps),

@@ -1,6 +1,6 @@
 import type { Registry } from 'prom-client';
-import type { FamilyStats } from '../../engines/icmp/types';
-import { counterReadAtScrape, PlainCounter } from '../../observability/plain-counter';
+import { PlainCounter } from '../../observability/plain-counter';
+import { familyCounter, type EngineStats } from '../icmp-metrics';
 import type { Outcome } from '../outcome';
 import type { TracerouteResult } from './types';
 
@@ -9,20 +9,14 @@ export interface TraceMetrics {
 }
 
 // Traces by outcome (reached, not-reached, or the failure code), counted as each ends; the engine's own
-// counts (probes sent, ICMP errors that quoted no probe of ours) are read at scrape time. The engine is
-// the traceroute tool's own, so its counts are the traces' alone.
-export function watchTracer(registry: Registry, read: () => { v4: FamilyStats; v6: FamilyStats }): TraceMetrics {
+// counts are read at scrape time. The engine is the worker's, shared with ping: probes sent are the
+// engine's count of trace probes alone, and an ICMP error that quotes a ping's echo is matched to that
+// ping, so what stays unmatched is no tool's traffic of ours.
+export function watchTracer(registry: Registry, read: EngineStats): TraceMetrics {
   const traces = new PlainCounter(registry, 'nettools_traceroute_traces_total', 'Traces by outcome: reached, not-reached, or the failure code.', ['outcome']);
-  const perFamily = (field: 'sent' | 'strayErrors') => (): Array<[Record<string, string>, number]> => {
-    const stats = read();
-    return [
-      [{ family: '4' }, stats.v4[field]],
-      [{ family: '6' }, stats.v6[field]],
-    ];
-  };
-  counterReadAtScrape(registry, 'nettools_traceroute_probes_sent_total', 'Traceroute probes (echo requests of rising TTL) sent.', ['family'], perFamily('sent'));
-  const unmatchedHelp = "ICMP errors on the traceroute engine's sockets that quoted no probe of ours (forged, late or another program's), dropped.";
-  counterReadAtScrape(registry, 'nettools_traceroute_unmatched_errors_total', unmatchedHelp, ['family'], perFamily('strayErrors'));
+  familyCounter(registry, 'nettools_traceroute_probes_sent_total', 'Traceroute probes (echo requests of rising TTL) sent.', read, 'traceSent');
+  const unmatchedHelp = "ICMP errors on the ICMP sockets (one per family per worker, shared by ping and traceroute) that quoted no echo or probe of ours (forged, late or another program's), dropped.";
+  familyCounter(registry, 'nettools_traceroute_unmatched_errors_total', unmatchedHelp, read, 'strayErrors');
   return {
     finished(outcome) {
       if (!outcome.ok) return void traces.inc(outcome.failure.code);

@@ -1,16 +1,15 @@
 import { performance } from 'node:perf_hooks';
 import { IcmpError } from '../../engines/icmp/errors';
 import { roundMicros } from '../../engines/icmp/stats';
-import type { Pinger, PingerOptions, SocketKinds, TraceOptions } from '../../engines/icmp/types';
+import type { Pinger, TraceOptions } from '../../engines/icmp/types';
 import { createTargetCheck } from '../../policy/target-policy';
 import { SharedCap, sharedCapMemory } from '../../ratelimit/shared-cap';
-import { TargetBudget, type EchoReservation } from '../../ratelimit/target-budget';
-import { promised } from '../../util/answer';
+import { TargetBudget } from '../../ratelimit/target-budget';
 import type { CancelToken } from '../../util/cancel';
-import { engineFailure, openIcmpEngine } from '../icmp-engine';
+import { engineSession } from '../engine-session';
+import { engineFailure } from '../icmp-engine';
 import { failed, succeeded, type Outcome, type ToolFailure } from '../outcome';
-import { resolveHost, type ResolvedHost } from '../resolve-host';
-import { refuseTarget, storeFailure } from '../target-admission';
+import { TargetPath, type RefusedReservation, type TargetTerms } from '../target-path';
 import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
 import { HopAssembler } from './hops';
 import { watchTracer, type TraceMetrics } from './metrics';
@@ -20,7 +19,6 @@ import { lookUpName } from '../reverse-name';
 
 export interface TracerouteToolOptions {
   checkTarget?: TargetCheck; // default: the operator's target policy
-  pinger?: PingerOptions; // e.g. force a socket kind
 }
 
 // Probes leave this far apart: a whole path (32 TTLs x 3) within about 5 ms, never one burst that a
@@ -32,9 +30,8 @@ const PROBE_SIZE = 32;
 const ABORTED: ToolFailure = { code: 'aborted', detail: 'the caller went away before the trace finished' };
 
 export function openTraceroute(deps: ToolDeps, options: TracerouteToolOptions = {}): ToolSlot<TracerouteRequest, TracerouteResult> {
-  const opened = openIcmpEngine(options.pinger);
-  if ('unavailable' in opened) return opened;
-  const { pinger } = opened;
+  if ('unavailable' in deps.icmp) return deps.icmp;
+  const { pinger } = deps.icmp;
   const metrics = deps.registry === null ? null : watchTracer(deps.registry, () => pinger.stats());
   const measure = createMeasure(deps, pinger, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }), metrics);
   const { v4, v6 } = pinger.socketKinds;
@@ -45,7 +42,7 @@ export function openTraceroute(deps: ToolDeps, options: TracerouteToolOptions = 
       return outcome;
     },
     info: { socketKinds: { v4, v6 } },
-    close: () => pinger.close(),
+    close: () => undefined, // the engine is the worker's: openTools closes it after every tool
   };
 }
 
@@ -54,13 +51,9 @@ type Measure = (request: TracerouteRequest, cancel: CancelToken, events?: ToolEv
 function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck, metrics: TraceMetrics | null): Measure {
   const { config } = deps;
   const client = 'upstream' in deps.dns ? deps.dns.upstream : null;
+  const path = new TargetPath(deps, pinger.socketKinds, checkTarget);
   // Across all clients, workers and (with Redis) instances, in the store of the echo budgets, keyed apart.
-  const budget = new TargetBudget({
-    echoesPerSecond: config.targetTracesPerMinute,
-    windowMs: 60_000,
-    keyPrefix: 'trace:',
-    ...(deps.targetStore ? { store: deps.targetStore } : {}),
-  });
+  const terms = traceTerms(new TargetBudget({ limit: config.targetTracesPerMinute, windowMs: 60_000, keyPrefix: 'trace:', ...(deps.targetStore ? { store: deps.targetStore } : {}) }));
   // Traces in flight in the whole process (NETTOOLS_MAX_TRACES_IN_FLIGHT), every worker thread's
   // together: each holds up to 96 sequences of its engine's socket while it runs.
   const places = deps.traceCap ?? new SharedCap(sharedCapMemory(), config.maxTracesInFlight);
@@ -75,45 +68,47 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck,
   };
 
   async function traceOnce(request: TracerouteRequest, cancel: CancelToken, events: ToolEvents | undefined): Promise<Outcome<TracerouteResult>> {
-    const startedAt = new Date();
-    const t0 = performance.now();
-    const ipVersion = request.ipVersion;
-    const resolved = await resolveHost(request.target, { client, resolvers: config.resolvers, ...(ipVersion !== undefined ? { ipVersion } : {}), cancel });
-    if (cancel.aborted) return failed(ABORTED);
-    if (!resolved.ok) return failed(resolved.failure);
-    const refused = await admitTrace(resolved.host, pinger.socketKinds, checkTarget, budget);
-    if (refused !== null) return failed(refused);
-    const { address: target, shown: address } = resolved.host;
-    const family = target.family;
-    const options: TraceOptions = { address: target, maxHops: request.maxHops, probesPerHop: request.probesPerHop, timeoutMs: request.timeoutMs, paceUs: PACE_US, size: PROBE_SIZE };
-    events?.start({ host: request.host, address, ipVersion: family, maxHops: options.maxHops, probesPerHop: options.probesPerHop, timeoutMs: options.timeoutMs, startedAt: startedAt.toISOString() });
+    const reached = await path.reach(request, cancel, events, terms, 1);
+    if (!reached.ok) return failed(reached.failure);
+    const { target } = reached;
+    const options: TraceOptions = { address: target.address, maxHops: request.maxHops, probesPerHop: request.probesPerHop, timeoutMs: request.timeoutMs, paceUs: PACE_US, size: PROBE_SIZE };
     const lookUp = request.resolveNames && client !== null ? (hop: string) => lookUpName(client, hop, { client, resolvers: config.resolvers, timeoutMs: request.timeoutMs, cancel }) : null;
     const names = new HopNames(lookUp, events && ((hop) => events.item('hop', hop)));
     const traced = await trace(pinger, options, cancel, (hop) => names.add(hop));
     if (!traced.ok) return failed(engineFailure(traced.error, ABORTED));
     const hops = await names.withNames(traced.hops.hops());
     if (cancel.aborted) return failed(ABORTED);
-    const durationMs = roundMicros(performance.now() - t0);
-    return succeeded({ host: request.host, address, ipVersion: family, destinationReached: traced.hops.destinationReached(), hops, durationMs, startedAt: startedAt.toISOString() });
+    const durationMs = roundMicros(performance.now() - target.t0);
+    return succeeded({ host: request.host, address: target.shown, ipVersion: target.address.family, destinationReached: traced.hops.destinationReached(), hops, durationMs, startedAt: target.startedAt });
   }
 }
 
+// Traceroute's terms on the target path: one trace of the destination's trace budget.
+function traceTerms(budget: TargetBudget): TargetTerms<TracerouteRequest> {
+  return {
+    budget,
+    refusal: traceRefusal,
+    aborted: ABORTED,
+    startData: (request, target) => ({
+      host: request.host,
+      address: target.shown,
+      ipVersion: target.address.family,
+      maxHops: request.maxHops,
+      probesPerHop: request.probesPerHop,
+      timeoutMs: request.timeoutMs,
+      startedAt: target.startedAt,
+    }),
+  };
+}
+
+type Traced = { ok: true; hops: HopAssembler } | { ok: false; error: IcmpError };
+
 // The probes of one trace, until the path is complete (then the rest is stopped) or every probe is
 // decided; stopped when the caller goes away. `onHop`: each hop in TTL order once it is decided.
-function trace(pinger: Pinger, options: TraceOptions, cancel: CancelToken, onHop: (hop: TraceHop) => void): Promise<{ ok: true; hops: HopAssembler } | { ok: false; error: IcmpError }> {
+function trace(pinger: Pinger, options: TraceOptions, cancel: CancelToken, onHop: (hop: TraceHop) => void): Promise<Traced> {
   const hops = new HopAssembler(options.maxHops, options.probesPerHop, options.address.text);
-  return new Promise((resolve) => {
-    let stop = (): void => undefined;
-    let stopListening = (): void => undefined;
-    let over = false;
-    const end = (result: { ok: true; hops: HopAssembler } | { ok: false; error: IcmpError }): void => {
-      if (over) return;
-      over = true;
-      stopListening();
-      stop();
-      resolve(result);
-    };
-    stop = pinger.trace(
+  return engineSession<Traced>(cancel, callerGone, (end) =>
+    pinger.trace(
       options,
       (outcome) => end(outcome.ok ? { ok: true, hops } : outcome),
       (probe) => {
@@ -121,21 +116,15 @@ function trace(pinger: Pinger, options: TraceOptions, cancel: CancelToken, onHop
         for (const hop of hops.newlyDecided()) onHop(hop);
         if (hops.complete()) end({ ok: true, hops });
       },
-    );
-    // A trace refused at once has ended already: nothing to listen for.
-    if (!over) stopListening = cancel.onAbort(() => end({ ok: false, error: new IcmpError('aborted', 'the caller went away') }));
-  });
+    ),
+  );
 }
 
-// Policy and socket as for ping, then one trace of the destination's budget.
-async function admitTrace(host: ResolvedHost, kinds: SocketKinds, checkTarget: TargetCheck, budget: TargetBudget): Promise<ToolFailure | null> {
-  const refused = refuseTarget(host, kinds, checkTarget);
-  if (refused !== null) return refused;
-  return promised<ToolFailure | null>((done) => budget.reserve(host.address, 1, (reservation) => done(reservation instanceof Error ? storeFailure(reservation) : traceRefusal(reservation, host.address.text))));
+function callerGone(): Traced {
+  return { ok: false, error: new IcmpError('aborted', 'the caller went away') };
 }
 
-function traceRefusal(reservation: EchoReservation, address: string): ToolFailure | null {
-  if (reservation.granted) return null;
+function traceRefusal(reservation: RefusedReservation, address: string): ToolFailure {
   const retry = reservation.reason === 'budget-spent' ? reservation.retryAfterSeconds : 60;
   return { code: 'target-rate-limited', detail: `${address} already gets ${reservation.limit} traces a minute from this server (its per-target trace budget); retry after ${retry} s`, retryAfterSeconds: retry };
 }

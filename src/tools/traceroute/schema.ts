@@ -1,4 +1,4 @@
-import { pingRequestSchema } from '../ping/schema';
+import { hostProperty, ipVersionProperty } from '../target-schema';
 
 export const TRACEROUTE_LIMITS = {
   maxHops: { minimum: 1, maximum: 32, default: 30 },
@@ -12,11 +12,11 @@ export const tracerouteRequestSchema = {
   additionalProperties: false,
   required: ['host'],
   properties: {
-    host: { ...pingRequestSchema.properties.host, description: `${pingRequestSchema.properties.host.description} The target policy applies after resolution, as for ping.` },
+    host: { ...hostProperty, description: `${hostProperty.description} The target policy applies after resolution, as for ping.` },
     maxHops: { type: 'integer', ...TRACEROUTE_LIMITS.maxHops, description: 'Highest TTL (hop limit) probed.', examples: [30] },
     probesPerHop: { type: 'integer', ...TRACEROUTE_LIMITS.probesPerHop, description: 'Probes per TTL.', examples: [2] },
     timeoutMs: { type: 'integer', ...TRACEROUTE_LIMITS.timeoutMs, description: "How long to wait for each probe's answer, ms.", examples: [1000] },
-    ipVersion: pingRequestSchema.properties.ipVersion,
+    ipVersion: ipVersionProperty,
     resolveNames: {
       type: 'boolean',
       default: false,

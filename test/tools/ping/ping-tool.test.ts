@@ -4,6 +4,8 @@ import type { Config } from '../../../src/config/types';
 import type { Outcome } from '../../../src/tools/outcome';
 import type { PingRequest, PingResult } from '../../../src/tools/ping';
 import { openPing, type PingToolOptions } from '../../../src/tools/ping/run';
+import { openIcmpEngine } from '../../../src/tools/icmp-engine';
+import type { PingerOptions } from '../../../src/engines/icmp';
 import { openTools } from '../../../src/tools/registry';
 import type { TargetCheck, ToolSlot } from '../../../src/tools/tool';
 import type { Upstream } from '../../../src/tools/upstream';
@@ -25,6 +27,7 @@ const ZONE: ZoneSpec = {
 let knot4: KnotServer;
 let knot6: KnotServer;
 const slots: ToolSlot<PingRequest, PingResult>[] = [];
+const engines: Array<() => void> = [];
 
 function config(over: Partial<Config> = {}, resolverFamily: 4 | 6 = 4): Config {
   const resolver = resolverFamily === 4 ? `knot=127.0.0.1:${knot4.port}` : `knot=[::1]:${knot6.port}`;
@@ -33,8 +36,15 @@ function config(over: Partial<Config> = {}, resolverFamily: 4 | 6 = 4): Config {
 
 type Run = (request: PingRequest, cancel: CancelToken) => Promise<Outcome<PingResult>>;
 
-function open(over: Partial<Config> = {}, options: PingToolOptions = {}, family: 4 | 6 = 4): ToolSlot<PingRequest, PingResult> {
-  const slot = openPing({ config: config(over, family), dns: { upstream: resolverClient }, registry: null }, options);
+// The engine as openTools opens it, one per slot here (a test may close it); `pinger` e.g. forces a kind.
+function icmp(pinger?: PingerOptions): ReturnType<typeof openIcmpEngine> {
+  const opened = openIcmpEngine(pinger);
+  if ('pinger' in opened) engines.push(() => opened.pinger.close());
+  return opened;
+}
+
+function open(over: Partial<Config> = {}, options: PingToolOptions = {}, family: 4 | 6 = 4, pinger?: PingerOptions): ToolSlot<PingRequest, PingResult> {
+  const slot = openPing({ config: config(over, family), dns: { upstream: resolverClient }, icmp: icmp(pinger), registry: null }, options);
   slots.push(slot);
   return slot;
 }
@@ -74,6 +84,7 @@ test.before(async () => {
 test.after(async () => {
   resolverClient.close();
   for (const s of slots) if ('close' in s) s.close();
+  for (const close of engines) close();
   await knot4.stop();
   await knot6.stop();
 });
@@ -181,11 +192,12 @@ test('a request aborted while its name resolves ends without pinging', async () 
   assert.is(failure(await pending).code, 'aborted');
 });
 
-test('a measurement cut short by closing the tool answers engine-unavailable', async () => {
-  const slot = open();
+test('a measurement cut short by closing the tools (and their engine) answers engine-unavailable', async () => {
+  const tools = openTools(config(), null);
+  const slot = tools.list.find((t) => t.tool.name === 'ping')!.slot as ToolSlot<PingRequest, PingResult>;
   if (!('run' in slot)) throw new Error(slot.unavailable);
   const pending = slot.run(req('127.0.0.1', { count: 10, intervalMs: 1000 }), live);
-  setTimeout(() => slot.close(), 50);
+  setTimeout(() => tools.close(), 50);
   assert.is(failure(await pending).code, 'engine-unavailable');
 });
 
@@ -213,7 +225,7 @@ test("the host's parsed value is what the target check sees and what the budget 
     }
   })({ max: 10 });
   const checked: Address[] = [];
-  const slot = openPing({ config: config(), dns: { upstream: resolverClient }, registry: null, targetStore: store }, { checkTarget: (a) => (checked.push(a), null) });
+  const slot = openPing({ config: config(), dns: { upstream: resolverClient }, icmp: icmp(), registry: null, targetStore: store }, { checkTarget: (a) => (checked.push(a), null) });
   slots.push(slot);
   if (!('run' in slot)) throw new Error(slot.unavailable);
   const request = req('[::FFFF:127.0.0.1]', { count: 1 });
@@ -223,7 +235,7 @@ test("the host's parsed value is what the target check sees and what the budget 
 });
 
 testUnless(test, pingGroupAdmitsUs())('the tool is unavailable, saying why, when no ICMP socket opens', () => {
-  const slot = open({}, { checkTarget: () => null, pinger: { kind: 'dgram' } });
+  const slot = open({}, { checkTarget: () => null }, 4, { kind: 'dgram' });
   assert.ok('unavailable' in slot);
   if ('unavailable' in slot) assert.match(slot.unavailable, 'ping_group_range');
 });

@@ -1,0 +1,95 @@
+// The one way a measurement tool (ping, traceroute, and next mtr or a request run at another location)
+// gets from a request's host to a target it may measure now: the host resolved through the configured
+// resolvers, the target policy and a socket of its family, its cost paid from the target's budget, then
+// the `start` event. Tools differ only in their engine call and their summary, the way blackbox_exporter's
+// probers share one chooseProtocol.
+import { performance } from 'node:perf_hooks';
+import { roundMicros } from '../engines/icmp/stats';
+import type { SocketKinds } from '../engines/icmp/types';
+import type { Address } from '../net/address';
+import type { TargetBudget, TargetReservation } from '../ratelimit/target-budget';
+import { promised, type Answer } from '../util/answer';
+import type { CancelToken } from '../util/cancel';
+import type { HostTarget } from '../validation/names';
+import type { FailureCode, ToolFailure } from './outcome';
+import { resolveHost } from './resolve-host';
+import { refuseTarget, storeFailure } from './target-admission';
+import type { TargetCheck, ToolDeps, ToolEvents } from './tool';
+import type { Upstream } from './upstream';
+
+// What a measurement request carries of its target: the host as asked, parsed once by normalize.
+export interface TargetRequest {
+  host: string;
+  target: HostTarget;
+  ipVersion?: 4 | 6;
+}
+
+// What every tool on this path may fail with before it measures anything (for the OpenAPI document).
+export const TARGET_FAILURES: readonly FailureCode[] = ['host-not-found', 'upstream-failed', 'upstream-timeout', 'target-forbidden', 'target-rate-limited', 'upstream-busy', 'store-unavailable', 'invalid-field', 'engine-unavailable', 'engine-busy', 'internal-error'];
+
+// A refused reservation: what the tool's words describe.
+export type RefusedReservation = Exclude<TargetReservation, { granted: true }>;
+
+// One tool's terms on the path, made once when the tool opens: which budget of the target it spends, the
+// words it refuses with, what it calls a caller gone away, and the data of its `start` event.
+export interface TargetTerms<Req> {
+  budget: TargetBudget;
+  refusal(reservation: RefusedReservation, address: string): ToolFailure;
+  aborted: ToolFailure;
+  startData(request: Req, target: Target): Record<string, unknown>;
+}
+
+// A target resolved, admitted and paid for.
+export interface Target {
+  address: Address; // what the engine takes
+  shown: string; // the address as the response shows it
+  startedAt: string; // when the request started (ISO 8601)
+  t0: number; // performance.now() then: durations count from it
+  resolveMs: number;
+}
+
+export type Reached = { ok: true; target: Target } | { ok: false; failure: ToolFailure };
+
+export class TargetPath {
+  private readonly client: Upstream | null;
+
+  constructor(
+    private readonly deps: ToolDeps,
+    private readonly kinds: SocketKinds,
+    private readonly checkTarget: TargetCheck,
+  ) {
+    this.client = 'upstream' in deps.dns ? deps.dns.upstream : null;
+  }
+
+  // The request's target, or why not. `units`: what the first payment takes of the target's budget;
+  // `refused`: the request's own refusal (a check of its settings), told once its host resolves.
+  async reach<Req extends TargetRequest>(request: Req, cancel: CancelToken, events: ToolEvents | undefined, terms: TargetTerms<Req>, units: number, refused: ToolFailure | null = null): Promise<Reached> {
+    const startedAt = new Date().toISOString();
+    const t0 = performance.now();
+    const ipVersion = request.ipVersion;
+    const resolved = await resolveHost(request.target, { client: this.client, resolvers: this.deps.config.resolvers, ...(ipVersion !== undefined ? { ipVersion } : {}), cancel });
+    const resolveMs = roundMicros(performance.now() - t0);
+    if (cancel.aborted) return { ok: false, failure: terms.aborted };
+    if (!resolved.ok) return resolved;
+    if (refused !== null) return { ok: false, failure: refused };
+    const { host } = resolved;
+    const forbidden = refuseTarget(host, this.kinds, this.checkTarget);
+    if (forbidden !== null) return { ok: false, failure: forbidden };
+    const unpaid = await promised((done: Answer<ToolFailure | null>) => pay(terms, host.address, units, done));
+    if (unpaid !== null) return { ok: false, failure: unpaid };
+    const target: Target = { address: host.address, shown: host.shown, startedAt, t0, resolveMs };
+    events?.start(terms.startData(request, target));
+    return { ok: true, target };
+  }
+}
+
+// `units` of the target's budget (shared by every caller), or why not.
+export function pay<Req>(terms: TargetTerms<Req>, address: Address, units: number, done: Answer<ToolFailure | null>): void {
+  terms.budget.reserve(address, units, (reservation) => done(reservation instanceof Error ? storeFailure(reservation) : reservation.granted ? null : terms.refusal(reservation, address.text)));
+}
+
+// A later payment of a measurement that pays as it goes (a long streamed ping's round): one token of
+// the caller's bucket and `units` of the target's budget, in one step.
+export function payAgain<Req>(events: ToolEvents, terms: TargetTerms<Req>, address: Address, units: number, done: Answer<ToolFailure | null>): void {
+  events.spend((paid) => (paid !== null ? done(paid) : pay(terms, address, units, done)));
+}

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { installCleanupHandlers, stopAll, wasInterrupted } from './lib/children';
+import { installCleanupHandlers, runBench } from './lib/children';
 import { startKnot } from './lib/knot';
 import { measurePair } from './lib/load';
 import { say } from './lib/log';
@@ -58,12 +58,4 @@ async function main(): Promise<void> {
   for (const row of rows) process.stdout.write(formatNodeLineRow(row) + '\n');
 }
 
-main()
-  .then(() => stopAll())
-  .then(() => process.exit(0))
-  .catch(async (err: unknown) => {
-    if (wasInterrupted()) return;
-    process.stderr.write(`bench: failed: ${(err as Error).stack ?? String(err)}\n`);
-    await stopAll();
-    process.exit(1);
-  });
+runBench(main);

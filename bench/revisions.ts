@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { installCleanupHandlers, stopAll, wasInterrupted } from './lib/children';
+import { installCleanupHandlers, runBench, stopAll } from './lib/children';
 import { startKnot } from './lib/knot';
 import { measurePair } from './lib/load';
 import { say } from './lib/log';
@@ -84,12 +84,4 @@ async function main(): Promise<void> {
   process.stdout.write(`load average ${before.loadAverage1m} before, ${loadAfter} after; ${path.relative(ROOT, file)}\n`);
 }
 
-main()
-  .then(() => stopAll())
-  .then(() => process.exit(0))
-  .catch(async (err: unknown) => {
-    if (wasInterrupted()) return;
-    process.stderr.write(`bench: failed: ${(err as Error).stack ?? String(err)}\n`);
-    await stopAll();
-    process.exit(1);
-  });
+runBench(main);

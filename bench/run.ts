@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { measureEngines } from './engines/measure';
 import { buildCharts } from './lib/charts';
-import { installCleanupHandlers, stopAll, trackDir, wasInterrupted } from './lib/children';
+import { installCleanupHandlers, runBench, stopAll, trackDir } from './lib/children';
 import { startKnot } from './lib/knot';
 import { measureScenarios } from './lib/load';
 import { say } from './lib/log';
@@ -84,12 +84,4 @@ async function main(): Promise<void> {
   process.stdout.write(`\nResults: bench/results/latest.json, charts in bench/results/, bench/README.md updated.\n`);
 }
 
-main()
-  .then(() => stopAll())
-  .then(() => process.exit(0))
-  .catch(async (err: unknown) => {
-    if (wasInterrupted()) return; // the signal handler is already stopping everything and will exit
-    process.stderr.write(`bench: failed: ${(err as Error).stack ?? String(err)}\n`);
-    await stopAll();
-    process.exit(1);
-  });
+runBench(main);

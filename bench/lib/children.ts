@@ -71,3 +71,17 @@ export function installCleanupHandlers(): void {
 export function liveChildren(): string[] {
   return [...live.values()];
 }
+
+// A bench's entry point: everything it started is stopped on the way out, and a failure exits 1 with its
+// stack (unless a signal is already stopping everything, which exits by itself).
+export function runBench(main: () => Promise<void>): void {
+  main()
+    .then(() => stopAll())
+    .then(() => process.exit(0))
+    .catch(async (err: unknown) => {
+      if (wasInterrupted()) return;
+      process.stderr.write(`bench: failed: ${(err as Error).stack ?? String(err)}\n`);
+      await stopAll();
+      process.exit(1);
+    });
+}

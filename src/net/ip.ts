@@ -119,31 +119,44 @@ export function unmapIPv4(address: IpAddress): IpAddress {
   return isIPv4Mapped(address) ? lastIPv4(address) : address;
 }
 
-/** Dotted quad for IPv4, RFC 5952 text for IPv6 (mapped addresses as `::ffff:a.b.c.d`). */
+/**
+ * Dotted quad for IPv4, RFC 5952 text for IPv6 (mapped addresses as `::ffff:a.b.c.d`), character for
+ * character what glibc's inet_ntop writes, which made the engines' texts before they handed back bytes:
+ * the one deprecated IPv4-compatible form (`::a.b.c.d`, six zero groups first) keeps its dotted tail too.
+ * One pass over the bytes, no arrays: every dns answer and every trace hop's sender is formatted here.
+ */
 export function formatIp(address: IpAddress): string {
-  if (address.family === 4) return Array.from(address.bytes).join('.');
-  if (isIPv4Mapped(address)) return `::ffff:${formatIp(lastIPv4(address))}`;
-  const groups: number[] = [];
-  for (let i = 0; i < 16; i += 2) groups.push(((address.bytes[i] ?? 0) << 8) | (address.bytes[i + 1] ?? 0));
+  const b = address.bytes;
+  if (address.family === 4) return `${b[0]}.${b[1]}.${b[2]}.${b[3]}`;
   // RFC 5952 4.2: compress the longest run of two or more zero groups, the first one on a tie.
   let bestStart = -1;
   let bestLength = 1;
-  for (let i = 0; i < 8; ) {
-    if (groups[i] !== 0) {
-      i++;
+  let runStart = -1;
+  for (let i = 0; i < 8; i++) {
+    if (b[2 * i] !== 0 || b[2 * i + 1] !== 0) {
+      runStart = -1;
       continue;
     }
-    let j = i;
-    while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLength) {
-      bestStart = i;
-      bestLength = j - i;
+    if (runStart < 0) runStart = i;
+    if (i - runStart + 1 > bestLength) {
+      bestStart = runStart;
+      bestLength = i - runStart + 1;
     }
-    i = j;
   }
-  const hex = groups.map((g) => g.toString(16));
-  if (bestStart === -1) return hex.join(':');
-  return `${hex.slice(0, bestStart).join(':')}::${hex.slice(bestStart + bestLength).join(':')}`;
+  if (bestStart === 0 && (bestLength === 6 || (bestLength === 5 && b[10] === 0xff && b[11] === 0xff))) {
+    return `${bestLength === 6 ? '::' : '::ffff:'}${b[12]}.${b[13]}.${b[14]}.${b[15]}`;
+  }
+  let out = '';
+  for (let i = 0; i < 8; i++) {
+    if (i === bestStart) {
+      out += '::';
+      i += bestLength - 1;
+    } else {
+      if (out.length > 0 && i !== bestStart + bestLength) out += ':';
+      out += (((b[2 * i] as number) << 8) | (b[2 * i + 1] as number)).toString(16);
+    }
+  }
+  return out;
 }
 
 /**

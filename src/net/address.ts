@@ -1,4 +1,4 @@
-import { formatIp, parseIp, type IpFamily } from './ip';
+import { dotted, formatIp, formatIPv6Words, parseIp, type IpFamily } from './ip';
 
 // An IP address once parsed: its family, its bytes and its canonical text, made here and nowhere else.
 // The parsed target travels as this value from the schema to the engine, so no later layer (target
@@ -32,6 +32,36 @@ export function addressOf(family: IpFamily, bytes: Uint8Array): Address {
   return { family, bytes, text: formatIp({ family, bytes }) };
 }
 
+/**
+ * The value of an address the engines handed back as big-endian 32-bit words (src/native/packed.ts):
+ * one word for IPv4, four for IPv6. A plain value like every other (one shape wherever addresses go);
+ * its text made here, once, from the words.
+ */
+export function addressOfWords(family: IpFamily, w0: number, w1 = 0, w2 = 0, w3 = 0): Address {
+  if (family === 4) {
+    const bytes = new Uint8Array(4);
+    bytes[0] = w0 >>> 24;
+    bytes[1] = w0 >>> 16;
+    bytes[2] = w0 >>> 8;
+    bytes[3] = w0;
+    return { family, bytes, text: dotted(bytes[0], bytes[1], bytes[2], bytes[3]) };
+  }
+  // Shifts, not a DataView: `.buffer` of a small typed array moves it off the heap (4x the whole decode).
+  const bytes = new Uint8Array(16);
+  putWord(bytes, 0, w0);
+  putWord(bytes, 4, w1);
+  putWord(bytes, 8, w2);
+  putWord(bytes, 12, w3);
+  return { family, bytes, text: formatIPv6Words(w0, w1, w2, w3) };
+}
+
+function putWord(bytes: Uint8Array, at: number, w: number): void {
+  bytes[at] = w >>> 24;
+  bytes[at + 1] = w >>> 16;
+  bytes[at + 2] = w >>> 8;
+  bytes[at + 3] = w;
+}
+
 // Four decimal octets 0-255 without leading zeros (the only IPv4 form a host may take) read in one pass
 // over char codes: the common target, on every ping, parsed without regular expressions. Its text is
 // already canonical. Anything else (IPv6, "01.2.3.4", names) is null here and goes the general way.
@@ -56,6 +86,15 @@ function dottedQuad(text: string): Address | null {
     }
   }
   return octet === 4 ? { family: 4, bytes, text } : null;
+}
+
+/** Whether two values are the same address: family and bytes, no text read. */
+export function sameAddress(a: Address, b: Address): boolean {
+  if (a.family !== b.family) return false;
+  const x = a.bytes;
+  const y = b.bytes;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
 }
 
 function stripBrackets(text: string): string {

@@ -101,7 +101,7 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck,
 // The probes of one trace, until the path is complete (then the rest is stopped) or every probe is
 // decided; stopped when the caller goes away. `onHop`: each hop in TTL order once it is decided.
 function trace(pinger: Pinger, options: TraceOptions, cancel: CancelToken, onHop: (hop: TraceHop) => void): Promise<{ ok: true; hops: HopAssembler } | { ok: false; error: IcmpError }> {
-  const hops = new HopAssembler(options.maxHops, options.probesPerHop, options.address.text);
+  const hops = new HopAssembler(options.maxHops, options.probesPerHop, options.address);
   return new Promise((resolve) => {
     let stop = (): void => undefined;
     let stopListening = (): void => undefined;

@@ -18,7 +18,7 @@ export const pingTool: Tool<PingRequest, PingResult> = {
   components: [],
   failures: ['host-not-found', 'upstream-failed', 'upstream-timeout', 'target-forbidden', 'target-rate-limited', 'upstream-busy', 'store-unavailable', 'invalid-field', 'engine-unavailable', 'engine-busy', 'internal-error'],
   streamEvents: pingStreamEvents,
-  normalize: (request) => withTarget<PingRequest>(request),
+  normalize: (request, formats) => withTarget<PingRequest>(request, formats),
   open: (deps) => openPing(deps),
   probe: pingProbe,
 };

@@ -16,6 +16,6 @@ export const tracerouteTool: Tool<TracerouteRequest, TracerouteResult> = {
   components: [],
   failures: ['host-not-found', 'upstream-failed', 'upstream-timeout', 'target-forbidden', 'target-rate-limited', 'upstream-busy', 'store-unavailable', 'invalid-field', 'engine-unavailable', 'engine-busy', 'internal-error'],
   streamEvents: tracerouteStreamEvents,
-  normalize: (request) => withTarget<TracerouteRequest>(request),
+  normalize: (request, formats) => withTarget<TracerouteRequest>(request, formats),
   open: (deps) => openTraceroute(deps),
 };

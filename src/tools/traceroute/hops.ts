@@ -1,7 +1,7 @@
 import { roundMicros } from '../../engines/icmp/stats';
 import type { RawEcho } from '../../engines/icmp/types';
 import { sameAddress, type Address } from '../../net/address';
-import type { TraceHop, TraceProbe } from './types';
+import { SENDER, type TraceHop, type TraceProbe } from './types';
 
 // Probes as the engine decides them (index = (ttl - 1) * probesPerHop + probe), turned into hops.
 // The path ends at the first TTL whose answer is final: an echo reply, or a destination unreachable
@@ -84,5 +84,5 @@ function isFinal(p: RawEcho): boolean {
 // An answer needs its sender and ICMP message; a probe that could not even be sent counts as unanswered.
 function toProbe(p: RawEcho | undefined): TraceProbe {
   if (p === undefined || p.status === 'timeout' || p.from === undefined || p.icmpType === undefined || p.rttMs === undefined) return { status: 'timeout' };
-  return { address: p.from.text, rttMs: roundMicros(p.rttMs), icmp: { type: p.icmpType, code: p.icmpCode ?? 0, name: p.status === 'reply' ? 'echo-reply' : (p.reason ?? p.status) } };
+  return { address: p.from.text, rttMs: roundMicros(p.rttMs), icmp: { type: p.icmpType, code: p.icmpCode ?? 0, name: p.status === 'reply' ? 'echo-reply' : (p.reason ?? p.status) }, [SENDER]: p.from };
 }

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { IcmpError } from '../../engines/icmp/errors';
 import { roundMicros } from '../../engines/icmp/stats';
 import type { Pinger, PingerOptions, SocketKinds, TraceOptions } from '../../engines/icmp/types';
+import type { Address } from '../../net/address';
 import { createTargetCheck } from '../../policy/target-policy';
 import { SharedCap, sharedCapMemory } from '../../ratelimit/shared-cap';
 import { TargetBudget, type EchoReservation } from '../../ratelimit/target-budget';
@@ -87,7 +88,7 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck,
     const family = target.family;
     const options: TraceOptions = { address: target, maxHops: request.maxHops, probesPerHop: request.probesPerHop, timeoutMs: request.timeoutMs, paceUs: PACE_US, size: PROBE_SIZE };
     events?.start({ host: request.host, address, ipVersion: family, maxHops: options.maxHops, probesPerHop: options.probesPerHop, timeoutMs: options.timeoutMs, startedAt: startedAt.toISOString() });
-    const lookUp = request.resolveNames && client !== null ? (hop: string) => lookUpName(client, hop, { client, resolvers: config.resolvers, timeoutMs: request.timeoutMs, cancel }) : null;
+    const lookUp = request.resolveNames && client !== null ? (hop: Address) => lookUpName(client, hop, { client, resolvers: config.resolvers, timeoutMs: request.timeoutMs, cancel }) : null;
     const names = new HopNames(lookUp, events && ((hop) => events.item('hop', hop)));
     const traced = await trace(pinger, options, cancel, (hop) => names.add(hop));
     if (!traced.ok) return failed(engineFailure(traced.error, ABORTED));

@@ -1,12 +1,12 @@
-import { dotted, formatIp, formatIPv6Words, parseIp, type IpFamily } from './ip';
+import { dotted, formatIp, formatIPv6Words, parseIp, type IpAddress, type IpFamily } from './ip';
 
 // An IP address once parsed: its family, its bytes and its canonical text, made here and nowhere else.
-// The parsed target travels as this value from the schema to the engine, so no later layer (target
-// policy, budget keys, the ICMP engine) reads the address as text again.
-export interface Address {
-  readonly family: IpFamily;
-  readonly bytes: Uint8Array; // 4 or 16, network order
-  readonly text: string; // dotted quad, or RFC 5952 IPv6 (mapped as `::ffff:a.b.c.d`)
+// The parsed target travels as this value from the schema to the engine, and the engines' answers come
+// back as it (src/native/packed.ts), so no layer (target policy, budget keys, the engines, a trace's
+// end, a dns record's identity) reads an address as text again. It is an IpAddress (src/net/ip.ts: the
+// family and bytes alone, what the prefix and policy code reads) with its text: one value, not two.
+export interface Address extends Readonly<IpAddress> {
+  readonly text: string; // dotted quad, or RFC 5952 IPv6 (mapped as `::ffff:a.b.c.d`), as inet_ntop writes it
 }
 
 // `::ffff:a.b.c.d` spelled with the dotted IPv4: the caller means that IPv4 host, pinged as IPv4. A

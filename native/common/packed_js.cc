@@ -45,6 +45,16 @@ void PackedWriter::Text(const char* data, size_t size) {
   others_.push_back(Napi::String::New(env_, data, size));
 }
 
+void PackedWriter::Address(const IpBytes& address) {
+  if (address.empty()) return NoText();
+  Number(address.size == 4 ? 4 : 6);
+  for (size_t i = 0; i < address.size; i += 4) {
+    const uint32_t word = (static_cast<uint32_t>(address.bytes[i]) << 24) | (static_cast<uint32_t>(address.bytes[i + 1]) << 16) |
+                          (static_cast<uint32_t>(address.bytes[i + 2]) << 8) | address.bytes[i + 3];
+    Number(static_cast<double>(word));
+  }
+}
+
 PackedValues PackedWriter::Finish() {
   Napi::Float64Array shared = shared_.Value();
   Napi::Float64Array numbers = numbers_.size() < shared.ElementLength() ? shared : Napi::Float64Array::New(env_, numbers_.size() + 1);

@@ -7,7 +7,9 @@
 // than the rest of the packing):
 // - a Float64Array: how many numbers follow, then every number in order, copied into its memory at once.
 //   A text stands in it where it belongs as a number: its length in the ASCII string (texts taken in
-//   order), kOwnText for the next of the other texts, kNoText for none.
+//   order), kOwnText for the next of the other texts, kNoText for none. An address stands in it as its
+//   family (4 or 6, kNoText for none) followed by its bytes as big-endian 32-bit words (1 or 4): bytes
+//   cross as bytes, and TypeScript makes their text once (src/native/packed.ts, PackedReader.optAddress).
 // - one string holding every ASCII text back to back.
 // - only when there are any, an array of the texts with other bytes, each a string of its own (V8 decodes
 //   the UTF-8, turning bad sequences into U+FFFD, which a slice of a Latin-1 string could not).
@@ -16,6 +18,8 @@
 #pragma once
 
 #include <napi.h>
+
+#include "common/ip_bytes.h"
 
 #include <cstddef>
 #include <cstring>
@@ -47,6 +51,8 @@ class PackedWriter {
   void Text(const std::string& s) { Text(s.data(), s.size()); }
   void Text(const char* s) { Text(s, std::strlen(s)); }
   void NoText() { Number(kNoText); }
+  // Its family and bytes (see above), or kNoText for an empty one.
+  void Address(const IpBytes& address);
   // The JS values of everything written since Start().
   PackedValues Finish();
 

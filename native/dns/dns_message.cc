@@ -1,9 +1,5 @@
 #include "dns/dns_message.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-
 namespace nettools::dns {
 
 namespace {
@@ -27,13 +23,11 @@ bool CountsFit(const Header& h, size_t size) {
   return need <= size - kHeaderSize;
 }
 
-Status ReadAddress(Reader& rd, int family, size_t len, std::string* out) {
+Status ReadAddress(Reader& rd, size_t len, IpBytes* out) {
   if (rd.remaining() != len) return Status::kBadRdata;
   std::string raw;
   if (!rd.bytes(len, &raw)) return Status::kBadRdata;
-  char text[INET6_ADDRSTRLEN] = {0};
-  if (inet_ntop(family, raw.data(), text, sizeof(text)) == nullptr) return Status::kBadRdata;
-  out->assign(text);
+  *out = IpBytes::Of(reinterpret_cast<const uint8_t*>(raw.data()), raw.size());
   return Status::kOk;
 }
 
@@ -41,9 +35,9 @@ Status ReadRdata(Reader& rd, Record* rec) {
   Status s = Status::kOk;
   switch (rec->type) {
     case type::kA:
-      return ReadAddress(rd, AF_INET, 4, &rec->address);
+      return ReadAddress(rd, 4, &rec->address);
     case type::kAaaa:
-      return ReadAddress(rd, AF_INET6, 16, &rec->address);
+      return ReadAddress(rd, 16, &rec->address);
     case type::kMx:
       if (!rd.u16(&rec->preference)) return Status::kBadRdata;
       s = ReadName(rd, &rec->target);

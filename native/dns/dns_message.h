@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/ip_bytes.h"
 #include "dns/dns_name.h"
 #include "dns/dns_status.h"
 
@@ -58,7 +59,7 @@ struct Record {
   uint16_t type = 0;
   uint16_t klass = 0;
   uint32_t ttl = 0;
-  std::string address;             // A, AAAA: presentation form (AAAA per RFC 5952)
+  IpBytes address;                 // A, AAAA: the RDATA as it came (text is made in TypeScript)
   uint16_t preference = 0;         // MX
   Name target;                     // MX exchange, CNAME target, PTR name
   std::vector<std::string> parts;  // TXT character-strings, in order

@@ -41,7 +41,7 @@ void OutcomeWriter::Write(const QueryOutcome& q) {
       p.Number(static_cast<double>(r.parts.size()));
       for (const std::string& part : r.parts) p.Text(part);
     } else {
-      p.Text(r.address);
+      p.Address(r.address);
     }
     p.Number(r.ttl);
   }

@@ -2,7 +2,7 @@
 
 #include "common/own_handles.h"
 
-#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -45,13 +45,10 @@ bool SameAddress(const sockaddr_storage& a, const uint8_t* raw) {
   return pa != nullptr && std::memcmp(pa, raw, la) == 0;
 }
 
-std::string AddressText(const sockaddr_storage& ss) {
+IpBytes AddressBytes(const sockaddr_storage& ss) {
   size_t len = 0;
   const uint8_t* p = AddrBytes(ss, &len);
-  if (p == nullptr) return std::string();
-  char buf[INET6_ADDRSTRLEN] = {};
-  if (inet_ntop(ss.ss_family, p, buf, sizeof(buf)) == nullptr) return std::string();
-  return buf;
+  return IpBytes::Of(p, len);
 }
 
 // Why a send failed, in the words the API uses for ICMP errors.
@@ -486,7 +483,7 @@ void Engine::HandlePacket(Socket& s, const uint8_t* data, const Received& rx) {
       e.outcome.rtt_ms = rtt;
       e.outcome.ttl = p.has_ttl ? p.ttl : rx.ttl;
       e.outcome.bytes = p.icmp_len;
-      e.outcome.from = AddressText(rx.from);
+      e.outcome.from = AddressBytes(rx.from);
       e.outcome.icmp_type = s.family == Family::kV4 ? 0 : 129;  // echo reply
       e.outcome.icmp_code = 0;
     }
@@ -496,7 +493,7 @@ void Engine::HandlePacket(Socket& s, const uint8_t* data, const Received& rx) {
     if (e.state != Echo::State::kInFlight || !p.has_quoted_dst || !SameAddress(session->opts.address, p.quoted_dst)) {
       return Stray(s, true);
     }
-    if (!SettleWithError(session, e, rx, p.err_type, p.err_code, AddressText(rx.from))) return;
+    if (!SettleWithError(session, e, rx, p.err_type, p.err_code, AddressBytes(rx.from))) return;
   }
   FinishIfDone(session);
 }
@@ -515,7 +512,7 @@ void Engine::HandleQueuedError(Socket& s, const uint8_t* data, const Received& r
       !CookieMatches(p, session->cookie, session->opts.size)) {
     return Stray(s, true);
   }
-  if (!SettleWithError(session, e, rx, rx.err_type, rx.err_code, rx.has_offender ? AddressText(rx.offender) : std::string())) {
+  if (!SettleWithError(session, e, rx, rx.err_type, rx.err_code, rx.has_offender ? AddressBytes(rx.offender) : IpBytes())) {
     return;
   }
   FinishIfDone(session);
@@ -523,7 +520,7 @@ void Engine::HandleQueuedError(Socket& s, const uint8_t* data, const Received& r
 
 // Whoever settles an echo with an ICMP error (a quoted packet on a raw socket, or the error queue of a
 // datagram one) reports it the same way.
-bool Engine::SettleWithError(Session* session, Echo& e, const Received& rx, uint8_t type, uint8_t code, std::string from) {
+bool Engine::SettleWithError(Session* session, Echo& e, const Received& rx, uint8_t type, uint8_t code, const IpBytes& from) {
   const ErrorMeaning m = ClassifyError(session->socket->family, type, code);
   e.state = Echo::State::kSettled;
   e.outcome.status = m.status;
@@ -531,7 +528,7 @@ bool Engine::SettleWithError(Session* session, Echo& e, const Received& rx, uint
   e.outcome.rtt_ms = RttMs(e, rx);
   e.outcome.icmp_type = type;
   e.outcome.icmp_code = code;
-  if (!from.empty()) e.outcome.from = std::move(from);
+  if (!from.empty()) e.outcome.from = from;
   return Settled(session, e);
 }
 

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/ip_bytes.h"
 #include "common/random.h"
 #include "icmp/icmp_codec.h"
 #include "icmp/icmp_limits.h"
@@ -48,7 +49,7 @@ struct EchoOutcome {
   double rtt_ms = -1;  // a reply's or an ICMP error's round trip; -1 when nothing came in time
   int ttl = -1;
   size_t bytes = 0;
-  std::string from;    // empty when unknown
+  IpBytes from;        // who answered (or sent the error); empty when unknown
   const char* reason = nullptr;  // errors only
   int icmp_type = -1;  // the answer's ICMP type and code (echo reply or error); -1 when none came
   int icmp_code = -1;
@@ -111,7 +112,7 @@ class Engine {
   void Drain(Socket& s, bool errqueue);
   void HandlePacket(Socket& s, const uint8_t* data, const Received& rx);
   static void Stray(Socket& s, bool error = false);
-  bool SettleWithError(Session* session, Echo& e, const Received& rx, uint8_t type, uint8_t code, std::string from);
+  bool SettleWithError(Session* session, Echo& e, const Received& rx, uint8_t type, uint8_t code, const IpBytes& from);
   // Counts an echo as decided and reports it when the session asked to; false when the report stopped
   // the session (cancelled it or closed the engine): the caller must then leave it alone.
   bool Settled(Session* session, const Echo& e);

@@ -33,11 +33,7 @@ void ResultWriter::WriteEcho(const EchoOutcome& e) {
   p.Number(answered && e.rtt_ms >= 0 ? e.rtt_ms : -1);
   p.Number(reply && e.ttl >= 0 ? e.ttl : -1);
   p.Number(reply ? static_cast<double>(e.bytes) : -1);
-  if (e.from.empty()) {
-    p.NoText();
-  } else {
-    p.Text(e.from);
-  }
+  p.Address(e.from);
   if (e.reason == nullptr) {
     p.NoText();
   } else {

@@ -1,7 +1,10 @@
+import { addressOfWords, type Address } from '../net/address';
+
 // Reads the addon's one packed form (native/common/packed_js.h), in which both engines hand over their
 // results: a Float64Array whose first number counts the numbers that follow, one string of ASCII texts
 // back to back, and, only when there are any, an array of the other texts. A text stands in the numbers
-// as its length in the ASCII string, OWN_TEXT for the next of the other texts, NO_TEXT for none. JS builds
+// as its length in the ASCII string, OWN_TEXT for the next of the other texts, NO_TEXT for none; an address
+// as its family (4 or 6, NO_TEXT for none) and then its bytes as big-endian 32-bit words. JS builds
 // object literals from these far faster than N-API builds objects property by property.
 // The numbers' array is the engine's own and may be longer than its count says: the engine reuses it for
 // every call, so it must be read before the engine is called again.
@@ -58,6 +61,22 @@ export class PackedReader {
     if (length === NO_TEXT) return undefined;
     const x = length === OWN_TEXT ? this.others[this.t++] : undefined;
     if (typeof x !== 'string') throw new TypeError(`${this.what}: text ${this.t - 1} expected`);
+    return x;
+  }
+
+  // An address the engine handed back as bytes, made the one value (src/net/address.ts) here, its text
+  // formatted once. The words are whole 32-bit numbers (the writer's).
+  optAddress(): Address | undefined {
+    const family = this.num();
+    if (family === NO_TEXT) return undefined;
+    if (family === 4) return addressOfWords(4, this.num());
+    if (family !== 6) throw new TypeError(`${this.what}: address family ${family} before number ${this.n}`);
+    return addressOfWords(6, this.num(), this.num(), this.num(), this.num());
+  }
+
+  address(): Address {
+    const x = this.optAddress();
+    if (x === undefined) throw new TypeError(`${this.what}: address expected before number ${this.n}`);
     return x;
   }
 

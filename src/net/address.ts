@@ -1,12 +1,12 @@
-import { formatIp, parseIp, type IpFamily } from './ip';
+import { dotted, formatIp, formatIPv6Words, parseIp, type IpAddress, type IpFamily } from './ip';
 
 // An IP address once parsed: its family, its bytes and its canonical text, made here and nowhere else.
-// The parsed target travels as this value from the schema to the engine, so no later layer (target
-// policy, budget keys, the ICMP engine) reads the address as text again.
-export interface Address {
-  readonly family: IpFamily;
-  readonly bytes: Uint8Array; // 4 or 16, network order
-  readonly text: string; // dotted quad, or RFC 5952 IPv6 (mapped as `::ffff:a.b.c.d`)
+// The parsed target travels as this value from the schema to the engine, and the engines' answers come
+// back as it (src/native/packed.ts), so no layer (target policy, budget keys, the engines, a trace's
+// end, a dns record's identity) reads an address as text again. It is an IpAddress (src/net/ip.ts: the
+// family and bytes alone, what the prefix and policy code reads) with its text: one value, not two.
+export interface Address extends Readonly<IpAddress> {
+  readonly text: string; // dotted quad, or RFC 5952 IPv6 (mapped as `::ffff:a.b.c.d`), as inet_ntop writes it
 }
 
 // `::ffff:a.b.c.d` spelled with the dotted IPv4: the caller means that IPv4 host, pinged as IPv4. A
@@ -30,6 +30,36 @@ export function parseAddress(text: string): Address | null {
 export function addressOf(family: IpFamily, bytes: Uint8Array): Address {
   if (bytes.length !== (family === 4 ? 4 : 16)) throw new RangeError(`an IPv${family} address has ${family === 4 ? 4 : 16} bytes, not ${bytes.length}`);
   return { family, bytes, text: formatIp({ family, bytes }) };
+}
+
+/**
+ * The value of an address the engines handed back as big-endian 32-bit words (src/native/packed.ts):
+ * one word for IPv4, four for IPv6. A plain value like every other (one shape wherever addresses go);
+ * its text made here, once, from the words.
+ */
+export function addressOfWords(family: IpFamily, w0: number, w1 = 0, w2 = 0, w3 = 0): Address {
+  if (family === 4) {
+    const bytes = new Uint8Array(4);
+    bytes[0] = w0 >>> 24;
+    bytes[1] = w0 >>> 16;
+    bytes[2] = w0 >>> 8;
+    bytes[3] = w0;
+    return { family, bytes, text: dotted(bytes[0], bytes[1], bytes[2], bytes[3]) };
+  }
+  // Shifts, not a DataView: `.buffer` of a small typed array moves it off the heap (4x the whole decode).
+  const bytes = new Uint8Array(16);
+  putWord(bytes, 0, w0);
+  putWord(bytes, 4, w1);
+  putWord(bytes, 8, w2);
+  putWord(bytes, 12, w3);
+  return { family, bytes, text: formatIPv6Words(w0, w1, w2, w3) };
+}
+
+function putWord(bytes: Uint8Array, at: number, w: number): void {
+  bytes[at] = w >>> 24;
+  bytes[at + 1] = w >>> 16;
+  bytes[at + 2] = w >>> 8;
+  bytes[at + 3] = w;
 }
 
 // Four decimal octets 0-255 without leading zeros (the only IPv4 form a host may take) read in one pass
@@ -56,6 +86,15 @@ function dottedQuad(text: string): Address | null {
     }
   }
   return octet === 4 ? { family: 4, bytes, text } : null;
+}
+
+/** Whether two values are the same address: family and bytes, no text read. */
+export function sameAddress(a: Address, b: Address): boolean {
+  if (a.family !== b.family) return false;
+  const x = a.bytes;
+  const y = b.bytes;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
 }
 
 function stripBrackets(text: string): string {

@@ -1,10 +1,9 @@
 // Turns the request's host into one address to probe (ping, traceroute), through the configured resolvers only, with the
 // service's own DNS engine: never the system resolver, which is not ours to use.
-import { addressOf, type Address } from '../net/address';
-import { parseIp } from '../net/ip';
+import type { Address } from '../net/address';
 import type { HostTarget } from '../validation/names';
 import type { ResolverConfig } from '../config/types';
-import { isAnswered, type Answer as DnsAnswer, type QueryEntry, type RecordType, type ResolverQueries } from '../engines/dns';
+import { ADDRESS, isAnswered, type DnsRecord, type QueryEntry, type RecordType, type ResolverQueries } from '../engines/dns';
 import { promised, type Answer } from '../util/answer';
 import { upstreamBusy, type HostResolverReport, type ToolFailure } from './outcome';
 import { saidBy, typeOutcome, upstreamFailureCode, whatEachSaid } from './resolver-verdict';
@@ -36,10 +35,10 @@ export interface ResolveOptions {
 
 export type Busy = { busy: { resolver: string; retryAfterSeconds: number } };
 type Fresh = Parameters<Upstream['query']>[1];
-type Pick = (answer: DnsAnswer) => string | undefined;
+type Pick<T> = (record: DnsRecord) => T | undefined;
 
 // What a race of the resolvers came to: the first value picked, or what each one said instead.
-export type Race = { found: string } | { unanswered: Heard[] };
+export type Race<T> = { found: T } | { unanswered: Heard[] };
 interface Heard {
   resolver: ResolverConfig;
   entry: QueryEntry | undefined;
@@ -47,13 +46,13 @@ interface Heard {
 
 // Asks every resolver at once and takes the first answer `pick` finds a value in; a silent resolver
 // then costs nothing while another answers. The rest are cancelled.
-export function firstAnswer(client: Upstream, name: string, type: RecordType, opts: ResolveOptions, pick: Pick): Promise<Race | Busy> {
+export function firstAnswer<T>(client: Upstream, name: string, type: RecordType, opts: ResolveOptions, pick: Pick<T>): Promise<Race<T> | Busy> {
   const timeoutMs = opts.timeoutMs ?? 2000;
   // Every resolver's query is reserved before any is sent: the question is asked of all or of none.
   // A budget in this process answers at once, and the queries then start from its callback: a ping of
   // the same name a moment later joins them instead of reserving them again.
   // A throw in the budget's answer (a bug) rejects: the request's fault, never the store's.
-  return promised((done: Answer<Race | Busy>) =>
+  return promised((done: Answer<Race<T> | Busy>) =>
     client.admit({ domain: name, types: [type], resolvers: [...opts.resolvers], timeoutMs }, (admitted) => {
       try {
         if (admitted instanceof Error) return done(admitted);
@@ -69,12 +68,12 @@ export function firstAnswer(client: Upstream, name: string, type: RecordType, op
 // The admitted queries, one per resolver; the first value picked wins. The engine settles every query
 // (a failure is an entry), so a rejection, or a throw while an answer is read, is a bug: it fails the
 // race, the request's 500, rather than leave the request waiting for ever.
-async function race(client: Upstream, q: { name: string; type: RecordType; timeoutMs: number; pick: Pick }, fresh: Fresh, opts: ResolveOptions): Promise<Race> {
+async function race<T>(client: Upstream, q: { name: string; type: RecordType; timeoutMs: number; pick: Pick<T> }, fresh: Fresh, opts: ResolveOptions): Promise<Race<T>> {
   const { name, type, timeoutMs, pick } = q;
   const race = new CancelSource();
   const stopListening = opts.cancel?.onAbort(() => race.abort());
   try {
-    return await promised((done: Answer<Race>) => {
+    return await promised((done: Answer<Race<T>>) => {
       const fault = (err: unknown): void => done(asError(err));
       const heard: Heard[] = opts.resolvers.map((resolver) => ({ resolver, entry: undefined }));
       let left = opts.resolvers.length;
@@ -110,13 +109,10 @@ export async function resolveHost(host: HostTarget, options: ResolveOptions): Pr
   let failedType: Heard[] | null = null;
   for (const type of types) {
     if (options.cancel?.aborted) break;
-    const raced = await firstAnswer(options.client, name, type, options, (a) => ('address' in a ? a.address : undefined));
+    const family = type === 'A' ? 4 : 6;
+    const raced = await firstAnswer(options.client, name, type, options, (a) => (ADDRESS in a && a[ADDRESS].family === family ? a[ADDRESS] : undefined));
     if ('busy' in raced) return unresolved(upstreamBusy(raced.busy));
-    if ('found' in raced) {
-      const address = addressIn(raced.found, type === 'A' ? 4 : 6);
-      if (address !== null) return { ok: true, host: { address, shown: address.text, literal: false } };
-      continue;
-    }
+    if ('found' in raced) return { ok: true, host: { address: raced.found, shown: raced.found.text, literal: false } };
     const outcome = typeOutcome(raced.unanswered.map((h) => h.entry));
     // NXDOMAIN is about the name, whatever the type: no other type can exist.
     if (outcome === 'nxdomain') return unresolved({ code: 'host-not-found', detail: `${name} does not exist (NXDOMAIN)`, dns: 'nxdomain' });
@@ -126,13 +122,6 @@ export async function resolveHost(host: HostTarget, options: ResolveOptions): Pr
   if (failedType !== null) return unresolved(noResolverAnswered(name, failedType));
   const wanted = options.ipVersion ? (options.ipVersion === 4 ? 'A' : 'AAAA') : 'A or AAAA';
   return unresolved({ code: 'host-not-found', detail: `${name} has no ${wanted} record`, dns: 'no-data' });
-}
-
-// The resolver's answer, made a value once here (an AAAA stays IPv6, mapped or not); null when it is
-// not an address of the family asked.
-function addressIn(text: string, family: 4 | 6): Address | null {
-  const ip = parseIp(text);
-  return ip !== null && ip.family === family ? addressOf(family, ip.bytes) : null;
 }
 
 function asError(err: unknown): Error {

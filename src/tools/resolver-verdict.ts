@@ -1,11 +1,11 @@
 // What resolvers' answers say about a name, shared by the dns tool and host resolution (ping,
 // traceroute): an answer is a statement about the zone, a failure is not, and "nobody answered" is never
 // to be read as "no such record".
-import { isAnswered, type Answer, type QueryEntry } from '../engines/dns/types';
+import { isAnswered, type DnsRecord, type QueryEntry } from '../engines/dns/types';
 
 // NOERROR and NXDOMAIN state what the zone holds. REFUSED, SERVFAIL, NOTIMP, FORMERR and the rest say only
 // that this resolver would not or could not tell; a timeout or a garbled reply says nothing at all.
-export function statesData(entry: QueryEntry | undefined): entry is QueryEntry & { rcode: string; answers: Answer[] } {
+export function statesData(entry: QueryEntry | undefined): entry is QueryEntry & { rcode: string; answers: DnsRecord[] } {
   return isAnswered(entry) && (entry.rcode === 'NOERROR' || entry.rcode === 'NXDOMAIN');
 }
 

@@ -1,26 +1,27 @@
 // An address's name (PTR), asked of the configured resolvers through the one Upstream, so every query is
 // coalesced and charged to each resolver's budget like any other; never the system resolver.
-import { isIPv4, isIPv6 } from 'node:net';
+import type { Address } from '../net/address';
 import { firstAnswer, type ResolveOptions } from './resolve-host';
 import type { Upstream } from './upstream';
 
-// The in-addr.arpa / ip6.arpa name of an IP literal (RFC 1035 3.5, RFC 3596 2.5); null for anything else.
-export function reverseDomain(address: string): string | null {
-  if (isIPv4(address)) return `${address.split('.').reverse().join('.')}.in-addr.arpa`;
-  if (!isIPv6(address) || address.includes('%') || address.includes('.')) return null;
-  const [head = '', tail = ''] = address.split('::');
-  const groups = (s: string) => (s === '' ? [] : s.split(':'));
-  const left = groups(head);
-  const right = address.includes('::') ? groups(tail) : [];
-  const all = [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
-  const nibbles = all.map((g) => g.padStart(4, '0')).join('');
-  return `${[...nibbles].reverse().join('.')}.ip6.arpa`;
+const HEX = '0123456789abcdef';
+
+// The in-addr.arpa / ip6.arpa name of an address (RFC 1035 3.5, RFC 3596 2.5), from its bytes: no text
+// read back. Null for an IPv6 address written with an IPv4 inside (mapped, or the deprecated
+// compatible form): no router answers from one, and their names were never asked.
+export function reverseDomain(address: Address): string | null {
+  const b = address.bytes;
+  if (address.family === 4) return `${b[3]}.${b[2]}.${b[1]}.${b[0]}.in-addr.arpa`;
+  if (address.text.includes('.')) return null;
+  let name = '';
+  for (let i = 15; i >= 0; i--) name += `${HEX[(b[i] as number) & 0xf]}.${HEX[(b[i] as number) >> 4]}.`;
+  return `${name}ip6.arpa`;
 }
 
 // The first name any resolver gives, without its final dot; null when none answers in time, the budget
 // of a resolver cannot take the question (a name is a nicety, never worth a refusal), or the address
 // has no reverse name.
-export async function lookUpName(client: Upstream, address: string, opts: ResolveOptions): Promise<string | null> {
+export async function lookUpName(client: Upstream, address: Address, opts: ResolveOptions): Promise<string | null> {
   const domain = reverseDomain(address);
   if (domain === null || opts.resolvers.length === 0) return null;
   const raced = await firstAnswer(client, domain, 'PTR', opts, (a) => ('name' in a ? a.name : undefined));

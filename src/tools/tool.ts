@@ -7,6 +7,7 @@ import type { LimiterStore } from '../ratelimit/limiter-store';
 import type { SharedCap } from '../ratelimit/shared-cap';
 import type { CancelToken } from '../util/cancel';
 import type { Answer } from '../util/answer';
+import type { FormatValues } from '../validation/format-values';
 import type { FailureCode, Outcome, ToolFailure } from './outcome';
 import type { Upstream } from './upstream';
 
@@ -81,8 +82,8 @@ export interface Tool<Req, Res> {
   components: readonly JsonSchema[]; // further schemas the result refers to by $id
   failures: readonly FailureCode[]; // what `run` may fail with, for the OpenAPI document
   streamEvents?: StreamEventSchemas; // what `run` reports through ToolEvents
-  // After the schema: canonical forms (IDN to ASCII, bare IP literals).
-  normalize(request: Req): Req;
+  // After the schema: canonical forms (IDN to ASCII, bare IP literals), from the values its formats made.
+  normalize(request: Req, formats: FormatValues): Req;
   open(deps: ToolDeps): ToolSlot<Req, Res>;
   probe?: ProbeSpec<Req, Res>; // GET /probe module, for tools that have one
 }

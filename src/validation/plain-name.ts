@@ -1,8 +1,7 @@
 // A name already in its ASCII form (lowercase letters, digits, '-', '_' and dots, no "xn--" label, not
 // ending in a label WHATWG reads as a number) comes out of domainToASCII unchanged, so one pass over its
-// characters decides it, far faster than the full conversion; a dns request checks its name twice (schema,
-// then normalising). Anything else (capitals, Unicode, other characters, punycode)
-// answers undefined: only the full conversion can say. Where this answers, it answers what the full path
+// characters decides it, far faster than the full conversion. Anything else (capitals, Unicode, other
+// characters, punycode) answers undefined: only the full conversion can say. Where this answers, it answers what the full path
 // would (test/validation/plain-name.test.ts compares them).
 
 const DOT = 46;

@@ -1,6 +1,6 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import type { FieldError } from '../problems/codes';
-import { parseDomain, parseHost } from './names';
+import { FormatKeeper, PARSERS, type FormatParsers, type FormatValues } from './format-values';
 import { assertUniqueItemsTyped } from './unique-items';
 
 // `unlisted`: how many more distinct errors the body has beyond those in `errors`.
@@ -17,16 +17,22 @@ const FORMAT_MESSAGES: Record<string, string> = {
   domain: 'must be a domain name (labels of 1-63 letters, digits, "-" or "_"; at most 253 characters), not an IP literal',
 };
 
+// What comes after the schema: canonical forms, taking the values the formats made (`formats`).
+export type Normalize<T> = (value: T, formats: FormatValues) => T;
+
 // One compiler for every request schema, with the formats they use; schemas are compiled once, at start.
-export function createSchemaCompiler(): <T>(schema: object, normalize: (value: T) => T) => Validate<T> {
+// The `host` and `domain` formats keep the value they parsed for normalize (format-values.ts); `parsers`
+// is a test's seam to count the parses.
+export function createSchemaCompiler(parsers: FormatParsers = PARSERS): <T>(schema: object, normalize: Normalize<T>) => Validate<T> {
   const ajv = new Ajv2020({ allErrors: true, useDefaults: true, strict: true, coerceTypes: false });
-  ajv.addFormat('host', { type: 'string', validate: (s: string) => parseHost(s) !== null });
-  ajv.addFormat('domain', { type: 'string', validate: (s: string) => parseDomain(s) !== null });
-  return <T>(schema: object, normalize: (value: T) => T): Validate<T> => {
+  const kept = new FormatKeeper(parsers);
+  ajv.addFormat('host', { type: 'string', validate: (s: string) => kept.checkHost(s) });
+  ajv.addFormat('domain', { type: 'string', validate: (s: string) => kept.checkDomain(s) });
+  return <T>(schema: object, normalize: Normalize<T>): Validate<T> => {
     assertUniqueItemsTyped(schema);
     const validate = ajv.compile(schema);
     const enumMessages = new Map<string, string>();
-    return (body) => (validate(body) ? { ok: true, value: normalize(body as unknown as T) } : failure(validate, enumMessages));
+    return (body) => (validate(body) ? { ok: true, value: normalize(body as unknown as T, kept.values) } : failure(validate, enumMessages));
   };
 }
 

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { packetStats, roundMicros, rttStats, summarize } from '../../src/engines/icmp';
+import { parseAddress } from '../../src/net/address';
 
 test('times are rounded to microseconds', () => {
   assert.is(roundMicros(0.0214999), 0.021);
@@ -42,9 +43,9 @@ test('loss is over transmitted and duplicates are counted apart', () => {
 test('summarize orders replies by seq, keeps only each status\'s fields and computes from unrounded RTTs', () => {
   const r = summarize({
     replies: [
-      { seq: 1, status: 'reply', rttMs: 0.0214, ttl: 64, bytes: 64, from: '127.0.0.1' },
-      { seq: 0, status: 'reply', rttMs: 0.0216, ttl: 64, bytes: 64, from: '127.0.0.1' },
-      { seq: 2, status: 'time-exceeded', from: '198.18.0.2', reason: 'ttl-exceeded' },
+      { seq: 1, status: 'reply', rttMs: 0.0214, ttl: 64, bytes: 64, from: parseAddress('127.0.0.1')! },
+      { seq: 0, status: 'reply', rttMs: 0.0216, ttl: 64, bytes: 64, from: parseAddress('127.0.0.1')! },
+      { seq: 2, status: 'time-exceeded', from: parseAddress('198.18.0.2')!, reason: 'ttl-exceeded' },
     ],
     duplicates: 0,
     durationMs: 412.34567,

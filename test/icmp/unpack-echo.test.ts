@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { unpackEcho } from '../../src/engines/icmp/unpack';
 import { toReply } from '../../src/engines/icmp/stats';
+import { parseAddress, sameAddress } from '../../src/net/address';
 
 const NAMES = ['reply', 'timeout', 'unreachable', 'time-exceeded'];
 
@@ -12,9 +13,14 @@ test('one echo reported on the way reads back from the first eight numbers of a 
   assert.equal(toReply(unpackEcho(NAMES, 3, numbers, '')), { seq: 3, status: 'reply', rttMs: 0.123, ttl: 64, bytes: 64 });
 });
 
+// The sender crosses as bytes: its family, then big-endian 32-bit words.
+const word = (a: number, b: number, c: number, d: number): number => ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
+
 test('an error echo reported on the way carries its sender and reason', () => {
-  const numbers = Float64Array.from([8, 3, -1, -1, -1, 10, 12, 11, 0]);
-  assert.equal(unpackEcho(NAMES, 0, numbers, '198.18.0.1ttl-exceeded'), {
+  const numbers = Float64Array.from([9, 3, -1, -1, -1, 4, word(198, 18, 0, 1), 12, 11, 0]);
+  const echo = unpackEcho(NAMES, 0, numbers, 'ttl-exceeded');
+  assert.ok(echo.from !== undefined && sameAddress(echo.from, parseAddress('198.18.0.1')!));
+  assert.equal({ ...echo, from: echo.from?.text }, {
     seq: 0,
     status: 'time-exceeded',
     from: '198.18.0.1',
@@ -22,11 +28,23 @@ test('an error echo reported on the way carries its sender and reason', () => {
     icmpType: 11,
     icmpCode: 0,
   });
+  assert.equal(toReply(unpackEcho(NAMES, 0, numbers, 'ttl-exceeded')), { seq: 0, status: 'time-exceeded', from: '198.18.0.1', reason: 'ttl-exceeded' });
+});
+
+test('an IPv4-mapped IPv6 sender stays IPv6, written ::ffff:a.b.c.d; an IPv6 sender is RFC 5952 text', () => {
+  const mapped = Float64Array.from([12, 2, 1.5, -1, -1, 6, 0, 0, 0xffff, word(198, 18, 0, 1), -2, 1, 4]);
+  const echo = unpackEcho(NAMES, 1, mapped, '');
+  assert.is(echo.from?.family, 6);
+  assert.equal(Array.from(echo.from!.bytes), [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 198, 18, 0, 1]);
+  assert.is(toReply(echo).from, '::ffff:198.18.0.1');
+  const v6 = Float64Array.from([12, 2, 1.5, -1, -1, 6, word(0x20, 0x01, 0x0d, 0xb8), 0, 0, 1, -2, 1, 4]);
+  assert.is(toReply(unpackEcho(NAMES, 1, v6, '')).from, '2001:db8::1');
 });
 
 test('a packed echo that does not hold what it announces is refused, not read past its end', () => {
   assert.throws(() => unpackEcho(NAMES, 0, Float64Array.from([6, 0, 1, 64, 64, -2, -2]), ''), /eight numbers/);
-  assert.throws(() => unpackEcho(NAMES, 0, Float64Array.from([8, 2, -1, -1, -1, 20, -2, 3, 1]), 'short'), /cut short/);
+  assert.throws(() => unpackEcho(NAMES, 0, Float64Array.from([8, 2, -1, -1, -1, -2, 20, 3, 1]), 'short'), /cut short/);
+  assert.throws(() => unpackEcho(NAMES, 0, Float64Array.from([9, 2, -1, -1, -1, 5, 1, -2, 3, 1]), ''), /address family 5/);
   assert.throws(() => unpackEcho(NAMES, 0, Float64Array.from([8, 9, -1, -1, -1, -2, -2, -1, -1]), ''), /unknown status/);
 });
 

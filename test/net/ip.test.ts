@@ -68,6 +68,22 @@ test('a mapped address stays IPv6 when parsed and prints in mixed notation', () 
   assert.is(formatIp(parsed!), '::ffff:1.2.3.4');
 });
 
+test('IPv6 text is RFC 5952 as inet_ntop writes it: longest zero run (the first on a tie), no single group, lowercase', () => {
+  const text = (hex: string) => formatIp({ family: 6, bytes: Uint8Array.from(Buffer.from(hex, 'hex')) });
+  assert.is(text('20010db8000000000000000000000001'), '2001:db8::1');
+  assert.is(text('20010db8000000010000000000000001'), '2001:db8:0:1::1');
+  assert.is(text('20010db8000000000001000000000001'), '2001:db8::1:0:0:1');
+  assert.is(text('20010db80000000100010001000100ab'), '2001:db8:0:1:1:1:1:ab');
+  assert.is(text('00000000000000000000000000000000'), '::');
+  assert.is(text('00000000000000000000000000000001'), '::1');
+  assert.is(text('00010000000000000000000000000000'), '1::');
+  assert.is(text('FE800000000000000000000000ABCDEF'.toLowerCase()), 'fe80::ab:cdef');
+  // The two dotted tails inet_ntop writes: mapped, and the deprecated IPv4-compatible form.
+  assert.is(text('00000000000000000000ffffc0000201'), '::ffff:192.0.2.1');
+  assert.is(text('000000000000000000000000c0000201'), '::192.0.2.1');
+  assert.is(text('0000000000000000000000000000ffff'), '::ffff');
+});
+
 test('an embedded IPv4 after other groups is read as the last 32 bits', () => {
   assert.is(normaliseIp('64:ff9b::192.0.2.33'), '64:ff9b::c000:221');
   assert.is(normaliseIp('1:2:3:4:5:6:1.2.3.4'), '1:2:3:4:5:6:102:304');

@@ -1,14 +1,25 @@
 import type { ResolverConfig } from '../../config/types';
 import type { NativeDnsCounters } from '../../native/dns-engine';
+import type { Address } from '../../net/address';
 
 // PTR is asked only by the server itself (traceroute's hop names); the dns tool offers the other four.
 export type RecordType = 'A' | 'AAAA' | 'MX' | 'TXT' | 'PTR';
 
-export interface AddressAnswer { address: string; ttl: number }
-export interface MxAnswer { priority: number; exchange: string; ttl: number }
-export interface TxtAnswer { value: string; parts: string[]; ttl: number }
-export interface NameAnswer { name: string; ttl: number }
-export type Answer = AddressAnswer | MxAnswer | TxtAnswer | NameAnswer;
+// An A or AAAA record's address as a value (family, bytes, its text made once) rides under a symbol, as
+// SENDS does: JSON and deep comparisons see `address`, its text, alone; whoever needs the address (a
+// resolved host, a record's identity) takes the value and parses nothing.
+export const ADDRESS: unique symbol = Symbol('address');
+export interface AddressRecord { address: string; ttl: number; readonly [ADDRESS]: Address }
+export interface MxRecord { priority: number; exchange: string; ttl: number }
+export interface TxtRecord { value: string; parts: string[]; ttl: number }
+export interface NameRecord { name: string; ttl: number }
+// One record of an answer section ("answer" names the callback type of util/answer.ts).
+export type DnsRecord = AddressRecord | MxRecord | TxtRecord | NameRecord;
+
+// The record of an address, its text the value's own.
+export function addressRecord(address: Address, ttl: number): AddressRecord {
+  return { address: address.text, ttl, [ADDRESS]: address };
+}
 
 export interface CnameLink { name: string; target: string; ttl: number }
 
@@ -20,7 +31,7 @@ export interface QueryAnswered {
   flags: Flag[];
   rttMs: number;
   transport: 'udp' | 'tcp';
-  answers: Answer[];
+  answers: DnsRecord[];
   cnames?: CnameLink[]; // present only when the answer followed an alias
 }
 

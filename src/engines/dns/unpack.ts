@@ -1,5 +1,5 @@
 import { PackedReader } from '../../native/packed';
-import { SENDS, type Answer, type CnameLink, type Flag, type QueryEntry, type RecordType } from './types';
+import { addressRecord, SENDS, type CnameLink, type DnsRecord, type Flag, type QueryEntry, type RecordType } from './types';
 
 // Reads the engine's packed outcomes (native/dns/dns_outcome_js.h, OutcomeWriter::Packed) for a whole
 // request, in the addon's one packed form (src/native/packed.ts).
@@ -22,7 +22,7 @@ function flagNames(bits: number): Flag[] {
   return out;
 }
 
-function record(c: PackedReader, type: RecordType): Answer {
+function record(c: PackedReader, type: RecordType): DnsRecord {
   if (type === 'MX') {
     const priority = c.num();
     const exchange = c.str();
@@ -37,8 +37,8 @@ function record(c: PackedReader, type: RecordType): Answer {
     for (let k = c.num(); k > 0; k--) parts.push(c.str());
     return { value: parts.join(''), parts, ttl: c.num() };
   }
-  const address = c.str();
-  return { address, ttl: c.num() };
+  const address = c.address();
+  return addressRecord(address, c.num());
 }
 
 // How many packets a query sent rides along on its entry under a symbol, out of sight of JSON and of
@@ -65,7 +65,7 @@ function answeredEntry(c: PackedReader, type: RecordType): QueryEntry {
   const flags = flagNames(c.num());
   const rttMs = c.num();
   const transport = c.num() === 1 ? 'tcp' : 'udp';
-  const answers: Answer[] = [];
+  const answers: DnsRecord[] = [];
   for (let n = c.num(); n > 0; n--) answers.push(record(c, type));
   const cnames: CnameLink[] = [];
   for (let n = c.num(); n > 0; n--) {

@@ -82,7 +82,7 @@ export function toReply(r: RawEcho): EchoReply {
     if (r.ttl !== undefined) out.ttl = r.ttl;
     if (r.bytes !== undefined) out.bytes = r.bytes;
   } else {
-    if (r.from !== undefined) out.from = r.from;
+    if (r.from !== undefined) out.from = r.from.text;
     if (r.reason !== undefined) out.reason = r.reason;
   }
   return out;

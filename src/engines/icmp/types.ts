@@ -15,7 +15,7 @@ export interface RawEcho {
   rttMs?: number;
   ttl?: number;
   bytes?: number;
-  from?: string;
+  from?: Address; // who answered, as the engine handed back its bytes
   reason?: string;
   icmpType?: number; // the answer's ICMP type and code (echo reply or error), for traces
   icmpCode?: number;

@@ -3,9 +3,9 @@ import type { RawEcho, RawResult } from './types';
 import type { EchoReply } from './types';
 
 // Reads a ping's packed result (native/icmp/icmp_result_js.h), in the addon's one packed form
-// (src/native/packed.ts): echoes, duplicates, durationMs, then eight numbers per echo, -1 for an absent
-// number. The engine's numbers are rewritten by its next result: this reads them all at once.
-const PER_ECHO = 8;
+// (src/native/packed.ts): echoes, duplicates, durationMs, then per echo eight numbers (and the words of
+// its sender's address, when it has one), -1 for an absent number. The engine's numbers are rewritten by its next result: this reads them all at once.
+const PER_ECHO = 8; // at least: a sender adds its address's words
 
 export function unpackResult(statusNames: readonly string[], numbers: unknown, ascii: unknown, others?: unknown): RawResult {
   const r = new PackedReader('packed ping result', numbers, ascii, others);
@@ -18,7 +18,8 @@ export function unpackResult(statusNames: readonly string[], numbers: unknown, a
   return { replies, duplicates, durationMs };
 }
 
-// One echo's outcome as the engine reports it on the way (ResultWriter::PackedEcho): its eight numbers.
+// One echo's outcome as the engine reports it on the way (ResultWriter::PackedEcho): its eight numbers,
+// and its sender's words.
 export function unpackEcho(statusNames: readonly string[], seq: number, numbers: unknown, ascii: unknown, others?: unknown): RawEcho {
   const r = new PackedReader('packed echo', numbers, ascii, others);
   if (r.remaining < PER_ECHO) throw new TypeError('packed echo: eight numbers expected');
@@ -36,7 +37,7 @@ function echoAt(r: PackedReader, seq: number, statusNames: readonly string[]): R
   if (rttMs >= 0) echo.rttMs = rttMs;
   if (ttl >= 0) echo.ttl = ttl;
   if (bytes >= 0) echo.bytes = bytes;
-  const from = r.optStr();
+  const from = r.optAddress();
   const reason = r.optStr();
   if (from !== undefined) echo.from = from;
   if (reason !== undefined) echo.reason = reason;

@@ -1,4 +1,3 @@
-import { parseDomain } from '../../validation/names';
 import type { Tool } from '../tool';
 import { dnsStreamEvents } from './stream-schema';
 import { dnsProbe } from './probe';
@@ -17,8 +16,8 @@ export const dnsTool: Tool<DnsRequest, DnsResult> = {
   components: [dnsResolverResultSchema],
   failures: ['upstream-failed', 'upstream-timeout', 'upstream-busy', 'invalid-field', 'engine-unavailable', 'internal-error'],
   streamEvents: dnsStreamEvents,
-  // The schema's `domain` format has accepted it, so it parses.
-  normalize: (request) => ({ ...request, domain: parseDomain(request.domain) as string }),
+  // The schema's `domain` format has accepted it: its ASCII form is the one the format made.
+  normalize: (request, formats) => ({ ...request, domain: formats.domain(request.domain) as string }),
   open: (deps) => openDns(deps),
   probe: dnsProbe,
 };

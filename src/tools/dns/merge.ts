@@ -1,14 +1,16 @@
-import type { Answer, CnameLink, RecordType, ResolverQueries } from '../../engines/dns';
-import { isAnswered } from '../../engines/dns';
+import type { DnsRecord, CnameLink, RecordType, ResolverQueries } from '../../engines/dns';
+import { ADDRESS, isAnswered } from '../../engines/dns';
 import { statesData, typeOutcome, type TypeOutcome } from '../resolver-verdict';
 
-export type MergedRecords = Partial<Record<RecordType | 'CNAME', Array<Answer | CnameLink>>>;
+export type MergedRecords = Partial<Record<RecordType | 'CNAME', Array<DnsRecord | CnameLink>>>;
 
-// Identity of a record for de-duplication and comparison: its data, never its TTL; names compared case-insensitively.
-function keyOf(type: RecordType, a: Answer): string {
+// Identity of a record for de-duplication and comparison: its data, never its TTL; names compared
+// case-insensitively. An address is its bytes: the text was made from them, one text for each value
+// (src/net/ip.ts formatIp), so it is their key as it is, with no case to fold.
+function keyOf(type: RecordType, a: DnsRecord): string {
   if (type === 'MX' && 'exchange' in a) return `${a.priority} ${a.exchange.toLowerCase()}`;
   if (type === 'TXT' && 'parts' in a) return JSON.stringify(a.parts);
-  return 'address' in a ? a.address.toLowerCase() : JSON.stringify(a);
+  return ADDRESS in a ? a[ADDRESS].text : JSON.stringify(a);
 }
 
 function cnameKey(link: CnameLink): string {
@@ -38,7 +40,7 @@ export function mergeRecords(results: ResolverQueries[], types: RecordType[]): M
   const records: MergedRecords = {};
   const cnames = new Union<CnameLink>();
   for (const type of types) {
-    const union = new Union<Answer>();
+    const union = new Union<DnsRecord>();
     for (const { queries } of results) {
       const entry = queries[type];
       if (!isAnswered(entry)) continue;

@@ -19,7 +19,7 @@ export const pingTool: Tool<PingRequest, PingResult> = {
   components: [],
   failures: TARGET_FAILURES,
   streamEvents: pingStreamEvents,
-  normalize: (request) => withTarget<PingRequest>(request),
+  normalize: (request, formats) => withTarget<PingRequest>(request, formats),
   open: (deps) => openPing(deps),
   probe: pingProbe,
 };

@@ -1,6 +1,7 @@
-import type { TraceHop } from './types';
+import type { Address } from '../../net/address';
+import { SENDER, type TraceHop } from './types';
 
-// With resolveNames, each hop's first answering address is asked for its name the moment the hop is
+// With resolveNames, each hop's first answering address (its value, SENDER) is asked for its name the moment the hop is
 // decided, all hops' lookups running at once; hops are handed on in TTL order, each once its name is in
 // (or known to be missing). Without it, hops pass straight through.
 export class HopNames {
@@ -9,7 +10,7 @@ export class HopNames {
   private readonly names = new Map<number, string>();
 
   constructor(
-    private readonly lookUp: ((address: string) => Promise<string | null>) | null,
+    private readonly lookUp: ((address: Address) => Promise<string | null>) | null,
     private readonly onHop: (hop: TraceHop) => void = () => undefined,
   ) {}
 
@@ -17,12 +18,13 @@ export class HopNames {
     const entry = { hop, named: false };
     this.waiting.push(entry);
     const answered = hop.probes.find((p): p is Extract<typeof p, { address: string }> => 'address' in p);
-    if (this.lookUp === null || answered === undefined) {
+    const sender = answered?.[SENDER];
+    if (this.lookUp === null || sender === undefined) {
       entry.named = true;
       return this.flush();
     }
     this.lookups.push(
-      this.lookUp(answered.address).then(
+      this.lookUp(sender).then(
         (name) => this.named(entry, name),
         () => this.named(entry, null),
       ),

@@ -1,6 +1,7 @@
 import { roundMicros } from '../../engines/icmp/stats';
 import type { RawEcho } from '../../engines/icmp/types';
-import type { TraceHop, TraceProbe } from './types';
+import { sameAddress, type Address } from '../../net/address';
+import { SENDER, type TraceHop, type TraceProbe } from './types';
 
 // Probes as the engine decides them (index = (ttl - 1) * probesPerHop + probe), turned into hops.
 // The path ends at the first TTL whose answer is final: an echo reply, or a destination unreachable
@@ -13,7 +14,7 @@ export class HopAssembler {
   constructor(
     readonly maxHops: number,
     readonly probesPerHop: number,
-    private readonly target: string,
+    private readonly target: Address,
   ) {
     this.probes = new Array<RawEcho | undefined>(maxHops * probesPerHop).fill(undefined);
   }
@@ -46,10 +47,11 @@ export class HopAssembler {
     return out;
   }
 
-  // Whether the target itself answered at the last TTL (a refusing router is an end, not the target).
+  // Whether the target itself answered at the last TTL (a refusing router is an end, not the target):
+  // the sender's bytes against the target's, as the engine handed them back.
   destinationReached(): boolean {
     const last = this.lastTtl();
-    return this.ofTtl(last).some((p) => p !== undefined && isFinal(p) && p.from === this.target);
+    return this.ofTtl(last).some((p) => p !== undefined && isFinal(p) && p.from !== undefined && sameAddress(p.from, this.target));
   }
 
   private lastTtl(): number {
@@ -82,5 +84,5 @@ function isFinal(p: RawEcho): boolean {
 // An answer needs its sender and ICMP message; a probe that could not even be sent counts as unanswered.
 function toProbe(p: RawEcho | undefined): TraceProbe {
   if (p === undefined || p.status === 'timeout' || p.from === undefined || p.icmpType === undefined || p.rttMs === undefined) return { status: 'timeout' };
-  return { address: p.from, rttMs: roundMicros(p.rttMs), icmp: { type: p.icmpType, code: p.icmpCode ?? 0, name: p.status === 'reply' ? 'echo-reply' : (p.reason ?? p.status) } };
+  return { address: p.from.text, rttMs: roundMicros(p.rttMs), icmp: { type: p.icmpType, code: p.icmpCode ?? 0, name: p.status === 'reply' ? 'echo-reply' : (p.reason ?? p.status) }, [SENDER]: p.from };
 }

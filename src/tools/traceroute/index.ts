@@ -17,6 +17,6 @@ export const tracerouteTool: Tool<TracerouteRequest, TracerouteResult> = {
   components: [],
   failures: TARGET_FAILURES,
   streamEvents: tracerouteStreamEvents,
-  normalize: (request) => withTarget<TracerouteRequest>(request),
+  normalize: (request, formats) => withTarget<TracerouteRequest>(request, formats),
   open: (deps) => openTraceroute(deps),
 };

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { IcmpError } from '../../engines/icmp/errors';
 import { roundMicros } from '../../engines/icmp/stats';
 import type { Pinger, TraceOptions } from '../../engines/icmp/types';
+import type { Address } from '../../net/address';
 import { createTargetCheck } from '../../policy/target-policy';
 import { SharedCap, sharedCapMemory } from '../../ratelimit/shared-cap';
 import { TargetBudget } from '../../ratelimit/target-budget';
@@ -72,7 +73,7 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck,
     if (!reached.ok) return failed(reached.failure);
     const { target } = reached;
     const options: TraceOptions = { address: target.address, maxHops: request.maxHops, probesPerHop: request.probesPerHop, timeoutMs: request.timeoutMs, paceUs: PACE_US, size: PROBE_SIZE };
-    const lookUp = request.resolveNames && client !== null ? (hop: string) => lookUpName(client, hop, { client, resolvers: config.resolvers, timeoutMs: request.timeoutMs, cancel }) : null;
+    const lookUp = request.resolveNames && client !== null ? (hop: Address) => lookUpName(client, hop, { client, resolvers: config.resolvers, timeoutMs: request.timeoutMs, cancel }) : null;
     const names = new HopNames(lookUp, events && ((hop) => events.item('hop', hop)));
     const traced = await trace(pinger, options, cancel, (hop) => names.add(hop));
     if (!traced.ok) return failed(engineFailure(traced.error, ABORTED));
@@ -106,7 +107,7 @@ type Traced = { ok: true; hops: HopAssembler } | { ok: false; error: IcmpError }
 // The probes of one trace, until the path is complete (then the rest is stopped) or every probe is
 // decided; stopped when the caller goes away. `onHop`: each hop in TTL order once it is decided.
 function trace(pinger: Pinger, options: TraceOptions, cancel: CancelToken, onHop: (hop: TraceHop) => void): Promise<Traced> {
-  const hops = new HopAssembler(options.maxHops, options.probesPerHop, options.address.text);
+  const hops = new HopAssembler(options.maxHops, options.probesPerHop, options.address);
   return engineSession<Traced>(cancel, callerGone, (end) =>
     pinger.trace(
       options,

@@ -1,3 +1,4 @@
+import type { Address } from '../../net/address';
 import type { HostTarget } from '../../validation/names';
 // A traceroute request after validation, defaults and normalisation (host in ASCII form, IP literals bare).
 export interface TracerouteRequest {
@@ -10,8 +11,12 @@ export interface TracerouteRequest {
   resolveNames: boolean;
 }
 
+// Who answered a probe, as a value, under a symbol (as a dns record's ADDRESS): JSON and deep
+// comparisons see `address`, its text; the hop's name is asked from these bytes.
+export const SENDER: unique symbol = Symbol('sender');
+
 // The answer to one probe: who answered, how fast, with which ICMP message; or nothing in time.
-export type TraceProbe = { address: string; rttMs: number; icmp: { type: number; code: number; name: string } } | { status: 'timeout' };
+export type TraceProbe = { address: string; rttMs: number; icmp: { type: number; code: number; name: string }; readonly [SENDER]?: Address } | { status: 'timeout' };
 
 export interface TraceHop {
   ttl: number;

@@ -1,7 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ResolverConfig } from '../../../src/config/types';
-import type { Answer, QueryEntry, RecordType, ResolverQueries } from '../../../src/engines/dns';
+import { addressRecord, type DnsRecord, type QueryEntry, type RecordType, type ResolverQueries } from '../../../src/engines/dns';
+import { parseAddress, type Address } from '../../../src/net/address';
 import { isConsistent, outcomesOf } from '../../../src/tools/dns/merge';
 
 // The consistency rule on its own: each resolver's records for a type, compared as a set of data.
@@ -11,7 +12,7 @@ function resolver(id: string): ResolverConfig {
   return { id, address: '127.0.0.1', port: 53, family: 4 };
 }
 
-function answered(answers: Answer[], rcode = 'NOERROR'): QueryEntry {
+function answered(answers: DnsRecord[], rcode = 'NOERROR'): QueryEntry {
   return { rcode, flags: ['qr', 'rd', 'ra'], rttMs: 1, transport: 'udp', answers };
 }
 
@@ -19,8 +20,8 @@ function results(...perResolver: Array<Partial<Record<RecordType, QueryEntry>>>)
   return perResolver.map((queries, i) => ({ resolver: resolver(`r${i}`), queries }));
 }
 
-const a = (address: string, ttl = 300): Answer => ({ address, ttl });
-const mx = (priority: number, exchange: string): Answer => ({ priority, exchange, ttl: 300 });
+const a = (address: string, ttl = 300): DnsRecord => addressRecord(parseAddress(address) as Address, ttl);
+const mx = (priority: number, exchange: string): DnsRecord => ({ priority, exchange, ttl: 300 });
 
 test('the same records in another order, repeated, in other letter case and with other TTLs are consistent', () => {
   const one = { A: answered([a('192.0.2.1'), a('192.0.2.2')]), MX: answered([mx(10, 'Mail.example.test')]) };
@@ -45,7 +46,7 @@ test('NXDOMAIN disagrees with no data and with data, agrees with NXDOMAIN; SERVF
 });
 
 test('TXT records compare by their parts, not by the joined value', () => {
-  const txt = (...parts: string[]): Answer => ({ value: parts.join(''), parts, ttl: 300 });
+  const txt = (...parts: string[]): DnsRecord => ({ value: parts.join(''), parts, ttl: 300 });
   assert.is(isConsistent(results({ TXT: answered([txt('ab', 'c')]) }, { TXT: answered([txt('ab', 'c')]) }), ['TXT']), true);
   assert.is(isConsistent(results({ TXT: answered([txt('ab', 'c')]) }, { TXT: answered([txt('a', 'bc')]) }), ['TXT']), false);
 });

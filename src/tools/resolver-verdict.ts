@@ -14,11 +14,18 @@ export type TypeOutcome = 'records' | 'no-data' | 'nxdomain' | 'upstream-failed'
 
 export const TYPE_OUTCOMES: readonly TypeOutcome[] = ['records', 'no-data', 'nxdomain', 'upstream-failed'];
 
+// One pass, no arrays made: this runs for every type of every dns request.
 export function typeOutcome(entries: ReadonlyArray<QueryEntry | undefined>): TypeOutcome {
-  const answered = entries.filter(statesData);
-  if (answered.length === 0) return 'upstream-failed';
-  if (answered.some((e) => e.answers.length > 0)) return 'records';
-  return answered.every((e) => e.rcode === 'NXDOMAIN') ? 'nxdomain' : 'no-data';
+  let answered = false;
+  let everyNxdomain = true;
+  for (const entry of entries) {
+    if (!statesData(entry)) continue;
+    if (entry.answers.length > 0) return 'records';
+    answered = true;
+    if (entry.rcode !== 'NXDOMAIN') everyNxdomain = false;
+  }
+  if (!answered) return 'upstream-failed';
+  return everyNxdomain ? 'nxdomain' : 'no-data';
 }
 
 // Why no resolver answered: `upstream-timeout` only when every failure was a timeout (the resolvers may

@@ -43,7 +43,8 @@ export function watchDnsEngine(registry: Registry, read: () => EngineCounters): 
       requests.inc(outcome.ok ? 'ok' : outcome.failure.code);
       if (outcome.ok) {
         countQueries(outcome.value.resolvers);
-        for (const [type, said] of Object.entries(outcome.value.outcomes)) answers.inc(type, said);
+        const outcomes = outcome.value.outcomes;
+        for (const type in outcomes) answers.inc(type, outcomes[type as keyof typeof outcomes] as string);
       } else if ('durationMs' in outcome.failure) countQueries(outcome.failure.resolvers);
     },
   };

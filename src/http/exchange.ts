@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { CancelSource, NOT_LISTENING, type CancelToken } from '../util/cancel';
+import type { ListNode } from '../util/linked-list';
 import { problemJson } from './problem-json';
 import type { HttpResponse } from './uws';
 import { writeAtTurnEnd, type TurnEndWrite } from './write-batch';
@@ -74,6 +75,8 @@ export class Exchange implements CancelToken, TurnEndWrite {
   problemCode: string | null = null;
   // The client key whose concurrency slot this request holds (see Admission), until it is settled.
   slotKey: string | null = null;
+  // Its place among the server's requests in flight (server.ts), until it is settled.
+  inFlightNode: ListNode<Exchange> | null = null;
   // Who hears of the client going away; made on first use (most requests never need one), dropped once
   // the response is sent: nobody is left to go away.
   private abortSource: CancelSource | null = null;
@@ -259,6 +262,16 @@ export class Exchange implements CancelToken, TurnEndWrite {
   // which cancels the measurement and settles the exchange.
   cutOff(): void {
     if (!this.finished) this.res.close();
+  }
+
+  // The shutdown's grace ran out with this request unfinished: `answer` is its last word (a response, or
+  // a stream's closing event), on a connection that then closes; whatever it still measures stops.
+  endForShutdown(answer: (ex: Exchange) => void): void {
+    this.closeConnection = true;
+    const measuring = this.abortSource;
+    this.abortSource = null;
+    answer(this);
+    measuring?.abort();
   }
 
   json(status: number, value: unknown, contentType = 'application/json'): void {

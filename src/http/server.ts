@@ -10,6 +10,7 @@ import type { OpenTool } from '../tools/registry';
 import { Deadlines } from './deadlines';
 import { dispatch } from './dispatch';
 import { Exchange } from './exchange';
+import { LinkedList } from '../util/linked-list';
 import { peerText } from './peer';
 import { Admission } from './pipeline/admit';
 import type { PipelineContext } from './pipeline/context';
@@ -67,14 +68,14 @@ export function createServer(deps: ServerDeps): NettoolsServer {
     ctx.admission.settled(ex);
     const durationMs = performance.now() - ex.startedAt;
     metrics.requestSettled(ex.route, ex.method, ex.aborted ? 'aborted' : ex.status, durationMs / 1000, ex.problemCode);
-    life.finished();
+    life.finished(ex);
     if (log.enabled('info')) logRequest(log, ex, durationMs);
   };
   const fault = (ex: Exchange, err: unknown) => requestFault(log, ex, err);
   const handle = (res: HttpResponse, req: HttpRequest) => {
-    life.started();
     metrics.requestStarted();
     const ex = new Exchange(res, req.getCaseSensitiveMethod(), req.getUrl(), peerText(res.getRemoteAddress()), performance.now(), settled, fault);
+    life.started(ex);
     try {
       ex.requestId = requestId(req.getHeader('x-request-id'));
       ex.header('X-Request-Id', ex.requestId);
@@ -114,17 +115,23 @@ function logRequest(log: Logger, ex: Exchange, durationMs: number): void {
 
 type Uws = ReturnType<typeof loadNativeUws>;
 
+const cutByShutdown = (ex: Exchange) => refuse(ex, { code: 'shutting-down', detail: 'the server is shutting down and this request did not finish within its grace period; send it again' });
+
 // Requests in flight, the listen socket, and a drain that waits for the last request to finish.
 function lifecycle(ctx: PipelineContext) {
   let listenSocket: us_listen_socket | null = null;
   let drained: (() => void) | null = null;
+  const live = new LinkedList<Exchange>();
   const state = {
     draining: false,
-    inFlight: 0,
-    started: () => void state.inFlight++,
-    finished: () => {
-      state.inFlight--;
-      if (state.draining && state.inFlight === 0) drained?.();
+    get inFlight(): number {
+      return live.size;
+    },
+    started: (ex: Exchange) => void (ex.inFlightNode = live.push(ex)),
+    finished: (ex: Exchange) => {
+      if (ex.inFlightNode !== null) live.remove(ex.inFlightNode);
+      ex.inFlightNode = null;
+      if (state.draining && live.size === 0) drained?.();
     },
     listen: (app: ReturnType<Uws['App']>, uws: Uws, config: Config) =>
       new Promise<number>((resolve, reject) => {
@@ -148,12 +155,24 @@ function lifecycle(ctx: PipelineContext) {
       };
       if (state.inFlight === 0) return Promise.resolve(stopTimers({ unfinished: 0 }));
       return new Promise((resolve) => {
-        const timer = setTimeout(() => resolve(stopTimers({ unfinished: state.inFlight })), graceMs);
+        // The last responses are written from TurnEnd's check callback; Node's immediates run after uWS's
+        // own check in that turn, so resolving from one lets uWS write and free what they closed first.
+        const resolveAfterWrites = (unfinished: number) => setImmediate(() => resolve(stopTimers({ unfinished })));
+        // What the grace did not see finish (a long measurement, or a bug that left a request waiting)
+        // is answered 503 shutting-down on a connection that closes: an open connection would keep a
+        // worker thread, and so the process, alive for ever.
+        const timer = setTimeout(() => {
+          drained = null;
+          const unfinished = live.size;
+          for (const ex of live.drain()) {
+            ex.inFlightNode = null;
+            ex.endForShutdown(cutByShutdown);
+          }
+          resolveAfterWrites(unfinished);
+        }, graceMs);
         drained = () => {
           clearTimeout(timer);
-          // The last response was written from TurnEnd's check callback; Node's immediates run after uWS's
-          // own check in that turn, so resolving from one lets uWS free what that response closed first.
-          setImmediate(() => resolve(stopTimers({ unfinished: 0 })));
+          resolveAfterWrites(0);
         };
       });
     },

@@ -33,7 +33,7 @@ export const PROBLEM_DESCRIPTIONS: Readonly<Record<ProblemCode, string>> = {
   'upstream-timeout':
     'dns, and ping or traceroute of a host name: no resolver answered, and every one of them timed out (within `timeoutMs` for dns). Nothing is known of the name: retry later. `resolvers` gives each one\'s outcome (from dns as in a 200, with `durationMs` how long they were waited for).',
   'shutting-down':
-    'Streamed requests only: the server began to stop (SIGTERM) while the measurement ran, and ended it at once rather than at the end of its grace period; a 503 if no event was sent yet, else the stream\'s `problem` event (the events before it stand). Send the request again, to another instance or once this one is back.',
+    'The server began to stop (SIGTERM) while the request ran. A stream is ended at once rather than at the end of the grace period: a 503 if no event was sent yet, else the stream\'s `problem` event (the events before it stand). Any other request still unfinished when the grace period (NETTOOLS_SHUTDOWN_GRACE_MS) ends gets this 503 then, on a connection that closes. Send the request again, to another instance or once this one is back.',
   'internal-error': "A bug in the server. The response's `X-Request-Id` finds the request in the server's log.",
 };
 

@@ -2,7 +2,8 @@ import net from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnServer, type ChildServer } from '../support/child-server';
-import { request } from '../support/http';
+import { postJson, request } from '../support/http';
+import { assertProblem } from '../support/problem';
 import { parsePromText, sampleValue } from '../support/prom-text';
 import { waitFor } from '../support/wait';
 
@@ -74,5 +75,25 @@ test('a request that never finishes is cut off after the grace period and the se
   assert.is(stopped.unfinished, 1);
   socket.destroy();
 });
+
+// A worker thread ends only once its last connection closes: a request left open past the grace kept
+// one, and so the process, alive for ever (a request a bug left waiting did that once).
+for (const workers of [1, 2]) {
+  test(`with ${workers} worker thread${workers > 1 ? 's' : ''}: a measurement still running when the grace ends is answered 503 shutting-down and the server exits 0`, async () => {
+    const server = await spawnServer({ NETTOOLS_SHUTDOWN_GRACE_MS: '300', NETTOOLS_WORKERS: String(workers), NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true' });
+    try {
+      const reply = postJson(server.base, '/api/tools/ping', { host: '127.0.0.1', count: 10, intervalMs: 1000 });
+      await waitFor('the ping in flight', () => inFlight(server));
+      server.child.kill('SIGTERM');
+      const answered = await reply;
+      assertProblem(answered, 503, 'shutting-down');
+      assert.equal(await server.exited, { code: 0, signal: null });
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+    const stopped = JSON.parse(server.logs.find((l) => l.includes('"stopped"')) as string);
+    assert.is(stopped.unfinished, 1);
+  });
+}
 
 test.run();

@@ -66,7 +66,7 @@ export function firstAnswer<T>(client: Upstream, name: string, type: RecordType,
 }
 
 // The admitted queries, one per resolver; the first value picked wins. The engine settles every query
-// (a failure is an entry), so a rejection, or a throw while an answer is read, is a bug: it fails the
+// (a failure is an entry), so a throw from a query, or while an answer is read, is a bug: it fails the
 // race, the request's 500, rather than leave the request waiting for ever.
 async function race<T>(client: Upstream, q: { name: string; type: RecordType; timeoutMs: number; pick: Pick<T> }, fresh: Fresh, opts: ResolveOptions): Promise<Race<T>> {
   const { name, type, timeoutMs, pick } = q;
@@ -90,7 +90,11 @@ async function race<T>(client: Upstream, q: { name: string; type: RecordType; ti
             fault(err);
           }
         };
-        client.query({ domain: name, types: [type], resolvers: [resolver], timeoutMs }, fresh, race).then(settled, fault);
+        try {
+          client.query({ domain: name, types: [type], resolvers: [resolver], timeoutMs }, fresh, settled, race);
+        } catch (err) {
+          fault(err);
+        }
       });
     });
   } finally {

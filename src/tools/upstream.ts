@@ -56,10 +56,10 @@ export class Upstream {
     });
   }
 
-  // An admitted request's queries (or part of them); `fresh` is what admit reserved for them.
-  // `onEntry`: each entry as it settles, before the promise resolves.
-  query(request: ResolverQuery, fresh: ReadonlyMap<ResolverConfig, RecordType[]>, cancel?: CancelToken, onEntry?: (settled: SettledEntry) => void): Promise<ResolverQueries[]> {
-    return this.client.query(request, cancel, fresh, onEntry);
+  // An admitted request's queries (or part of them); `fresh` is what admit reserved for them. `done` is
+  // called once with the outcomes and must not throw; `onEntry`: each entry as it settles, before it.
+  query(request: ResolverQuery, fresh: ReadonlyMap<ResolverConfig, RecordType[]>, done: (results: ResolverQueries[]) => void, cancel?: CancelToken, onEntry?: (settled: SettledEntry) => void): void {
+    this.client.query(request, done, cancel, fresh, onEntry);
   }
 
   // Admission and launch in the same turn when the budget answers at once: the queries start from the
@@ -73,10 +73,7 @@ export class Upstream {
         // A throw here would reach the budget's store, not this promise.
         try {
           progress?.admitted();
-          this.query(request, admitted.fresh, cancel, progress && ((settled) => progress.entry(settled))).then(
-            (results) => done({ ok: true, results }),
-            (err: unknown) => done(err instanceof Error ? err : new Error(String(err))),
-          );
+          this.query(request, admitted.fresh, (results) => done({ ok: true, results }), cancel, progress && ((settled) => progress.entry(settled)));
         } catch (err) {
           done(err instanceof Error ? err : new Error(String(err)));
         }

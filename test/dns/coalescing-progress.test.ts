@@ -9,6 +9,7 @@ import { coalesce, type CoalescingClient } from '../../src/engines/dns/coalescin
 import type { ResolverConfig } from '../../src/config/types';
 import { answerA, startScriptedDns, type ScriptedDns } from '../support/scripted-dns';
 import { CancelSource } from '../../src/util/cancel';
+import { asked } from '../support/asked';
 
 const MX = 15;
 const test = suite<{ dns: ScriptedDns; client: CoalescingClient; resolver: ResolverConfig }>('coalescing progress');
@@ -37,7 +38,7 @@ test.after(async (ctx) => {
 test('the launching request is told its fast entry while the slow one is still pending', async ({ client, resolver }) => {
   const told: Array<[string, boolean]> = [];
   let done = false;
-  const pending = client.query({ domain: 'owner.example.test', types: ['MX', 'A'], resolvers: [resolver], timeoutMs: 5000 }, undefined, undefined, (s) => told.push([s.type, done]));
+  const pending = asked(client, { domain: 'owner.example.test', types: ['MX', 'A'], resolvers: [resolver], timeoutMs: 5000 }, undefined, undefined, (s) => told.push([s.type, done]));
   const [r] = await pending.then((x) => ((done = true), x));
   assert.equal(told, [['A', false], ['MX', false]]);
   assert.ok(r !== undefined && 'rcode' in (r.queries.A ?? {}) && 'rcode' in (r.queries.MX ?? {}));
@@ -45,18 +46,18 @@ test('the launching request is told its fast entry while the slow one is still p
 
 test('a joining request is told its entries when the call it joined ends, with their indexes', async ({ client, resolver }) => {
   const request = { domain: 'joined.example.test', types: ['A' as const, 'MX' as const], resolvers: [resolver], timeoutMs: 5000 };
-  const launcher = client.query(request);
+  const launcher = asked(client, request);
   const told: SettledEntry[] = [];
-  const [r] = await client.query(request, undefined, undefined, (s) => told.push(s));
+  const [r] = await asked(client, request, undefined, undefined, (s) => told.push(s));
   await launcher;
   assert.equal(told.map((s) => [s.resolverIndex, s.typeIndex, s.type]), [[0, 0, 'A'], [0, 1, 'MX']]);
   assert.equal(told.map((s) => s.entry), [r?.queries.A, r?.queries.MX]);
 });
 
 test('a joining request whose deadline passes first is told the rest as timeouts', async ({ client, resolver }) => {
-  const launcher = client.query({ domain: 'silent.example.test', types: ['A'], resolvers: [resolver], timeoutMs: 2000 });
+  const launcher = asked(client, { domain: 'silent.example.test', types: ['A'], resolvers: [resolver], timeoutMs: 2000 });
   const told: SettledEntry[] = [];
-  const [r] = await client.query({ domain: 'silent.example.test', types: ['A'], resolvers: [resolver], timeoutMs: 200 }, undefined, undefined, (s) => told.push(s));
+  const [r] = await asked(client, { domain: 'silent.example.test', types: ['A'], resolvers: [resolver], timeoutMs: 200 }, undefined, undefined, (s) => told.push(s));
   assert.equal(told.map((s) => s.entry), [{ error: 'timeout' }]);
   assert.equal(r?.queries.A, { error: 'timeout' });
   await launcher;
@@ -66,7 +67,7 @@ test('a launching request that goes away is told nothing more', async ({ client,
   const told: string[] = [];
   const gone = new CancelSource();
   const lateMx = answerSent('gone.example.test', MX);
-  const pending = client.query({ domain: 'gone.example.test', types: ['A', 'MX'], resolvers: [resolver], timeoutMs: 5000 }, gone, undefined, (s) => {
+  const pending = asked(client, { domain: 'gone.example.test', types: ['A', 'MX'], resolvers: [resolver], timeoutMs: 5000 }, gone, undefined, (s) => {
     told.push(s.type);
     gone.abort();
   });
@@ -76,14 +77,14 @@ test('a launching request that goes away is told nothing more', async ({ client,
   // The MX answer comes after the request went away. Loopback delivers a datagram within its send, so an
   // answer sent after it reaches the client after it: once that one is back, the late MX has been read.
   await lateMx;
-  await client.query({ domain: 'after-gone.example.test', types: ['A'], resolvers: [resolver], timeoutMs: 5000 });
+  await asked(client, { domain: 'after-gone.example.test', types: ['A'], resolvers: [resolver], timeoutMs: 5000 });
   assert.equal(told, ['A']);
 });
 
 test('a request that cannot start anything is told its entries after query() returned', async ({ client }) => {
   const told: SettledEntry[] = [];
   let returned = false;
-  const pending = client.query({ domain: 'bad.example.test', types: ['A'], resolvers: [{ id: 'bad', address: 'x.invalid', port: 53, family: 4 }], timeoutMs: 500 }, undefined, undefined, (s) => {
+  const pending = asked(client, { domain: 'bad.example.test', types: ['A'], resolvers: [{ id: 'bad', address: 'x.invalid', port: 53, family: 4 }], timeoutMs: 500 }, undefined, undefined, (s) => {
     assert.ok(returned);
     told.push(s);
   });

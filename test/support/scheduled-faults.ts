@@ -17,9 +17,9 @@ TargetBudget.prototype.reserve = function (this: TargetBudget, address, units, d
 };
 
 const query = Upstream.prototype.query;
-Upstream.prototype.query = function (this: Upstream, request, ...rest) {
-  if (request.domain === FAULTY_NAME) return Promise.resolve(undefined as never);
-  return query.call(this, request, ...rest);
+Upstream.prototype.query = function (this: Upstream, request, fresh, done, ...rest) {
+  if (request.domain === FAULTY_NAME) return queueMicrotask(() => done(undefined as never));
+  return query.call(this, request, fresh, done, ...rest);
 };
 
 // The engine's TypeScript side starts each ping through this export, read at every call.

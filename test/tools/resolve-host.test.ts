@@ -110,11 +110,11 @@ test('a refusal beside a timeout is upstream-failed; timeouts alone are upstream
   });
 });
 
-// A fault injector: the engine settles every query, so only a bug can reject one. Such a bug must fail
-// the request (a logged 500), not leave it waiting for ever with an unhandled rejection.
+// A fault injector: the engine settles every query, so only a bug can throw from one. Such a bug must
+// fail the request (a logged 500), not leave it waiting for ever.
 class FaultyUpstream extends Upstream {
-  override query(): Promise<never> {
-    return Promise.reject(new Error('injected engine fault'));
+  override query(): never {
+    throw new Error('injected engine fault');
   }
 }
 

@@ -5,6 +5,7 @@ import { coalesce, type CoalescingClient } from '../../src/engines/dns/coalescin
 import type { ResolverConfig } from '../../src/config/types';
 import { answerA, startScriptedDns, type ScriptedDns } from '../support/scripted-dns';
 import { CancelSource } from '../../src/util/cancel';
+import { asked } from '../support/asked';
 
 // The coalescing client on its own, over the real engine: a resolver that answers A at once, MX after
 // 200 ms, and never answers names starting with "silent".
@@ -30,7 +31,7 @@ test('when every request waiting for a shared query goes away, the query is canc
   const request = { domain: 'silent.example.test', types: ['A' as const], resolvers: [resolver], timeoutMs: 5000 };
   const first = new CancelSource();
   const second = new CancelSource();
-  const answers = Promise.all([client.query(request, first), client.query(request, second)]);
+  const answers = Promise.all([asked(client, request, first), asked(client, request, second)]);
   first.abort();
   assert.is(client.counters().inFlight, 1);
   second.abort();
@@ -42,9 +43,9 @@ test('when every request waiting for a shared query goes away, the query is canc
 test('a request that joins a query and goes away leaves it running for the request that launched it', async ({ client, resolver }) => {
   const before = client.counters().cancelled;
   const request = { domain: 'launcher.example.test', types: ['MX' as const], resolvers: [resolver], timeoutMs: 5000 };
-  const launcher = client.query(request);
+  const launcher = asked(client, request);
   const joining = new CancelSource();
-  const joined = client.query(request, joining);
+  const joined = asked(client, request, joining);
   joining.abort();
   assert.equal((await joined)[0]?.queries.MX, { error: 'cancelled' });
   assert.is(client.counters().inFlight, 1);
@@ -54,8 +55,8 @@ test('a request that joins a query and goes away leaves it running for the reque
 });
 
 test("a request's answers keep its types' order whichever arrives first", async ({ client, resolver }) => {
-  const mxFirst = client.query({ domain: 'order.example.test', types: ['MX'], resolvers: [resolver], timeoutMs: 5000 });
-  const [both] = await client.query({ domain: 'order.example.test', types: ['MX', 'A'], resolvers: [resolver], timeoutMs: 5000 });
+  const mxFirst = asked(client, { domain: 'order.example.test', types: ['MX'], resolvers: [resolver], timeoutMs: 5000 });
+  const [both] = await asked(client, { domain: 'order.example.test', types: ['MX', 'A'], resolvers: [resolver], timeoutMs: 5000 });
   assert.equal(Object.keys(both?.queries ?? {}), ['MX', 'A']);
   assert.ok('rcode' in (both?.queries.A ?? {}) && 'rcode' in (both?.queries.MX ?? {}));
   await mxFirst;
@@ -63,7 +64,7 @@ test("a request's answers keep its types' order whichever arrives first", async 
 
 test('a question is no longer in flight once answered', async ({ client, resolver }) => {
   const request = { domain: 'once.example.test', types: ['A' as const], resolvers: [resolver], timeoutMs: 5000 };
-  const pending = client.query(request);
+  const pending = asked(client, request);
   assert.equal([...client.newQuestions(request)], []);
   await pending;
   assert.equal([...client.newQuestions(request)], [[resolver, ['A']]]);

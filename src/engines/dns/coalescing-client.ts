@@ -64,8 +64,10 @@ function nameKey(domain: string): string {
 export interface CoalescingClient extends Omit<ResolverClient, 'start' | 'query'> {
   // `reserved`: the questions this request paid for, so the packets of what it launches are charged
   // once, beyond what it paid.
-  // `onEntry`: each of the request's entries as it settles, before the promise resolves (see above).
-  query(request: ResolverQuery, cancel?: CancelToken, reserved?: Reserved, onEntry?: OnEntry): Promise<ResolverQueries[]>;
+  // `done` is called once, with the outcomes (every question cancelled if `cancel` fired first), at once
+  // if it already had; it must not throw. `onEntry`: each of the request's entries as it settles, before
+  // `done` (see above).
+  query(request: ResolverQuery, done: (results: ResolverQueries[]) => void, cancel?: CancelToken, reserved?: Reserved, onEntry?: OnEntry): void;
   // What a request would send now: its questions nobody is asking yet, per resolver.
   newQuestions(request: ResolverQuery): Map<ResolverConfig, RecordType[]>;
   // The one hook told what every upstream call sent (the resolver budget's charge).
@@ -146,81 +148,78 @@ function launch(inner: ResolverClient, flights: Flights, name: string, request: 
   return batch;
 }
 
-// The launching request's wait: the call's results, or every question cancelled if it goes away first
-// (the call itself then runs on while anyone joined it).
-function own(inner: ResolverClient, flights: Flights, name: string, request: ResolverQuery, nowMs: number, reserved: Reserved | undefined, sent: () => SentHook | null, cancel: CancelToken | undefined, onEntry: OnEntry | undefined): Promise<ResolverQueries[]> {
-  return new Promise((resolve) => {
-    let stopListening: (() => void) | undefined;
-    const batch = launch(inner, flights, name, request, nowMs, reserved, sent, (results) => {
-      stopListening?.();
-      resolve(results);
-    }, onEntry);
-    if (cancel === undefined) return;
-    stopListening = cancel.onAbort(() => {
-      if (batch.owner === null) return;
-      batch.owner = null;
-      if (unwanted(batch)) batch.cancel();
-      resolve(cancelledAll(request, CANCELLED));
-    });
+// The launching request's wait: `done` gets the call's results, or every question cancelled if the request
+// goes away first (the call itself then runs on while anyone joined it).
+function own(inner: ResolverClient, flights: Flights, name: string, request: ResolverQuery, nowMs: number, reserved: Reserved | undefined, sent: () => SentHook | null, done: Owner, cancel: CancelToken | undefined, onEntry: OnEntry | undefined): void {
+  let stopListening: (() => void) | undefined;
+  const batch = launch(inner, flights, name, request, nowMs, reserved, sent, (results) => {
+    stopListening?.();
+    done(results);
+  }, onEntry);
+  if (cancel === undefined) return;
+  // Once the request went away the batch has no owner: deliver() then tells nobody, so `done` runs once.
+  stopListening = cancel.onAbort(() => {
+    if (batch.owner === null) return;
+    batch.owner = null;
+    if (unwanted(batch)) batch.cancel();
+    done(cancelledAll(request, CANCELLED));
   });
 }
 
 // One request's wait for its questions' answers, until all are in, the request goes away, or (with
 // `deadlineMs`, for a request that joined questions already in flight) its own deadline passes.
-function gather(byName: NameFlights, request: ResolverQuery, cancel: CancelToken | undefined, deadlineMs: number | null, onEntry: OnEntry | undefined): Promise<ResolverQueries[]> {
+function gather(byName: NameFlights, request: ResolverQuery, done: Owner, cancel: CancelToken | undefined, deadlineMs: number | null, onEntry: OnEntry | undefined): void {
   const { types, resolvers } = request;
-  return new Promise((resolve) => {
-    // Keys laid out in the request's order now, whichever answer comes first.
-    const results: ResolverQueries[] = resolvers.map((resolver) => {
-      const queries: ResolverQueries['queries'] = {};
-      for (const t of types) queries[t] = undefined;
-      return { resolver, queries };
-    });
-    const joined: Array<[Flight, Waiter]> = [];
-    let pending = resolvers.length * types.length;
-    let done = false;
-    let timer: NodeJS.Timeout | undefined;
-    let stopListening: (() => void) | undefined;
-    const finish = () => {
-      done = true;
-      if (timer !== undefined) clearTimeout(timer);
-      stopListening?.();
-      resolve(results);
-    };
-    // Stops waiting; what is unanswered reads as `entry` (told as such at the deadline, not once gone).
-    const stop = (entry: QueryEntry) => {
-      if (done) return;
-      for (const [flight, waiter] of joined) if (flight.waiters !== null) flight.waiters = flight.waiters.filter((w) => w !== waiter);
-      // The last one waiting for anything an upstream call carries: nobody needs it any more.
-      for (const [flight] of joined) if (unwanted(flight.batch)) flight.batch.cancel();
-      results.forEach((r, i) => types.forEach((type, j) => {
-        if (r.queries[type] !== undefined) return;
-        r.queries[type] = entry;
-        if (entry !== CANCELLED) onEntry?.({ resolverIndex: i, typeIndex: j, resolver: r.resolver, type, entry });
-      }));
-      finish();
-    };
-    const leave = () => stop(CANCELLED);
-    resolvers.forEach((resolver, i) => {
-      const slots = byName.get(resolver) as Array<Flight | undefined>;
-      const queries = (results[i] as ResolverQueries).queries;
-      types.forEach((type, j) => {
-        const flight = slots[TYPE_INDEX[type]] as Flight;
-        const waiter: Waiter = (entry) => {
-          queries[type] = entry;
-          onEntry?.({ resolverIndex: i, typeIndex: j, resolver, type, entry });
-          if (--pending === 0 && !done) finish();
-        };
-        (flight.waiters ??= []).push(waiter);
-        joined.push([flight, waiter]);
-      });
-    });
-    if (pending === 0) return finish();
-    stopListening = cancel?.onAbort(leave);
-    if (deadlineMs !== null && joined.some(([flight]) => flight.batch.endsMs > deadlineMs)) {
-      timer = setTimeout(() => stop(TIMED_OUT), deadlineMs - performance.now());
-    }
+  // Keys laid out in the request's order now, whichever answer comes first.
+  const results: ResolverQueries[] = resolvers.map((resolver) => {
+    const queries: ResolverQueries['queries'] = {};
+    for (const t of types) queries[t] = undefined;
+    return { resolver, queries };
   });
+  const joined: Array<[Flight, Waiter]> = [];
+  let pending = resolvers.length * types.length;
+  let over = false;
+  let timer: NodeJS.Timeout | undefined;
+  let stopListening: (() => void) | undefined;
+  const finish = () => {
+    over = true;
+    if (timer !== undefined) clearTimeout(timer);
+    stopListening?.();
+    done(results);
+  };
+  // Stops waiting; what is unanswered reads as `entry` (told as such at the deadline, not once gone).
+  const stop = (entry: QueryEntry) => {
+    if (over) return;
+    for (const [flight, waiter] of joined) if (flight.waiters !== null) flight.waiters = flight.waiters.filter((w) => w !== waiter);
+    // The last one waiting for anything an upstream call carries: nobody needs it any more.
+    for (const [flight] of joined) if (unwanted(flight.batch)) flight.batch.cancel();
+    results.forEach((r, i) => types.forEach((type, j) => {
+      if (r.queries[type] !== undefined) return;
+      r.queries[type] = entry;
+      if (entry !== CANCELLED) onEntry?.({ resolverIndex: i, typeIndex: j, resolver: r.resolver, type, entry });
+    }));
+    finish();
+  };
+  const leave = () => stop(CANCELLED);
+  resolvers.forEach((resolver, i) => {
+    const slots = byName.get(resolver) as Array<Flight | undefined>;
+    const queries = (results[i] as ResolverQueries).queries;
+    types.forEach((type, j) => {
+      const flight = slots[TYPE_INDEX[type]] as Flight;
+      const waiter: Waiter = (entry) => {
+        queries[type] = entry;
+        onEntry?.({ resolverIndex: i, typeIndex: j, resolver, type, entry });
+        if (--pending === 0 && !over) finish();
+      };
+      (flight.waiters ??= []).push(waiter);
+      joined.push([flight, waiter]);
+    });
+  });
+  if (pending === 0) return finish();
+  stopListening = cancel?.onAbort(leave);
+  if (deadlineMs !== null && joined.some(([flight]) => flight.batch.endsMs > deadlineMs)) {
+    timer = setTimeout(() => stop(TIMED_OUT), deadlineMs - performance.now());
+  }
 }
 
 // Resolvers missing the same types, grouped so each group is one upstream call.
@@ -263,16 +262,16 @@ export function coalesce(inner: ResolverClient): CoalescingClient {
 
   return {
     newQuestions,
-    query(request, cancel, reserved, onEntry) {
-      if (cancel?.aborted) return Promise.resolve(cancelledAll(request));
+    query(request, done, cancel, reserved, onEntry) {
+      if (cancel?.aborted) return done(cancelledAll(request));
       const name = nameKey(request.domain);
       const byName = flights.get(name);
       const now = performance.now();
       // Nothing in flight for this name (a fresh name, the common case): the whole request is one
       // upstream call, as without coalescing, and it can outlast nothing of its own.
-      if (byName === undefined) return own(inner, flights, name, request, now, reserved, sent, cancel, onEntry);
+      if (byName === undefined) return own(inner, flights, name, request, now, reserved, sent, done, cancel, onEntry);
       for (const g of lackingGroups(byName, request)) launch(inner, flights, name, { ...request, types: g.types, resolvers: g.resolvers }, now, reserved, sent, null);
-      return gather(flights.get(name) as NameFlights, request, cancel, now + request.timeoutMs, onEntry);
+      gather(flights.get(name) as NameFlights, request, done, cancel, now + request.timeoutMs, onEntry);
     },
     onSent(hook) {
       sentHook = hook;

@@ -4,6 +4,7 @@ import { entryProgress } from './progress';
 import { unpackOutcomes } from './unpack';
 import type { EngineCounters, QueryEntry, RecordType, ResolverQueries, ResolverQuery, SettledEntry } from './types';
 import { LinkedList, type ListNode } from '../../util/linked-list';
+import { promised, type Answer } from '../../util/answer';
 
 export * from './types';
 
@@ -75,13 +76,13 @@ export function openResolverClient(windowPerResolver?: number): ResolverClient {
   return {
     start,
     query(request, signal, onEntry) {
-      return new Promise((resolve) => {
-        if (signal?.aborted) return resolve(shape(request, [], CANCELLED));
+      return promised((done: Answer<ResolverQueries[]>) => {
+        if (signal?.aborted) return done(shape(request, [], CANCELLED));
         let finished = false;
         const cancel = start(request, (results) => {
           finished = true;
           signal?.removeEventListener('abort', cancel);
-          resolve(results);
+          done(results);
         }, onEntry);
         if (!finished) signal?.addEventListener('abort', cancel, { once: true });
       });

@@ -1,5 +1,6 @@
 import { IcmpError, fromNative, sessionFault } from './errors';
 import { LinkedList } from '../../util/linked-list';
+import { promised, type Answer } from '../../util/answer';
 import { nativeEngineClass, nativePing, nativeTrace, type EchoProgress, type NativeIcmpEngine, type NativeStats, type PingDone } from './native';
 import { summarize, toReply } from './stats';
 import { unpackEcho, unpackResult } from './unpack';
@@ -103,16 +104,15 @@ class NativePinger implements Pinger {
   }
 
   ping(options: EchoOptions, signal?: AbortSignal): Promise<EchoResult> {
-    return new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(abortError(signal));
+    return promised((done: Answer<EchoResult>) => {
+      if (signal?.aborted) return done(abortError(signal));
       const onAbort = (): void => {
         stop();
-        reject(abortError(signal!));
+        done(abortError(signal!));
       };
       const stop = this.start(options, (outcome) => {
         signal?.removeEventListener('abort', onAbort);
-        if (outcome.ok) resolve(outcome.echo);
-        else reject(outcome.error);
+        done(outcome.ok ? outcome.echo : outcome.error);
       });
       signal?.addEventListener('abort', onAbort, { once: true });
     });

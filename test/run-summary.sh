@@ -12,11 +12,13 @@
 #   skipped tests out). A suite whose before hook threw counts its tests there as not passed
 #   (test/support/before-hook-failures.ts);
 # - one "fuzz: PASS|FAIL <target>" line per libFuzzer target;
+# - one failed per "sanitizers: FAIL" line (test/sanitizers/run.sh: a report from node, a failed build);
 # - c8's coverage threshold check: one failed whatever the number of metrics below their threshold;
 # - a command that exits non-zero with nothing counted as failed (a compile error, a crash before uvu
-#   printed its block, a sanitizer report after passing tests): one failed.
+#   printed its block): one failed.
 # Names: uvu's indented "FAIL suite "test"" lines, before hooks that threw, failed fuzz targets, the
-# coverage check. The summary's own lines are not indented, so counting a log that holds one (as
+# sanitizer run's "sanitizers: FAIL" and "sanitizers: report" lines (each report's summary and where),
+# the coverage check. The summary's own lines are not indented, so counting a log that holds one (as
 # .ci/run does with npm test's) counts nothing twice.
 
 # count_log LOG STATUS: sets COUNT_PASSED, COUNT_FAILED, COUNT_SKIPPED and COUNT_NAMES (one
@@ -30,10 +32,12 @@ count_log() {
   failed=$((total - passed))
   passed=$((passed + $(printf '%s\n' "$plain" | grep -c '^fuzz: PASS')))
   failed=$((failed + $(printf '%s\n' "$plain" | grep -c '^fuzz: FAIL')))
+  failed=$((failed + $(printf '%s\n' "$plain" | grep -c '^sanitizers: FAIL')))
   names=$(
     printf '%s\n' "$plain" | grep -E '^ +FAIL ' | sed -E 's/^ +FAIL +/FAIL /; s/ +"/ "/'
     printf '%s\n' "$plain" | sed -nE 's/^✘ before hook failed in (.*); its tests did not run:$/FAIL \1 (its before hook threw; its tests did not run)/p'
     printf '%s\n' "$plain" | sed -nE 's/^fuzz: FAIL /FAIL fuzz target /p'
+    printf '%s\n' "$plain" | sed -nE 's/^sanitizers: FAIL /FAIL sanitizers: /p; s/^sanitizers: report /FAIL sanitizers: report /p'
   )
   coverage=$(printf '%s\n' "$plain" | grep -E '^ERROR: Coverage for ' | sed -E 's/^ERROR: Coverage for ([a-z]+) \(([^)]*)\) does not meet global threshold \(([^)]*)\).*/\1 \2 < \3/' | paste -sd ';' | sed 's/;/; /g')
   if [ -n "$coverage" ]; then

@@ -63,6 +63,20 @@ test('a command that fails before any test is counted counts as one failed and k
   assert.is(run.status, 1);
 });
 
+test('a sanitizer run that failed counts one failed per FAIL line and names each report above the last line', () => {
+  const printed = [
+    'sanitizers: FAIL 1 report(s) from node processes, kept in build/sanitizer-reports:',
+    'sanitizers: report asan.node.7: SUMMARY: AddressSanitizer: heap-use-after-free at #2 0x1 in f native/x.cc:9',
+  ];
+  const run = summarized(['bash', '-c', `${printed.map((l) => `echo '${l}'`).join('; ')}; exit 1`]);
+  assert.is(run.last, '0 passed, 1 failed', run.out);
+  assert.equal(run.lines.slice(-3, -1), [
+    'FAIL sanitizers: 1 report(s) from node processes, kept in build/sanitizer-reports:',
+    'FAIL sanitizers: report asan.node.7: SUMMARY: AddressSanitizer: heap-use-after-free at #2 0x1 in f native/x.cc:9',
+  ]);
+  assert.is(run.status, 1);
+});
+
 test('counting a log that already ends with a summary counts nothing twice (as .ci/run counts npm test)', () => {
   const inner = ['bash', SUMMARY, ...uvu('^(mixed-results|passing-before)\\.js$')];
   const run = summarized(inner);

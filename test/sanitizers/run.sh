@@ -52,10 +52,14 @@ if [ -n "$ours" ]; then
     echo "--- $f"
     grep -E 'ERROR:|SUMMARY:|runtime error:|^    #[0-9]+ .*(native/|nettools)' "$f" | head -20
   done
+  # One line per report that the run's closing list repeats (a long log's end is what CI shows).
+  for f in $ours; do
+    echo "sanitizers: report $(basename "$f"): $(grep -m1 -E 'SUMMARY:|runtime error:' "$f" | cut -c1-300) at $(grep -m1 -E '^    #[0-9]+ .*(native/|nettools)' "$f" | sed -E 's/^ +//' | cut -c1-200)"
+  done
   exit 1
 fi
 if [ "$status" -ne 0 ]; then
-  echo "sanitizers: FAIL the tests failed under the sanitizer build (exit $status)"
+  echo "sanitizers: the tests failed under the sanitizer build (exit $status)"
   exit "$status"
 fi
 echo "sanitizers: PASS no reports from node processes"

@@ -164,6 +164,14 @@ UdpChannel* EngineCore::ChannelFor(int family, Status* status) {
   return current;
 }
 
+void EngineCore::AgeSockets(uint64_t ms) {
+  if (shut_down_) return;
+  for (UdpChannel* ch : channels_) ch->Age(ms);
+  // The idle sockets' expiry moved: the timer is re-armed for it (at once for one already past it).
+  timer_armed_ = false;
+  ArmTimer();
+}
+
 // An idle current socket stays open (unreferenced) for the next burst until its age runs out.
 void EngineCore::ChannelIdle(UdpChannel*) {
   if (active_.empty()) ArmTimer();

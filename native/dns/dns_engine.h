@@ -90,6 +90,10 @@ class EngineCore : public std::enable_shared_from_this<EngineCore> {
   void SendFailed(uint32_t id, Status s);
 
   size_t active() const { return active_.size(); }
+  size_t open_sockets() const { return channels_.size(); }
+  // Every open socket `ms` older, as if that much time had passed for them alone: a test of the age
+  // limit does not wait for it. An idle socket past its age closes on the engine's next timer turn.
+  void AgeSockets(uint64_t ms);
   const Counters& counters() const { return counters_; }
 
  private:

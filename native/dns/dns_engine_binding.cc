@@ -2,6 +2,7 @@
 
 #include <uv.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -73,6 +74,7 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
                            InstanceMethod("cancel", &DnsEngineWrap::Cancel),
                            InstanceMethod("counters", &DnsEngineWrap::Counters),
                            InstanceMethod("close", &DnsEngineWrap::Close),
+                           InstanceMethod("ageSockets", &DnsEngineWrap::AgeSockets),
                            StaticValue("limits", LimitsObject(env, kLimits), napi_enumerable),
                        });
   }
@@ -242,7 +244,19 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     o.Set("errors", Napi::Number::New(env, static_cast<double>(c.errors)));
     o.Set("cancelled", Napi::Number::New(env, static_cast<double>(c.cancelled)));
     o.Set("inFlight", Napi::Number::New(env, static_cast<double>(core_->active())));
+    o.Set("openSockets", Napi::Number::New(env, static_cast<double>(core_->open_sockets())));
     return o;
+  }
+
+  // ageSockets(ms): see EngineCore::AgeSockets. For tests of the socket age limit.
+  Napi::Value AgeSockets(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    if (info.Length() < 1 || !info[0].IsNumber() || !(info[0].As<Napi::Number>().DoubleValue() >= 0)) {
+      Napi::TypeError::New(env, "ageSockets(ms): ms must be a number >= 0").ThrowAsJavaScriptException();
+      return env.Undefined();
+    }
+    core_->AgeSockets(static_cast<uint64_t>(std::min(info[0].As<Napi::Number>().DoubleValue(), 1e12)));
+    return env.Undefined();
   }
 
   Napi::Value Close(const Napi::CallbackInfo& info) {

@@ -53,6 +53,8 @@ class UdpChannel {
   bool Exhausted(uint64_t now_ms) const { return used_.size() >= kMaxQueries || now_ms - opened_ms_ >= kMaxAgeMs; }
   uint64_t expires_ms() const { return opened_ms_ + kMaxAgeMs; }
   bool idle() const { return waiting_.empty(); }
+  // Opened `ms` earlier than it was (never before the loop's start): tests reach the age limit at once.
+  void Age(uint64_t ms) { opened_ms_ = opened_ms_ > ms ? opened_ms_ - ms : 0; }
   int family() const { return family_; }
   // Takes no more queries; closes once idle (at once if it already is).
   void Retire();

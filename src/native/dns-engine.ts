@@ -22,6 +22,7 @@ export interface NativeDnsCounters {
   errors: number;
   cancelled: number;
   inFlight: number;
+  openSockets: number; // UDP sockets open now, current and retired
 }
 
 export interface NativeDnsEngine {
@@ -42,6 +43,8 @@ export interface NativeDnsEngine {
   // cancelled; `done` is then never called. Undefined for an unknown id.
   cancel(id: number): PackedOutcomes | undefined;
   counters(): NativeDnsCounters;
+  // Every open socket `ms` older, for tests of the socket age limit (250 ms) that then need not wait for it.
+  ageSockets(ms: number): void;
   close(): void;
 }
 

@@ -1,3 +1,4 @@
+import dgram from 'node:dgram';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openResolverClient, isAnswered, type EngineCounters, type QueryAnswered, type ResolverClient } from '../../src/engines/dns';
@@ -5,7 +6,7 @@ import type { ResolverConfig } from '../../src/config/types';
 import { startFaultDns, type FaultDns } from '../support/fault-dns';
 import { startKnot, stopAllKnot, type KnotServer } from '../support/knot';
 import { answerA, startScriptedDns, type ScriptedDns, type SeenQuery } from '../support/scripted-dns';
-import { sleep, waitFor } from '../support/wait';
+import { waitFor } from '../support/wait';
 import { EXAMPLE_ZONE } from './zones';
 
 // Queries of a short burst share one UDP socket; these check that sharing keeps every query's answer its own.
@@ -42,9 +43,28 @@ function addresses(entry: unknown): string[] {
   return (entry as QueryAnswered).answers.map((a) => ('address' in a ? a.address : ''));
 }
 
-// Lets the current socket's 250 ms run out, so the next query opens a fresh one that stays open a while.
-function freshSocket(): Promise<void> {
-  return sleep(300);
+// The socket age limit, 250 ms, passed without waiting for it: the engine's sockets are made older.
+const PAST_THE_AGE_LIMIT_MS = 300;
+
+// Ends the current socket's life, so the next query opens a fresh one that stays open a while.
+function freshSocket(): void {
+  client.ageSockets(PAST_THE_AGE_LIMIT_MS);
+}
+
+// Whether nothing listens on a loopback UDP port: a datagram to a closed port comes back as ICMP port
+// unreachable, which a connected socket reports as ECONNREFUSED (a port someone reads stays silent).
+function udpPortClosed(address: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = dgram.createSocket(address.includes(':') ? 'udp6' : 'udp4');
+    const done = (closed: boolean) => {
+      clearTimeout(bound);
+      probe.close();
+      resolve(closed);
+    };
+    const bound = setTimeout(() => done(false), 5000);
+    probe.on('error', (err: NodeJS.ErrnoException) => done(err.code === 'ECONNREFUSED'));
+    probe.connect(port, address, () => probe.send(Buffer.from('late answer')));
+  });
 }
 
 // Waits (bounded) for a counter to move: a dropped datagram leaves no other trace.
@@ -89,7 +109,7 @@ test('the socket rotates to a fresh source port once its age runs out', async ()
   const resolver: ResolverConfig = { id: 'fault', address: fault.address, port: fault.port, family: 4 };
   const from = fault.sourcePorts.length;
   await client.query({ domain: 'example.test', types: ['A'], resolvers: [resolver], timeoutMs: 3000 });
-  await sleep(400); // past the 250 ms age limit
+  client.ageSockets(PAST_THE_AGE_LIMIT_MS);
   const [r] = await client.query({ domain: 'example.test', types: ['A'], resolvers: [resolver], timeoutMs: 3000 });
   assert.is((r?.queries.A as QueryAnswered).rcode, 'NOERROR');
   const ports = fault.sourcePorts.slice(from);
@@ -118,7 +138,7 @@ test('an answer for a query that has settled is dropped and counted, not taken b
       await d.send(answerA(q, '198.51.100.66'), q); // a duplicate: arrives after the query settled
     })();
   });
-  await freshSocket();
+  freshSocket();
   const before = client.counters();
   const [r] = await client.query({ domain: 'one.test', types: ['A'], resolvers: [resolver], timeoutMs: 3000 });
   assert.equal(addresses(r?.queries.A), ['198.51.100.1']);
@@ -160,7 +180,7 @@ test('a datagram larger than any answer we ask for is dropped as malformed and t
 
 test('an idle socket closes once its age runs out: an answer sent to it later is never read', async () => {
   const { dns, resolver } = await peer((q, d) => void d.send(answerA(q, '198.51.100.1'), q));
-  await freshSocket();
+  freshSocket();
   const [r] = await client.query({ domain: 'one.test', types: ['A'], resolvers: [resolver], timeoutMs: 3000 });
   assert.equal(addresses(r?.queries.A), ['198.51.100.1']);
   const query = dns.seen[0] as SeenQuery;
@@ -168,10 +188,10 @@ test('an idle socket closes once its age runs out: an answer sent to it later is
   const before = client.counters().mismatchedDropped;
   await dns.send(answerA(query, '198.51.100.1'), query);
   assert.is(await counterReaches(() => client.counters(), 'mismatchedDropped', before + 1), before + 1);
-  await sleep(500); // well past the 250 ms age of the idle socket
-  await dns.send(answerA(query, '198.51.100.1'), query);
-  await sleep(100); // that nothing is read has no event to wait for: a pause for a datagram to arrive
-  assert.is(client.counters().mismatchedDropped, before + 1, 'the closed socket read nothing');
+  client.ageSockets(PAST_THE_AGE_LIMIT_MS);
+  await waitFor('the idle socket closed', () => client.counters().openSockets === 0);
+  assert.ok(await udpPortClosed(query.address, query.port), 'nothing reads the closed socket\'s port');
+  assert.is(client.counters().mismatchedDropped, before + 1);
 });
 
 test.run();

@@ -61,7 +61,7 @@ function nameKey(domain: string): string {
   return domain.toLowerCase();
 }
 
-export interface CoalescingClient extends Omit<ResolverClient, 'start' | 'query'> {
+export interface CoalescingClient extends Omit<ResolverClient, 'start' | 'query' | 'ageSockets'> {
   // `reserved`: the questions this request paid for, so the packets of what it launches are charged
   // once, beyond what it paid.
   // `done` is called once, with the outcomes (every question cancelled if `cancel` fired first), at once

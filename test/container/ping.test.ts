@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseNdjson, postStream } from '../api/stream-reader';
 import { postJson } from '../support/http';
-import { ensureImage, runNettools } from '../support/podman';
+import { ensureImage, NET_RAW_ONLY, runNettools } from '../support/podman';
 import { waitFor } from '../support/wait';
 
 // Ping from inside the container, the two ways docs/deploying.md ("In a container") gives: CAP_NET_RAW
@@ -13,8 +13,8 @@ const test = suite('ping in the container');
 
 test.before(ensureImage);
 
-test('with --cap-add NET_RAW it pings 127.0.0.1 on a raw socket, as its start-up line says', async () => {
-  const server = await runNettools({ podmanArgs: ['--cap-add', 'NET_RAW'] });
+test('with CAP_NET_RAW as its only capability it pings 127.0.0.1 on a raw socket, as its start-up line says', async () => {
+  const server = await runNettools({ podmanArgs: [...NET_RAW_ONLY] });
   try {
     assert.equal(server.listening.ping.socketKinds, { v4: 'raw', v6: 'raw' });
     const reply = await postJson(server.base, '/api/tools/ping', { host: '127.0.0.1', count: 1 });
@@ -42,7 +42,7 @@ test('with no capability and --sysctl ping_group_range in its own network, it pi
 });
 
 test('a streamed ping (NDJSON) gets its start, each reply and the summary', async () => {
-  const server = await runNettools({ podmanArgs: ['--cap-add', 'NET_RAW'] });
+  const server = await runNettools({ podmanArgs: [...NET_RAW_ONLY] });
   try {
     const stream = await postStream(server.base, '/api/tools/ping', { host: '127.0.0.1', count: 3, intervalMs: 200 }, 'application/x-ndjson');
     assert.is(stream.status, 200);

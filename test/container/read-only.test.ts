@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { postJson } from '../support/http';
-import { ensureImage, runNettools } from '../support/podman';
+import { ensureImage, NET_RAW_ONLY, runNettools } from '../support/podman';
 
 // nettools writes no file while serving, so the container runs with a read-only root file system
 // (`--read-only`, and no tmpfs: podman's --read-only-tmpfs is turned off to prove nothing needs /tmp).
@@ -10,7 +10,7 @@ const test = suite('a read-only container');
 test.before(ensureImage);
 
 test('with --read-only and no writable /tmp it serves /health and a ping', async () => {
-  const server = await runNettools({ podmanArgs: ['--read-only', '--read-only-tmpfs=false', '--cap-add', 'NET_RAW'] });
+  const server = await runNettools({ podmanArgs: ['--read-only', '--read-only-tmpfs=false', ...NET_RAW_ONLY] });
   try {
     const touch = await server.exec(['sh', '-c', 'touch /tmp/x || touch /opt/nettools/x']);
     assert.is.not(touch.code, 0, 'the root file system is read-only');

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseNdjson, postStream } from '../api/stream-reader';
-import { ensureImage, podman, runNettools } from '../support/podman';
+import { ensureImage, NET_RAW_ONLY, podman, runNettools } from '../support/podman';
 import { waitFor } from '../support/wait';
 
 // `podman stop` sends the image's STOPSIGNAL (SIGTERM) to nettools, which is the container's first
@@ -12,7 +12,7 @@ const test = suite('SIGTERM in the container');
 test.before(ensureImage);
 
 test('podman stop with a stream open ends it with a shutting-down problem event, and the container exits 0', async () => {
-  const server = await runNettools({ podmanArgs: ['--cap-add', 'NET_RAW'], env: { NETTOOLS_SHUTDOWN_GRACE_MS: '60000' } });
+  const server = await runNettools({ podmanArgs: [...NET_RAW_ONLY], env: { NETTOOLS_SHUTDOWN_GRACE_MS: '60000' } });
   try {
     const stream = await postStream(server.base, '/api/tools/ping', { host: '127.0.0.1', count: 600, intervalMs: 100 }, 'application/x-ndjson');
     await waitFor('a reply on the stream', () => stream.text().includes('"event":"reply"'), { everyMs: 20 });

@@ -19,6 +19,9 @@ const DEFAULT_ENV: Record<string, string> = {
   NETTOOLS_RATE_LIMIT: '1000/1s',
 };
 
+// What docs/deploying.md runs nettools with: no capability but the one raw ICMP sockets need.
+export const NET_RAW_ONLY = ['--cap-drop', 'ALL', '--cap-add', 'NET_RAW'];
+
 export interface Run {
   code: number | null;
   stdout: string;

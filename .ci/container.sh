@@ -12,6 +12,7 @@ cache=${NETTOOLS_CONTAINER_CACHE:-/var/cache/nettools-ci/container}
 root=$cache/root
 base=docker.io/library/debian:trixie-slim
 image=${NETTOOLS_IMAGE:-nettools:test}
+build_stage=${image%%:*}-build:${image#*:}
 export CONTAINERS_CONF=$src/.ci/containers.conf
 
 source "$src/.ci/debian-mirror.sh"
@@ -62,12 +63,19 @@ import_base() {
 }
 
 # --network host: the build's RUN steps reach Debian's mirror and npm's registry as this machine does.
-# The machine's CA bundle is a build secret (read by the fetches, kept out of every layer).
+# The machine's CA bundle is a build secret (read by the fetches, kept out of every layer). The build
+# stage is tagged too ($build_stage), so its layers are the next run's cache and not dangling; what an
+# earlier run left untagged (its stages, the image this one replaces) is pruned, and only images with the
+# Containerfile's title label: the store does not grow by a gigabyte each time the clone changes.
 build_image() {
   local ca=${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt} secret=()
   [ -s "$ca" ] && secret=(--secret "id=ca,src=$ca")
-  bounded 1200 podman build --pull=never --format docker --network host "${secret[@]}" \
-    -f "$src/deploy/Containerfile" -t "$image" "$src"
+  build() {
+    bounded 1200 podman build --pull=never --format docker --network host "${secret[@]}" \
+      -f "$src/deploy/Containerfile" "$@" "$src"
+  }
+  build --target build -t "$build_stage" && build -t "$image" || return 1
+  podman image prune --force --filter label=org.opencontainers.image.title=nettools > /dev/null
 }
 
 main() {

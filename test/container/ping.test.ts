@@ -2,13 +2,14 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseNdjson, postStream } from '../api/stream-reader';
 import { postJson } from '../support/http';
+import { createNetns } from '../support/netns';
 import { ensureImage, NET_RAW_ONLY, runNettools } from '../support/podman';
 import { waitFor } from '../support/wait';
 
 // Ping from inside the container, the two ways docs/deploying.md ("In a container") gives: CAP_NET_RAW
 // on the host's network, or no capability at all and a ping_group_range set in the container's own
 // network namespace (--sysctl is refused with the host's network: the range there is the host's). The
-// start-up line says which socket kind each got. Pings go to 127.0.0.1 only.
+// start-up line says which socket kind each got. Pings go to 127.0.0.1 and to a namespace made here.
 const test = suite('ping in the container');
 
 test.before(ensureImage);
@@ -22,6 +23,23 @@ test('with CAP_NET_RAW as its only capability it pings 127.0.0.1 on a raw socket
     assert.is(reply.json().reachable, true);
   } finally {
     await server.remove();
+  }
+});
+
+test('on the host network it pings a host in a network namespace, through the veth pair to it', async () => {
+  const ns = createNetns();
+  const server = await runNettools({ podmanArgs: [...NET_RAW_ONLY] }).catch((err) => {
+    ns.destroy();
+    throw err;
+  });
+  try {
+    const reply = await postJson(server.base, '/api/tools/ping', { host: ns.nsV4, count: 2, intervalMs: 200 });
+    assert.is(reply.status, 200, reply.text);
+    assert.is(reply.json().reachable, true);
+    assert.is(reply.json().address, ns.nsV4);
+  } finally {
+    await server.remove();
+    ns.destroy();
   }
 });
 

@@ -4,7 +4,6 @@ import { parseNdjson, postStream } from '../api/stream-reader';
 import { postJson } from '../support/http';
 import { createNetns } from '../support/netns';
 import { ensureImage, NET_RAW_ONLY, runNettools } from '../support/podman';
-import { waitFor } from '../support/wait';
 
 // Ping from inside the container, the two ways docs/deploying.md ("In a container") gives: CAP_NET_RAW
 // on the host's network, or no capability at all and a ping_group_range set in the container's own

@@ -58,13 +58,7 @@ remove_in_root() {
   rm -rf "$1"
 }
 
-# The Debian mirror this machine's apt uses (only it is reachable), else Debian's default.
-debian_mirror() {
-  local m
-  m=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null |
-    grep -E '^(deb|URIs:)' | tr ' ' '\n' | grep -E '^https?://.*/debian/?$' | head -n 1)
-  echo "${m:-http://deb.debian.org/debian}"
-}
+source "$src/.ci/debian-mirror.sh"
 
 # debootstrap once; a root left half-built by an earlier run (no marker) is deleted and built again.
 build_root() {

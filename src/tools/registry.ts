@@ -4,8 +4,9 @@ import { openResolverClient, windowShare } from '../engines/dns';
 import { coalesce } from '../engines/dns/coalescing-client';
 import { ResolverBudget } from '../ratelimit/resolver-budget';
 import type { LimiterStore } from '../ratelimit/limiter-store';
-import type { SharedCap } from '../ratelimit/shared-cap';
+import { SharedCap, sharedCapMemory } from '../ratelimit/shared-cap';
 import { MemoryLimiterStore } from '../ratelimit/memory-limiter-store';
+import { DEFAULT_TARGET_CACHE_MAX } from '../ratelimit/target-budget';
 import { createSchemaCompiler, type Validate } from '../validation/validator';
 import { dnsTool } from './dns';
 import { openIcmpEngine } from './icmp-engine';
@@ -69,7 +70,11 @@ function openUpstream(config: Config, registry: Registry | null, store: LimiterS
 export function openTools(config: Config, registry: Registry | null, tools: ReadonlyArray<Tool<any, any>> = TOOLS, stores: SharedStores = {}): OpenTools {
   const dns = openUpstream(config, registry, stores.resolvers);
   const icmp = openIcmpEngine();
-  const deps: ToolDeps = { config, dns, icmp, registry, ...(stores.targets ? { targetStore: stores.targets } : {}), ...(stores.traces ? { traceCap: stores.traces } : {}) };
+  // One store of per-target budgets and one count of traces in flight for every tool, also in a single
+  // thread: traceroute and mtr spend the same trace budget of a destination and the same places.
+  const targetStore = stores.targets ?? new MemoryLimiterStore({ max: DEFAULT_TARGET_CACHE_MAX });
+  const traceCap = stores.traces ?? new SharedCap(sharedCapMemory(), config.maxTracesInFlight);
+  const deps: ToolDeps = { config, dns, icmp, registry, targetStore, traceCap };
   const ids = config.resolvers.map((r) => r.id);
   const validators = requestValidators(ids, tools);
   const list = tools.map((tool) => {

@@ -10,6 +10,7 @@ import { DEFAULT_TARGET_CACHE_MAX } from '../ratelimit/target-budget';
 import { createSchemaCompiler, type Validate } from '../validation/validator';
 import { dnsTool } from './dns';
 import { openIcmpEngine } from './icmp-engine';
+import { mtrTool } from './mtr';
 import { pingTool } from './ping';
 import { tracerouteTool } from './traceroute';
 import type { Tool, ToolDeps, ToolSlot } from './tool';
@@ -18,7 +19,7 @@ import { Upstream } from './upstream';
 // Every tool the server offers. Adding a tool: its folder, and one line here.
 // eslint-style `any`: the list holds tools of different request and result types.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const TOOLS: ReadonlyArray<Tool<any, any>> = [pingTool, dnsTool, tracerouteTool];
+export const TOOLS: ReadonlyArray<Tool<any, any>> = [pingTool, dnsTool, tracerouteTool, mtrTool];
 
 // A tool ready to serve: its definition, its request validator and what runs it.
 export interface OpenTool<Req = unknown, Res = unknown> {
@@ -65,7 +66,7 @@ function openUpstream(config: Config, registry: Registry | null, store: LimiterS
 }
 
 // Engines are opened here, once per worker, and closed after every tool: one DNS engine, and one ICMP
-// engine (a socket per family) that ping and traceroute share, so that a raw socket's copy of every ICMP
+// engine (a socket per family) that ping, traceroute and mtr share, so that a raw socket's copy of every ICMP
 // packet reaches one engine, which matches it to whichever tool's session sent the echo.
 export function openTools(config: Config, registry: Registry | null, tools: ReadonlyArray<Tool<any, any>> = TOOLS, stores: SharedStores = {}): OpenTools {
   const dns = openUpstream(config, registry, stores.resolvers);

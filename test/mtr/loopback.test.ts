@@ -77,6 +77,21 @@ test('a streamed mtr pays per ten cycles as it goes: a refused payment ends it w
   }
 });
 
+test("traceroute and mtr spend one trace budget of a destination: either tool's trace leaves the other 429", async () => {
+  const tight = await startServer({ NETTOOLS_RESOLVERS: 'none=127.0.0.1:9', NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true', NETTOOLS_TARGET_TRACES_PER_MINUTE: '1' });
+  try {
+    const statuses = async (first: string, second: string, host: string) => {
+      const a = await postJson(tight.base, `/api/tools/${first}`, { host, cycles: first === 'mtr' ? 1 : undefined, timeoutMs: 300 });
+      const b = await postJson(tight.base, `/api/tools/${second}`, { host, cycles: second === 'mtr' ? 1 : undefined, timeoutMs: 300 });
+      return [a.status, b.status, b.json<{ code: string }>().code];
+    };
+    assert.equal(await statuses('traceroute', 'mtr', '127.0.0.2'), [200, 429, 'target-rate-limited']);
+    assert.equal(await statuses('mtr', 'traceroute', '127.0.0.3'), [200, 429, 'target-rate-limited']);
+  } finally {
+    await tight.stop();
+  }
+});
+
 test('a streamed mtr longer than NETTOOLS_STREAM_MAX_SECONDS is refused before it starts, at /cycles', async () => {
   const short = await startServer({ NETTOOLS_RESOLVERS: 'none=127.0.0.1:9', NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true', NETTOOLS_STREAM_MAX_SECONDS: '2' });
   try {

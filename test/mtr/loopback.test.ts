@@ -63,6 +63,14 @@ test('cycles 11 is accepted when the answer is streamed (up to 3600)', async ({ 
   assert.is(events.at(-1)!.data.hops[0].sent, 11);
 });
 
+test('streamed as server-sent events: start, a cycle event per cycle, then the summary', async ({ server }) => {
+  const reply = await postJson(server.base, '/api/tools/mtr', { host: '127.0.0.1', cycles: 2, intervalMs: 200 }, { accept: 'text/event-stream' });
+  assert.is(reply.status, 200, reply.text);
+  assert.is(reply.headers['content-type'], 'text/event-stream; charset=utf-8');
+  const names = [...reply.text.matchAll(/^event: (\S+)$/gm)].map((m) => m[1]);
+  assert.equal(names, ['start', 'cycle', 'cycle', 'summary']);
+});
+
 test('a streamed mtr pays per ten cycles as it goes: a refused payment ends it with a problem event after cycle 10', async () => {
   // The destination's trace budget holds one unit a minute: the admission's, which pays cycles 1 to 10.
   const tight = await startServer({ NETTOOLS_RESOLVERS: 'none=127.0.0.1:9', NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true', NETTOOLS_TARGET_TRACES_PER_MINUTE: '1' });

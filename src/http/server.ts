@@ -117,6 +117,16 @@ type Uws = ReturnType<typeof loadNativeUws>;
 
 const cutByShutdown = (ex: Exchange) => refuse(ex, { code: 'shutting-down', detail: 'the server is shutting down and this request did not finish within its grace period; send it again' });
 
+// Answers every request still in flight at the grace's end, and says how many there were.
+function cutUnfinished(live: LinkedList<Exchange>): number {
+  const unfinished = live.size;
+  for (const ex of live.drain()) {
+    ex.inFlightNode = null;
+    ex.endForShutdown(cutByShutdown);
+  }
+  return unfinished;
+}
+
 // Requests in flight, the listen socket, and a drain that waits for the last request to finish.
 function lifecycle(ctx: PipelineContext) {
   let listenSocket: us_listen_socket | null = null;
@@ -163,12 +173,7 @@ function lifecycle(ctx: PipelineContext) {
         // worker thread, and so the process, alive for ever.
         const timer = setTimeout(() => {
           drained = null;
-          const unfinished = live.size;
-          for (const ex of live.drain()) {
-            ex.inFlightNode = null;
-            ex.endForShutdown(cutByShutdown);
-          }
-          resolveAfterWrites(unfinished);
+          resolveAfterWrites(cutUnfinished(live));
         }, graceMs);
         drained = () => {
           clearTimeout(timer);

@@ -31,12 +31,13 @@ export const TARGET_FAILURES: readonly FailureCode[] = ['host-not-found', 'upstr
 export type RefusedReservation = Exclude<TargetReservation, { granted: true }>;
 
 // One tool's terms on the path, made once when the tool opens: which budget of the target it spends, the
-// words it refuses with, what it calls a caller gone away, and the data of its `start` event.
+// words it refuses with, what it calls a caller gone away, and its settings as its `start` event shows
+// them (between the target's fields and the timings every tool's start event carries).
 export interface TargetTerms<Req> {
   budget: TargetBudget;
   refusal(reservation: RefusedReservation, address: string): ToolFailure;
   aborted: ToolFailure;
-  startData(request: Req, target: Target): Record<string, unknown>;
+  settings(request: Req): Record<string, unknown>;
 }
 
 // A target resolved, admitted and paid for.
@@ -78,7 +79,7 @@ export class TargetPath {
     const unpaid = await promised((done: Answer<ToolFailure | null>) => pay(terms, host.address, units, done));
     if (unpaid !== null) return { ok: false, failure: unpaid };
     const target: Target = { address: host.address, shown: host.shown, startedAt, t0, resolveMs };
-    events?.start(terms.startData(request, target));
+    events?.start({ host: request.host, address: target.shown, ipVersion: target.address.family, ...terms.settings(request), resolveMs, startedAt });
     return { ok: true, target };
   }
 }

@@ -9,6 +9,9 @@ export const hostProperty = {
   examples: ['example.com', '192.0.2.10', '[2001:db8::10]'],
 } as const;
 
+// Every tool on the target path reports it: in its start event (target-path.ts), and ping in its result.
+export const resolveMsProperty = { type: 'number', minimum: 0, description: 'Time spent resolving the host name, ms (near 0 for an IP literal).' } as const;
+
 export const ipVersionProperty = {
   enum: [4, 6],
   description: 'Address family to resolve a host name to; an IP literal decides it itself. Without it: IPv4 first, then IPv6.',

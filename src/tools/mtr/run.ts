@@ -88,16 +88,7 @@ function mtrTerms(budget: TargetBudget): TargetTerms<MtrRequest> {
     budget,
     refusal: traceRefusal,
     aborted: ABORTED,
-    startData: (request, target) => ({
-      host: request.host,
-      address: target.shown,
-      ipVersion: target.address.family,
-      cycles: request.cycles,
-      intervalMs: request.intervalMs,
-      maxHops: request.maxHops,
-      timeoutMs: request.timeoutMs,
-      startedAt: target.startedAt,
-    }),
+    settings: (request) => ({ cycles: request.cycles, intervalMs: request.intervalMs, maxHops: request.maxHops, timeoutMs: request.timeoutMs }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { resolveMsProperty } from '../target-schema';
 import type { StreamEventSchemas } from '../tool';
 import { mtrHopSchema, mtrRequestSchema, mtrResultSchema } from './schema';
 
@@ -9,7 +10,7 @@ export const mtrStreamEvents: StreamEventSchemas = {
   start: {
     type: 'object',
     description: 'The mtr starts: the resolved address and the settings in force.',
-    required: ['host', 'address', 'ipVersion', 'cycles', 'intervalMs', 'maxHops', 'timeoutMs', 'startedAt'],
+    required: ['host', 'address', 'ipVersion', 'cycles', 'intervalMs', 'maxHops', 'timeoutMs', 'resolveMs', 'startedAt'],
     properties: {
       host: result.host,
       address: result.address,
@@ -18,6 +19,7 @@ export const mtrStreamEvents: StreamEventSchemas = {
       intervalMs: request.intervalMs,
       maxHops: request.maxHops,
       timeoutMs: request.timeoutMs,
+      resolveMs: resolveMsProperty,
       startedAt: result.startedAt,
     },
   },

@@ -70,17 +70,7 @@ function pingTerms(budget: TargetBudget): TargetTerms<PingRequest> {
     budget,
     refusal: echoRefusal,
     aborted: ABORTED,
-    startData: (request, target) => ({
-      host: request.host,
-      address: target.shown,
-      ipVersion: target.address.family,
-      count: request.count,
-      intervalMs: request.intervalMs,
-      timeoutMs: request.timeoutMs,
-      size: request.size,
-      resolveMs: target.resolveMs,
-      startedAt: target.startedAt,
-    }),
+    settings: (request) => ({ count: request.count, intervalMs: request.intervalMs, timeoutMs: request.timeoutMs, size: request.size }),
   };
 }
 

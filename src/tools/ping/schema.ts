@@ -1,4 +1,4 @@
-import { hostProperty, ipVersionProperty } from '../target-schema';
+import { hostProperty, ipVersionProperty, resolveMsProperty } from '../target-schema';
 
 export const PING_LIMITS = {
   count: { minimum: 1, maximum: 10, default: 4 },
@@ -101,7 +101,7 @@ export const pingResultSchema = {
         },
       },
     },
-    resolveMs: { ...ms, description: 'Time spent resolving the host name, ms (near 0 for an IP literal).' },
+    resolveMs: resolveMsProperty,
     durationMs: { ...ms, description: 'Time for the whole measurement, resolution included, ms.' },
     startedAt: { type: 'string', format: 'date-time', description: 'When the measurement started (UTC).' },
   },

@@ -79,14 +79,6 @@ function traceTerms(budget: TargetBudget): TargetTerms<TracerouteRequest> {
     budget,
     refusal: traceRefusal,
     aborted: ABORTED,
-    startData: (request, target) => ({
-      host: request.host,
-      address: target.shown,
-      ipVersion: target.address.family,
-      maxHops: request.maxHops,
-      probesPerHop: request.probesPerHop,
-      timeoutMs: request.timeoutMs,
-      startedAt: target.startedAt,
-    }),
+    settings: (request) => ({ maxHops: request.maxHops, probesPerHop: request.probesPerHop, timeoutMs: request.timeoutMs }),
   };
 }

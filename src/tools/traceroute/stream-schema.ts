@@ -1,4 +1,5 @@
 import type { StreamEventSchemas } from '../tool';
+import { resolveMsProperty } from '../target-schema';
 import { traceHopSchema, tracerouteRequestSchema, tracerouteResultSchema } from './schema';
 
 const result = tracerouteResultSchema.properties;
@@ -9,7 +10,7 @@ export const tracerouteStreamEvents: StreamEventSchemas = {
   start: {
     type: 'object',
     description: 'The trace starts: the resolved address and the settings in force.',
-    required: ['host', 'address', 'ipVersion', 'maxHops', 'probesPerHop', 'timeoutMs', 'startedAt'],
+    required: ['host', 'address', 'ipVersion', 'maxHops', 'probesPerHop', 'timeoutMs', 'resolveMs', 'startedAt'],
     properties: {
       host: result.host,
       address: result.address,
@@ -17,6 +18,7 @@ export const tracerouteStreamEvents: StreamEventSchemas = {
       maxHops: request.maxHops,
       probesPerHop: request.probesPerHop,
       timeoutMs: request.timeoutMs,
+      resolveMs: resolveMsProperty,
       startedAt: result.startedAt,
     },
   },

@@ -1050,6 +1050,8 @@ export interface components {
                  * @example 1000
                  */
                 timeoutMs: number;
+                /** @description Time spent resolving the host name, ms (near 0 for an IP literal). */
+                resolveMs: number;
                 /**
                  * Format: date-time
                  * @description When the trace started (UTC).
@@ -1348,6 +1350,8 @@ export interface components {
                  * @example 1000
                  */
                 timeoutMs: number;
+                /** @description Time spent resolving the host name, ms (near 0 for an IP literal). */
+                resolveMs: number;
                 /**
                  * Format: date-time
                  * @description When the mtr started (UTC).

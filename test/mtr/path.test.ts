@@ -104,8 +104,9 @@ test('streamed NDJSON: start, one cycle event per cycle with the figures so far,
 });
 
 test('a client that goes away stops its mtr at once: counted as aborted, no cycle after, its stream closed', async ({ path: p }) => {
-  // Cycles a second apart: the client leaves after the first, long before the tenth would start.
-  const { answers, metrics } = await traceInPath(p, { asks: [{ tool: 'mtr', body: { host: p.destination.v4, cycles: 10, intervalMs: 1000 }, accept: 'application/x-ndjson', abortAfterMs: 500 }] });
+  // Cycles three seconds apart: the client leaves a second in, after the first cycle (a millisecond on
+  // this path) and long before the second would start.
+  const { answers, metrics } = await traceInPath(p, { asks: [{ tool: 'mtr', body: { host: p.destination.v4, cycles: 10, intervalMs: 3000 }, accept: 'application/x-ndjson', abortAfterMs: 1000 }] });
   assert.is(answers[0]!.status, 0);
   const samples = parsePromText(metrics);
   assert.is(sampleValue(samples, 'nettools_mtr_runs_total', { outcome: 'aborted' }), 1);

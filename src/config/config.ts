@@ -110,7 +110,7 @@ const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     variable: 'NETTOOLS_STREAM_MAX_SECONDS',
     fallback: '3600',
     parse: integer(1, 86_400),
-    help: 'longest a streamed ping may run: (count - 1) x intervalMs + timeoutMs, in seconds',
+    help: 'longest a streamed ping or mtr may run: (count or cycles - 1) x intervalMs + timeoutMs, in seconds',
   },
   maxTracesInFlight: {
     key: 'maxTracesInFlight',
@@ -118,14 +118,14 @@ const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     fallback: '128',
     // Each trace holds up to 96 of its engine's 65,536 ICMP sequences while it runs.
     parse: integer(1, 512),
-    help: 'traceroutes in flight in the whole process, all worker threads together',
+    help: 'traceroutes and mtrs in flight in the whole process, all worker threads together',
   },
   targetTracesPerMinute: {
     key: 'targetTracesPerMinute',
     variable: 'NETTOOLS_TARGET_TRACES_PER_MINUTE',
     fallback: '6',
     parse: integer(1, 10_000),
-    help: 'traceroutes per minute the whole server runs to one address',
+    help: 'traces per minute the whole server runs to one address (a traceroute, or ten cycles of an mtr)',
   },
   rateLimitCacheMax: {
     key: 'rateLimitCacheMax',

@@ -14,12 +14,12 @@ export const PROBLEM_DESCRIPTIONS: Readonly<Record<ProblemCode, string>> = {
   'payload-too-large': 'The body is over 4 KiB; the connection is closed.',
   'unsupported-media-type': 'The body must be sent as `Content-Type: application/json` (a `charset` parameter is fine).',
   'host-not-found':
-    'ping, traceroute: the resolvers answered, and the host name has no address of the wanted family (`ipVersion`, or either when it is absent). `dns` says which: `nxdomain` (the name does not exist) or `no-data` (it exists, without an A or AAAA record). Resolvers that gave no answer are `upstream-failed` or `upstream-timeout` instead, never this.',
+    'ping, traceroute, mtr: the resolvers answered, and the host name has no address of the wanted family (`ipVersion`, or either when it is absent). `dns` says which: `nxdomain` (the name does not exist) or `no-data` (it exists, without an A or AAAA record). Resolvers that gave no answer are `upstream-failed` or `upstream-timeout` instead, never this.',
   'target-forbidden':
     'ping: the address is in a range this server does not ping (loopback, private, link-local, CGNAT, multicast, documentation and the like); `range` names it. A host name is checked once resolved. An operator may open the private ranges; multicast, broadcast and unspecified addresses stay refused.',
   'rate-limited': "The caller's bucket is empty (its API key's, or its address's). Wait `Retry-After` seconds; the rate-limit headers describe the budget.",
   'target-rate-limited':
-    'ping: this server already sends the address as many echo requests per second as it allows (its per-target echo budget); traceroute: the address already got as many traces this minute as the server allows (its per-target trace budget). For all callers together, so the server cannot be used as a flood source; `detail` names the budget. Wait `Retry-After` seconds.',
+    'ping: this server already sends the address as many echo requests per second as it allows (its per-target echo budget); traceroute and mtr: the address already got as many traces this minute as the server allows (its per-target trace budget; an mtr spends one per ten cycles, and a streamed mtr refused later ends with this as its `problem` event). For all callers together, so the server cannot be used as a flood source; `detail` names the budget. Wait `Retry-After` seconds.',
   'too-many-concurrent': "The caller already has as many requests in flight as its plan allows; send the next one when one of them is answered.",
   overloaded: 'The server has as many requests in flight as it takes, from all callers (for ping, also: as many echo requests as its engine tracks at once). Wait `Retry-After` seconds.',
   'engine-unavailable':
@@ -29,9 +29,9 @@ export const PROBLEM_DESCRIPTIONS: Readonly<Record<ProblemCode, string>> = {
   'rate-limit-store-unavailable':
     'The store the budgets are shared in (Redis) cannot be reached and the operator chose to refuse rather than serve unlimited (NETTOOLS_REDIS_FAILURE=closed). Wait `Retry-After` seconds.',
   'upstream-failed':
-    'dns, and ping or traceroute of a host name: no resolver answered (NOERROR or NXDOMAIN), and at least one said something else (REFUSED, SERVFAIL, ...) or sent nothing usable. Nothing is known of the name: retry later. `resolvers` says what each resolver said (from dns as in a 200, with `durationMs`; from ping and traceroute its rcode or error for the last record type asked), and `detail` names them.',
+    'dns, and ping, traceroute or mtr of a host name: no resolver answered (NOERROR or NXDOMAIN), and at least one said something else (REFUSED, SERVFAIL, ...) or sent nothing usable. Nothing is known of the name: retry later. `resolvers` says what each resolver said (from dns as in a 200, with `durationMs`; from ping, traceroute and mtr its rcode or error for the last record type asked), and `detail` names them.',
   'upstream-timeout':
-    'dns, and ping or traceroute of a host name: no resolver answered, and every one of them timed out (within `timeoutMs` for dns). Nothing is known of the name: retry later. `resolvers` gives each one\'s outcome (from dns as in a 200, with `durationMs` how long they were waited for).',
+    'dns, and ping, traceroute or mtr of a host name: no resolver answered, and every one of them timed out (within `timeoutMs` for dns). Nothing is known of the name: retry later. `resolvers` gives each one\'s outcome (from dns as in a 200, with `durationMs` how long they were waited for).',
   'shutting-down':
     'The server began to stop (SIGTERM) while the request ran. A stream is ended at once rather than at the end of the grace period: a 503 if no event was sent yet, else the stream\'s `problem` event (the events before it stand). Any other request still unfinished when the grace period (NETTOOLS_SHUTDOWN_GRACE_MS) ends gets this 503 then, on a connection that closes. Send the request again, to another instance or once this one is back.',
   'internal-error': "A bug in the server. The response's `X-Request-Id` finds the request in the server's log.",
@@ -95,7 +95,7 @@ export function problemHeaders(codes: readonly ProblemCode[]): Record<string, He
 
 // The document's introduction, shown above the operations.
 export const INTRODUCTION = [
-  'Network diagnostics over HTTP: ICMP ping, multi-resolver DNS and traceroute.',
+  'Network diagnostics over HTTP: ICMP ping, multi-resolver DNS, traceroute and mtr.',
   '**Errors** are RFC 9457 problem details (`application/problem+json`) with a stable `code`; each response below lists its codes and when they are answered.',
   "**Rate limits**: every tool and probe answer, refusals included, carries `RateLimit-Policy`, `RateLimit` and `X-RateLimit-*`; a 429 or 503 that can be retried says when in `Retry-After`. Without a key the caller's address is limited (behind a trusted proxy, the client's). `GET /api/limits` shows the budget without spending it.",
   '**CORS**: tool responses carry `Access-Control-Allow-Origin` (the operator\'s choice, `*` unless set), and `OPTIONS` on a tool path answers a browser\'s preflight with 204; preflights are not listed as operations below.',
@@ -105,7 +105,7 @@ export const INTRODUCTION = [
 
 // Operations grouped by who calls them; every operation carries exactly one of these.
 export const TAGS = [
-  { name: 'tools', description: 'Measurements: ping, DNS and traceroute. Rate limited; an API key is optional.' },
+  { name: 'tools', description: 'Measurements: ping, DNS, traceroute and mtr. Rate limited; an API key is optional.' },
   { name: 'account', description: "The caller's own plan and budget." },
   { name: 'operations', description: 'For whoever runs the server and its monitoring: liveness, metrics, Prometheus probes, this document and its page.' },
 ];

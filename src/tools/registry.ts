@@ -4,11 +4,13 @@ import { openResolverClient, windowShare } from '../engines/dns';
 import { coalesce } from '../engines/dns/coalescing-client';
 import { ResolverBudget } from '../ratelimit/resolver-budget';
 import type { LimiterStore } from '../ratelimit/limiter-store';
-import type { SharedCap } from '../ratelimit/shared-cap';
+import { SharedCap, sharedCapMemory } from '../ratelimit/shared-cap';
 import { MemoryLimiterStore } from '../ratelimit/memory-limiter-store';
+import { DEFAULT_TARGET_CACHE_MAX } from '../ratelimit/target-budget';
 import { createSchemaCompiler, type Validate } from '../validation/validator';
 import { dnsTool } from './dns';
 import { openIcmpEngine } from './icmp-engine';
+import { mtrTool } from './mtr';
 import { pingTool } from './ping';
 import { tracerouteTool } from './traceroute';
 import type { Tool, ToolDeps, ToolSlot } from './tool';
@@ -17,7 +19,7 @@ import { Upstream } from './upstream';
 // Every tool the server offers. Adding a tool: its folder, and one line here.
 // eslint-style `any`: the list holds tools of different request and result types.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const TOOLS: ReadonlyArray<Tool<any, any>> = [pingTool, dnsTool, tracerouteTool];
+export const TOOLS: ReadonlyArray<Tool<any, any>> = [pingTool, dnsTool, tracerouteTool, mtrTool];
 
 // A tool ready to serve: its definition, its request validator and what runs it.
 export interface OpenTool<Req = unknown, Res = unknown> {
@@ -64,12 +66,16 @@ function openUpstream(config: Config, registry: Registry | null, store: LimiterS
 }
 
 // Engines are opened here, once per worker, and closed after every tool: one DNS engine, and one ICMP
-// engine (a socket per family) that ping and traceroute share, so that a raw socket's copy of every ICMP
+// engine (a socket per family) that ping, traceroute and mtr share, so that a raw socket's copy of every ICMP
 // packet reaches one engine, which matches it to whichever tool's session sent the echo.
 export function openTools(config: Config, registry: Registry | null, tools: ReadonlyArray<Tool<any, any>> = TOOLS, stores: SharedStores = {}): OpenTools {
   const dns = openUpstream(config, registry, stores.resolvers);
   const icmp = openIcmpEngine();
-  const deps: ToolDeps = { config, dns, icmp, registry, ...(stores.targets ? { targetStore: stores.targets } : {}), ...(stores.traces ? { traceCap: stores.traces } : {}) };
+  // One store of per-target budgets and one count of traces in flight for every tool, also in a single
+  // thread: traceroute and mtr spend the same trace budget of a destination and the same places.
+  const targetStore = stores.targets ?? new MemoryLimiterStore({ max: DEFAULT_TARGET_CACHE_MAX });
+  const traceCap = stores.traces ?? new SharedCap(sharedCapMemory(), config.maxTracesInFlight);
+  const deps: ToolDeps = { config, dns, icmp, registry, targetStore, traceCap };
   const ids = config.resolvers.map((r) => r.id);
   const validators = requestValidators(ids, tools);
   const list = tools.map((tool) => {

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 // What each README example must answer against `npm run try`, recognised by what it asks for. An example
 // the test does not recognise fails: every example in the block is checked, none is skipped.
 
-export type Kind = 'ping-address' | 'ping-name' | 'dns' | 'traceroute' | 'streamed-ping' | 'health' | 'openapi';
+export type Kind = 'ping-address' | 'ping-name' | 'dns' | 'traceroute' | 'mtr' | 'streamed-ping' | 'health' | 'openapi';
 
 export function kindOf(command: string): Kind {
   const path = /localhost:\$\{PORT:-8080\}(\/[^\s'"]*)/.exec(command)?.[1];
@@ -13,6 +13,7 @@ export function kindOf(command: string): Kind {
   if (path === '/api/tools/ping') return host !== undefined && /^[\d.]+$/.test(host) ? 'ping-address' : 'ping-name';
   if (path === '/api/tools/dns') return 'dns';
   if (path === '/api/tools/traceroute') return 'traceroute';
+  if (path === '/api/tools/mtr') return 'mtr';
   if (path === '/health') return 'health';
   if (path === '/openapi.json') return 'openapi';
   throw new Error(`an example the trial test does not know (it must use localhost:\${PORT:-8080}): ${command}`);
@@ -41,6 +42,9 @@ export function checkAnswer(kind: Kind, stdout: string): void {
   } else if (kind === 'traceroute') {
     assert.is(answer.destinationReached, true, stdout);
     assert.is(answer.hops[0].ttl, 1, stdout);
+  } else if (kind === 'mtr') {
+    assert.is(answer.destinationReached, true, stdout);
+    assert.equal(answer.hops.map((h: { ttl: number; sent: number; received: number }) => [h.ttl, h.sent, h.received]), [[1, 3, 3]], stdout);
   } else if (kind === 'health') {
     assert.equal(answer, { status: 'ok' });
   } else {

@@ -19,13 +19,14 @@ test('every contract path is documented with its methods', () => {
   assert.ok(doc.paths['/api/tools/ping'].post);
   assert.ok(doc.paths['/api/tools/dns'].post);
   assert.ok(doc.paths['/api/tools/traceroute'].post);
+  assert.ok(doc.paths['/api/tools/mtr'].post);
   assert.ok(doc.paths['/health'].get);
   assert.ok(doc.paths['/openapi.json'].get);
 });
 
 test('the description and the tools tag name every tool, and CORS preflights are described, not listed as operations', () => {
   for (const text of [doc.info.description.split('\n')[0], doc.tags.find((t: any) => t.name === 'tools').description]) {
-    assert.match(text, /ping, (multi-resolver )?DNS and traceroute/);
+    assert.match(text, /ping, (multi-resolver )?DNS, traceroute and mtr/);
   }
   assert.match(doc.info.description, /`OPTIONS` on a tool path answers a browser's preflight/);
   for (const item of Object.values<any>(doc.paths)) assert.is(item.options, undefined);

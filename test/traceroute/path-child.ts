@@ -6,7 +6,7 @@ import { icmpSockets } from '../support/icmp-sockets';
 import { startServer } from '../support/server';
 
 interface Ask {
-  tool?: 'traceroute' | 'ping'; // traceroute unless named
+  tool?: 'traceroute' | 'ping' | 'mtr'; // traceroute unless named
   body: Record<string, unknown>;
   accept?: string;
   abortAfterMs?: number; // the client goes away this long after asking

@@ -22,7 +22,7 @@ export interface PathAnswers {
 
 const CHILD = path.join(__dirname, 'path-child.js');
 
-export function runInPath(p: TracePath, job: { env?: Record<string, string>; asks: Array<{ tool?: 'traceroute' | 'ping'; body: Record<string, unknown>; accept?: string; abortAfterMs?: number }>; parallel?: boolean }): InPath {
+export function runInPath(p: TracePath, job: { env?: Record<string, string>; asks: Array<{ tool?: 'traceroute' | 'ping' | 'mtr'; body: Record<string, unknown>; accept?: string; abortAfterMs?: number }>; parallel?: boolean }): InPath {
   const child = p.spawn(p.source.ns, [process.execPath, CHILD, JSON.stringify(job)]);
   let out = '';
   let err = '';

@@ -2,7 +2,7 @@ import { failed, MAX_BODY_BYTES, readAnswer, type Answer } from './answer.js';
 import { NettoolsError } from './error.js';
 import type { RateLimitInfo } from './rate-limit.js';
 import { openStream, readEvents } from './stream.js';
-import type { DnsEvent, DnsRequest, DnsResult, Limits, PingEvent, PingRequest, PingResult, ProblemCode, TracerouteEvent, TracerouteRequest, TracerouteResult } from './types.js';
+import type { DnsEvent, DnsRequest, DnsResult, Limits, MtrEvent, MtrRequest, MtrResult, PingEvent, PingRequest, PingResult, ProblemCode, TracerouteEvent, TracerouteRequest, TracerouteResult } from './types.js';
 import { wait } from './wait.js';
 
 // Good manners on 429 and 503: resend once `Retry-After` has passed, a bounded number of times, and
@@ -66,13 +66,19 @@ export class NettoolsClient {
     return this.send<TracerouteResult>('POST', 'api/tools/traceroute', request, call);
   }
 
+  // Every hop of the path probed again in cycles, with mtr's figures per hop (at most 10 cycles here;
+  // mtrStream() takes up to 3600).
+  mtr(request: MtrRequest, call: CallOptions = {}): Promise<Answer<MtrResult>> {
+    return this.send<MtrResult>('POST', 'api/tools/mtr', request, call);
+  }
+
   // The caller's plan and budget; spends no token.
   limits(call: CallOptions = {}): Promise<Answer<Limits>> {
     return this.send<Limits>('GET', 'api/limits', undefined, call);
   }
 
   // The streamed forms: `start`, each result as it arrives (ping `reply`, dns `answer`, traceroute `hop`
-  // in TTL order), then `summary`, whose data is what ping() / dns() / traceroute() answer. The request
+  // in TTL order, mtr `cycle`), then `summary`, whose data is what ping() / dns() / traceroute() / mtr() answer. The request
   // goes out on the first next(); a refusal (after the same Retry-After waits as the plain calls), a
   // `problem` event and a broken stream are thrown as NettoolsError. Leaving the loop early aborts the
   // request, and the server stops measuring.
@@ -86,6 +92,10 @@ export class NettoolsClient {
 
   tracerouteStream(request: TracerouteRequest, call: CallOptions = {}): AsyncGenerator<TracerouteEvent, void, undefined> {
     return this.stream<TracerouteEvent>('api/tools/traceroute', request, call);
+  }
+
+  mtrStream(request: MtrRequest, call: CallOptions = {}): AsyncGenerator<MtrEvent, void, undefined> {
+    return this.stream<MtrEvent>('api/tools/mtr', request, call);
   }
 
   private async *stream<E extends { event: string; data: unknown }>(path: string, body: unknown, call: CallOptions): AsyncGenerator<E, void, undefined> {

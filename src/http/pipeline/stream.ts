@@ -25,7 +25,7 @@ export interface StreamFlow extends RunFlow {
 function unpaid(refusal: AdmitRefusal): ToolFailure {
   if (refusal.code === 'rate-limited') {
     const every = `${refusal.limit} requests per ${refusal.windowMs / 1000} s`;
-    return { code: 'caller-rate-limited', detail: `the caller's budget (${every}) is spent: a stream pays one token per ten echoes started; retry after ${refusal.retryAfterSeconds} s`, retryAfterSeconds: refusal.retryAfterSeconds };
+    return { code: 'caller-rate-limited', detail: `the caller's budget (${every}) is spent: a stream pays one token per ten echoes (ping) or cycles (mtr) started; retry after ${refusal.retryAfterSeconds} s`, retryAfterSeconds: refusal.retryAfterSeconds };
   }
   if (refusal.code === 'rate-limit-store-unavailable') {
     return { code: 'store-unavailable', detail: 'the shared rate-limit store cannot be reached and this server refuses rather than serve unlimited; retry shortly', retryAfterSeconds: refusal.retryAfterSeconds };

@@ -54,9 +54,20 @@ export class HopAssembler {
     return this.ofTtl(last).some((p) => p !== undefined && isFinal(p) && p.from !== undefined && sameAddress(p.from, this.target));
   }
 
-  private lastTtl(): number {
+  // The first TTL answered with an end of the path (echo reply, destination unreachable), if any yet.
+  endTtl(): number | null {
     for (let ttl = 1; ttl <= this.maxHops; ttl++) if (this.isFinal(ttl)) return ttl;
-    return this.maxHops;
+    return null;
+  }
+
+  // The highest TTL of the path: its end, or maxHops without one.
+  lastTtl(): number {
+    return this.endTtl() ?? this.maxHops;
+  }
+
+  // A TTL's probes as the engine decided them (RTTs unrounded: mtr folds them into its figures).
+  rawProbes(ttl: number): ReadonlyArray<RawEcho | undefined> {
+    return this.ofTtl(ttl);
   }
 
   private isFinal(ttl: number): boolean {

@@ -14,7 +14,7 @@ export interface TraceMetrics {
 // ping, so what stays unmatched is no tool's traffic of ours.
 export function watchTracer(registry: Registry, read: EngineStats): TraceMetrics {
   const traces = new PlainCounter(registry, 'nettools_traceroute_traces_total', 'Traces by outcome: reached, not-reached, or the failure code.', ['outcome']);
-  familyCounter(registry, 'nettools_traceroute_probes_sent_total', 'Traceroute probes (echo requests of rising TTL) sent.', read, 'traceSent');
+  familyCounter(registry, 'nettools_traceroute_probes_sent_total', 'Trace probes (echo requests of rising TTL) sent, by traceroute and by mtr cycles alike.', read, 'traceSent');
   const unmatchedHelp = "ICMP errors on the ICMP sockets (one per family per worker, shared by ping and traceroute) that quoted no echo or probe of ours (forged, late or another program's), dropped.";
   familyCounter(registry, 'nettools_traceroute_unmatched_errors_total', unmatchedHelp, read, 'strayErrors');
   return {

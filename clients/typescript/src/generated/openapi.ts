@@ -53,6 +53,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tools/mtr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Every hop of the path to one host probed again in cycles: loss, round trips and jitter per hop, as mtr reports them */
+        post: operations["mtr"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1092,6 +1109,327 @@ export interface components {
             data: components["schemas"]["Problem"];
         };
         /**
+         * @example {
+         *       "host": "example.com",
+         *       "cycles": 10,
+         *       "intervalMs": 1000
+         *     }
+         */
+        MtrRequest: {
+            /**
+             * Format: host
+             * @description Host name (IDN in Unicode is converted to ASCII), IPv4 literal, or IPv6 literal (brackets allowed). No scheme, port, path, spaces or control characters. The target policy applies after resolution, as for ping.
+             * @example example.com
+             * @example 192.0.2.10
+             * @example [2001:db8::10]
+             */
+            host: string;
+            /**
+             * @description Rounds of probes over the whole path. Up to 3600 when the response is streamed (Accept: application/x-ndjson or text/event-stream).
+             * @default 10
+             * @example 10
+             */
+            cycles?: number;
+            /**
+             * @description Time from the start of one cycle to the start of the next, ms (a cycle still waiting for a silent hop delays the next until it ends).
+             * @default 1000
+             * @example 1000
+             */
+            intervalMs?: number;
+            /**
+             * @description Highest TTL (hop limit) probed; once the destination answers, later cycles probe no further than its hop.
+             * @default 30
+             * @example 30
+             */
+            maxHops?: number;
+            /**
+             * @description How long to wait for each probe's answer, ms.
+             * @default 1000
+             * @example 1000
+             */
+            timeoutMs?: number;
+            /**
+             * @description Address family to resolve a host name to; an IP literal decides it itself. Without it: IPv4 first, then IPv6.
+             * @enum {unknown}
+             */
+            ipVersion?: 4 | 6;
+            /**
+             * @description Ask the configured resolvers for the PTR name of each address that answers at a hop, once, when it is first seen (within timeoutMs, charged to each resolver's query budget). An address without an answer in time, or whose question a budget cannot take, has no name; the mtr is never refused for it.
+             * @default false
+             */
+            resolveNames?: boolean;
+        };
+        /**
+         * @description An mtr was run, whatever its outcome: a target that never answers is a 200 with destinationReached false.
+         * @example {
+         *       "host": "192.0.2.10",
+         *       "address": "192.0.2.10",
+         *       "ipVersion": 4,
+         *       "destinationReached": true,
+         *       "cycles": 3,
+         *       "hops": [
+         *         {
+         *           "ttl": 1,
+         *           "addresses": [
+         *             {
+         *               "address": "198.51.100.1",
+         *               "count": 3
+         *             }
+         *           ],
+         *           "sent": 3,
+         *           "received": 3,
+         *           "lossPercent": 0,
+         *           "lastMs": 0.41,
+         *           "bestMs": 0.398,
+         *           "avgMs": 0.412,
+         *           "worstMs": 0.428,
+         *           "stddevMs": 0.015,
+         *           "jitterMs": 0.013,
+         *           "jitterMaxMs": 0.03,
+         *           "icmp": {
+         *             "type": 11,
+         *             "code": 0,
+         *             "name": "ttl-exceeded"
+         *           }
+         *         },
+         *         {
+         *           "ttl": 2,
+         *           "addresses": [],
+         *           "sent": 3,
+         *           "received": 0,
+         *           "lossPercent": 100,
+         *           "lastMs": null,
+         *           "bestMs": null,
+         *           "avgMs": null,
+         *           "worstMs": null,
+         *           "stddevMs": null,
+         *           "jitterMs": null,
+         *           "jitterMaxMs": null
+         *         },
+         *         {
+         *           "ttl": 3,
+         *           "addresses": [
+         *             {
+         *               "address": "192.0.2.10",
+         *               "count": 2
+         *             }
+         *           ],
+         *           "sent": 3,
+         *           "received": 2,
+         *           "lossPercent": 33.333,
+         *           "lastMs": 11.021,
+         *           "bestMs": 10.977,
+         *           "avgMs": 10.999,
+         *           "worstMs": 11.021,
+         *           "stddevMs": 0.031,
+         *           "jitterMs": 0.022,
+         *           "jitterMaxMs": 0.044,
+         *           "icmp": {
+         *             "type": 0,
+         *             "code": 0,
+         *             "name": "echo-reply"
+         *           }
+         *         }
+         *       ],
+         *       "durationMs": 2004.2,
+         *       "startedAt": "2026-11-22T12:00:00.000Z"
+         *     }
+         */
+        MtrResult: {
+            /**
+             * @description The host as asked (an IDN in its ASCII form).
+             * @example example.com
+             */
+            host: string;
+            /**
+             * @description The address probed.
+             * @example 192.0.2.10
+             */
+            address: string;
+            /**
+             * @description Address family of `address`.
+             * @enum {unknown}
+             */
+            ipVersion: 4 | 6;
+            /** @description True when the target itself answered in some cycle. */
+            destinationReached: boolean;
+            /** @description Cycles run. */
+            cycles: number;
+            /** @description From TTL 1 up to the first TTL answered by the target (or by a router refusing with destination unreachable); without such an answer, up to one past the highest hop that answered (as mtr shows it), at most maxHops. */
+            hops: {
+                /** @description The TTL (hop limit) of this hop's probes. */
+                ttl: number;
+                /** @description Every address that answered at this hop (at most 8; a hop that load-balances over more counts all its answers in the figures), in the order first seen. */
+                addresses: {
+                    /** @description Who answered: a router (time exceeded, unreachable) or the target. */
+                    address: string;
+                    /** @description Its PTR name, without the final dot (with resolveNames, when a resolver gave one). */
+                    name?: string;
+                    /** @description How many of this hop's probes it answered. */
+                    count: number;
+                }[];
+                /** @description Probes sent to this hop (one per cycle that reached it). */
+                sent: number;
+                /** @description Probes answered. */
+                received: number;
+                /** @description Share of probes without an answer, in percent. */
+                lossPercent: number;
+                /** @description Round trip of the latest answer, ms; null while nothing came back (also for the figures below). */
+                lastMs: null | number;
+                /** @description Shortest round trip, ms. */
+                bestMs: null | number;
+                /** @description Mean round trip, ms. */
+                avgMs: null | number;
+                /** @description Longest round trip, ms. */
+                worstMs: null | number;
+                /** @description Sample standard deviation of the round trips, as mtr computes it, ms (0 with one answer). */
+                stddevMs: null | number;
+                /** @description Mean absolute difference between an answer's round trip and the previous answer's, the first answer counting 0 (mtr's Javg), ms. */
+                jitterMs: null | number;
+                /** @description Largest such difference (mtr's Jmax), ms. */
+                jitterMaxMs: null | number;
+                /** @description The ICMP message of this hop's latest answer. */
+                icmp?: {
+                    /** @description ICMP (IPv4) or ICMPv6 type of the answer: 11 / 3 time exceeded, 3 / 1 unreachable, 0 / 129 echo reply. */
+                    type: number;
+                    /** @description Its ICMP code. */
+                    code: number;
+                    /** @description What type and code mean, e.g. echo-reply, ttl-exceeded, hop-limit-exceeded, admin-prohibited. */
+                    name: string;
+                };
+            }[];
+            /** @description Time for the whole mtr, resolution included, ms. */
+            durationMs: number;
+            /**
+             * Format: date-time
+             * @description When the mtr started (UTC).
+             */
+            startedAt: string;
+        };
+        /** @description One event of a streamed mtr response: an NDJSON line as it stands; in SSE, `event:` is its `event` and `data:` its `data` (with `id:` counting from 1). */
+        MtrStreamEvent: {
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "start";
+            /** @description The mtr starts: the resolved address and the settings in force. */
+            data: {
+                /**
+                 * @description The host as asked (an IDN in its ASCII form).
+                 * @example example.com
+                 */
+                host: string;
+                /**
+                 * @description The address probed.
+                 * @example 192.0.2.10
+                 */
+                address: string;
+                /**
+                 * @description Address family of `address`.
+                 * @enum {unknown}
+                 */
+                ipVersion: 4 | 6;
+                /** @description Cycles to run. */
+                cycles: number;
+                /**
+                 * @description Time from the start of one cycle to the start of the next, ms (a cycle still waiting for a silent hop delays the next until it ends).
+                 * @default 1000
+                 * @example 1000
+                 */
+                intervalMs: number;
+                /**
+                 * @description Highest TTL (hop limit) probed; once the destination answers, later cycles probe no further than its hop.
+                 * @default 30
+                 * @example 30
+                 */
+                maxHops: number;
+                /**
+                 * @description How long to wait for each probe's answer, ms.
+                 * @default 1000
+                 * @example 1000
+                 */
+                timeoutMs: number;
+                /** @description Time spent resolving the host name, ms (near 0 for an IP literal). */
+                resolveMs: number;
+                /**
+                 * Format: date-time
+                 * @description When the mtr started (UTC).
+                 */
+                startedAt: string;
+            };
+        } | {
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "cycle";
+            /** @description Sent as each cycle ends: every hop's figures over the cycles so far, as the summary's `hops` will show them (names that are already in). */
+            data: {
+                /** @description The cycle that just ended, from 1. */
+                cycle: number;
+                /** @description True once the target itself has answered in some cycle. */
+                destinationReached: boolean;
+                /** @description From TTL 1 up to the first TTL answered by the target (or by a router refusing with destination unreachable); without such an answer, up to one past the highest hop that answered (as mtr shows it), at most maxHops. */
+                hops: {
+                    /** @description The TTL (hop limit) of this hop's probes. */
+                    ttl: number;
+                    /** @description Every address that answered at this hop (at most 8; a hop that load-balances over more counts all its answers in the figures), in the order first seen. */
+                    addresses: {
+                        /** @description Who answered: a router (time exceeded, unreachable) or the target. */
+                        address: string;
+                        /** @description Its PTR name, without the final dot (with resolveNames, when a resolver gave one). */
+                        name?: string;
+                        /** @description How many of this hop's probes it answered. */
+                        count: number;
+                    }[];
+                    /** @description Probes sent to this hop (one per cycle that reached it). */
+                    sent: number;
+                    /** @description Probes answered. */
+                    received: number;
+                    /** @description Share of probes without an answer, in percent. */
+                    lossPercent: number;
+                    /** @description Round trip of the latest answer, ms; null while nothing came back (also for the figures below). */
+                    lastMs: null | number;
+                    /** @description Shortest round trip, ms. */
+                    bestMs: null | number;
+                    /** @description Mean round trip, ms. */
+                    avgMs: null | number;
+                    /** @description Longest round trip, ms. */
+                    worstMs: null | number;
+                    /** @description Sample standard deviation of the round trips, as mtr computes it, ms (0 with one answer). */
+                    stddevMs: null | number;
+                    /** @description Mean absolute difference between an answer's round trip and the previous answer's, the first answer counting 0 (mtr's Javg), ms. */
+                    jitterMs: null | number;
+                    /** @description Largest such difference (mtr's Jmax), ms. */
+                    jitterMaxMs: null | number;
+                    /** @description The ICMP message of this hop's latest answer. */
+                    icmp?: {
+                        /** @description ICMP (IPv4) or ICMPv6 type of the answer: 11 / 3 time exceeded, 3 / 1 unreachable, 0 / 129 echo reply. */
+                        type: number;
+                        /** @description Its ICMP code. */
+                        code: number;
+                        /** @description What type and code mean, e.g. echo-reply, ttl-exceeded, hop-limit-exceeded, admin-prohibited. */
+                        name: string;
+                    };
+                }[];
+            };
+        } | {
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "summary";
+            data: components["schemas"]["MtrResult"];
+        } | {
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "problem";
+            data: components["schemas"]["Problem"];
+        };
+        /**
          * @description RFC 9457 problem details.
          * @example {
          *       "type": "https://nettools.dev/problems/validation-failed",
@@ -1361,7 +1699,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `host-not-found`: Host has no address of the wanted family. ping, traceroute: the resolvers answered, and the host name has no address of the wanted family (`ipVersion`, or either when it is absent). `dns` says which: `nxdomain` (the name does not exist) or `no-data` (it exists, without an A or AAAA record). Resolvers that gave no answer are `upstream-failed` or `upstream-timeout` instead, never this.
+             * @description - `host-not-found`: Host has no address of the wanted family. ping, traceroute, mtr: the resolvers answered, and the host name has no address of the wanted family (`ipVersion`, or either when it is absent). `dns` says which: `nxdomain` (the name does not exist) or `no-data` (it exists, without an A or AAAA record). Resolvers that gave no answer are `upstream-failed` or `upstream-timeout` instead, never this.
              *     - `target-forbidden`: Target address is in a refused range. ping: the address is in a range this server does not ping (loopback, private, link-local, CGNAT, multicast, documentation and the like); `range` names it. A host name is checked once resolved. An operator may open the private ranges; multicast, broadcast and unspecified addresses stay refused.
              */
             422: {
@@ -1387,7 +1725,7 @@ export interface operations {
             /**
              * @description - `rate-limited`: Rate limit exceeded. The caller's bucket is empty (its API key's, or its address's). Wait `Retry-After` seconds; the rate-limit headers describe the budget.
              *     - `too-many-concurrent`: Too many requests in flight for this client. The caller already has as many requests in flight as its plan allows; send the next one when one of them is answered.
-             *     - `target-rate-limited`: This target's budget on this server is spent for now. ping: this server already sends the address as many echo requests per second as it allows (its per-target echo budget); traceroute: the address already got as many traces this minute as the server allows (its per-target trace budget). For all callers together, so the server cannot be used as a flood source; `detail` names the budget. Wait `Retry-After` seconds.
+             *     - `target-rate-limited`: This target's budget on this server is spent for now. ping: this server already sends the address as many echo requests per second as it allows (its per-target echo budget); traceroute and mtr: the address already got as many traces this minute as the server allows (its per-target trace budget; an mtr spends one per ten cycles, and a streamed mtr refused later ends with this as its `problem` event). For all callers together, so the server cannot be used as a flood source; `detail` names the budget. Wait `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -1432,7 +1770,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description - `upstream-failed`: No resolver gave an answer. dns, and ping or traceroute of a host name: no resolver answered (NOERROR or NXDOMAIN), and at least one said something else (REFUSED, SERVFAIL, ...) or sent nothing usable. Nothing is known of the name: retry later. `resolvers` says what each resolver said (from dns as in a 200, with `durationMs`; from ping and traceroute its rcode or error for the last record type asked), and `detail` names them. */
+            /** @description - `upstream-failed`: No resolver gave an answer. dns, and ping, traceroute or mtr of a host name: no resolver answered (NOERROR or NXDOMAIN), and at least one said something else (REFUSED, SERVFAIL, ...) or sent nothing usable. Nothing is known of the name: retry later. `resolvers` says what each resolver said (from dns as in a 200, with `durationMs`; from ping, traceroute and mtr its rcode or error for the last record type asked), and `detail` names them. */
             502: {
                 headers: {
                     /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
@@ -1482,7 +1820,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description - `upstream-timeout`: No resolver answered. dns, and ping or traceroute of a host name: no resolver answered, and every one of them timed out (within `timeoutMs` for dns). Nothing is known of the name: retry later. `resolvers` gives each one's outcome (from dns as in a 200, with `durationMs` how long they were waited for). */
+            /** @description - `upstream-timeout`: No resolver answered. dns, and ping, traceroute or mtr of a host name: no resolver answered, and every one of them timed out (within `timeoutMs` for dns). Nothing is known of the name: retry later. `resolvers` gives each one's outcome (from dns as in a 200, with `durationMs` how long they were waited for). */
             504: {
                 headers: {
                     /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
@@ -1711,7 +2049,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description - `upstream-failed`: No resolver gave an answer. dns, and ping or traceroute of a host name: no resolver answered (NOERROR or NXDOMAIN), and at least one said something else (REFUSED, SERVFAIL, ...) or sent nothing usable. Nothing is known of the name: retry later. `resolvers` says what each resolver said (from dns as in a 200, with `durationMs`; from ping and traceroute its rcode or error for the last record type asked), and `detail` names them. */
+            /** @description - `upstream-failed`: No resolver gave an answer. dns, and ping, traceroute or mtr of a host name: no resolver answered (NOERROR or NXDOMAIN), and at least one said something else (REFUSED, SERVFAIL, ...) or sent nothing usable. Nothing is known of the name: retry later. `resolvers` says what each resolver said (from dns as in a 200, with `durationMs`; from ping, traceroute and mtr its rcode or error for the last record type asked), and `detail` names them. */
             502: {
                 headers: {
                     /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
@@ -1761,7 +2099,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description - `upstream-timeout`: No resolver answered. dns, and ping or traceroute of a host name: no resolver answered, and every one of them timed out (within `timeoutMs` for dns). Nothing is known of the name: retry later. `resolvers` gives each one's outcome (from dns as in a 200, with `durationMs` how long they were waited for). */
+            /** @description - `upstream-timeout`: No resolver answered. dns, and ping, traceroute or mtr of a host name: no resolver answered, and every one of them timed out (within `timeoutMs` for dns). Nothing is known of the name: retry later. `resolvers` gives each one's outcome (from dns as in a 200, with `durationMs` how long they were waited for). */
             504: {
                 headers: {
                     /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
@@ -1944,7 +2282,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `host-not-found`: Host has no address of the wanted family. ping, traceroute: the resolvers answered, and the host name has no address of the wanted family (`ipVersion`, or either when it is absent). `dns` says which: `nxdomain` (the name does not exist) or `no-data` (it exists, without an A or AAAA record). Resolvers that gave no answer are `upstream-failed` or `upstream-timeout` instead, never this.
+             * @description - `host-not-found`: Host has no address of the wanted family. ping, traceroute, mtr: the resolvers answered, and the host name has no address of the wanted family (`ipVersion`, or either when it is absent). `dns` says which: `nxdomain` (the name does not exist) or `no-data` (it exists, without an A or AAAA record). Resolvers that gave no answer are `upstream-failed` or `upstream-timeout` instead, never this.
              *     - `target-forbidden`: Target address is in a refused range. ping: the address is in a range this server does not ping (loopback, private, link-local, CGNAT, multicast, documentation and the like); `range` names it. A host name is checked once resolved. An operator may open the private ranges; multicast, broadcast and unspecified addresses stay refused.
              */
             422: {
@@ -1970,7 +2308,7 @@ export interface operations {
             /**
              * @description - `rate-limited`: Rate limit exceeded. The caller's bucket is empty (its API key's, or its address's). Wait `Retry-After` seconds; the rate-limit headers describe the budget.
              *     - `too-many-concurrent`: Too many requests in flight for this client. The caller already has as many requests in flight as its plan allows; send the next one when one of them is answered.
-             *     - `target-rate-limited`: This target's budget on this server is spent for now. ping: this server already sends the address as many echo requests per second as it allows (its per-target echo budget); traceroute: the address already got as many traces this minute as the server allows (its per-target trace budget). For all callers together, so the server cannot be used as a flood source; `detail` names the budget. Wait `Retry-After` seconds.
+             *     - `target-rate-limited`: This target's budget on this server is spent for now. ping: this server already sends the address as many echo requests per second as it allows (its per-target echo budget); traceroute and mtr: the address already got as many traces this minute as the server allows (its per-target trace budget; an mtr spends one per ten cycles, and a streamed mtr refused later ends with this as its `problem` event). For all callers together, so the server cannot be used as a flood source; `detail` names the budget. Wait `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -2015,7 +2353,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description - `upstream-failed`: No resolver gave an answer. dns, and ping or traceroute of a host name: no resolver answered (NOERROR or NXDOMAIN), and at least one said something else (REFUSED, SERVFAIL, ...) or sent nothing usable. Nothing is known of the name: retry later. `resolvers` says what each resolver said (from dns as in a 200, with `durationMs`; from ping and traceroute its rcode or error for the last record type asked), and `detail` names them. */
+            /** @description - `upstream-failed`: No resolver gave an answer. dns, and ping, traceroute or mtr of a host name: no resolver answered (NOERROR or NXDOMAIN), and at least one said something else (REFUSED, SERVFAIL, ...) or sent nothing usable. Nothing is known of the name: retry later. `resolvers` says what each resolver said (from dns as in a 200, with `durationMs`; from ping, traceroute and mtr its rcode or error for the last record type asked), and `detail` names them. */
             502: {
                 headers: {
                     /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
@@ -2065,7 +2403,311 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description - `upstream-timeout`: No resolver answered. dns, and ping or traceroute of a host name: no resolver answered, and every one of them timed out (within `timeoutMs` for dns). Nothing is known of the name: retry later. `resolvers` gives each one's outcome (from dns as in a 200, with `durationMs` how long they were waited for). */
+            /** @description - `upstream-timeout`: No resolver answered. dns, and ping, traceroute or mtr of a host name: no resolver answered, and every one of them timed out (within `timeoutMs` for dns). Nothing is known of the name: retry later. `resolvers` gives each one's outcome (from dns as in a 200, with `durationMs` how long they were waited for). */
+            504: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    mtr: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MtrRequest"];
+            };
+        };
+        responses: {
+            /** @description A measurement was made. With `Accept: application/x-ndjson` or `text/event-stream` (highest q wins, a tie goes to JSON) the result streams as events: `start`, each result as it arrives, then `summary` (the JSON body) or one `problem`. Refusals before the start stay problem responses. Streams carry `Cache-Control: no-store` and `X-Accel-Buffering: no`; SSE sends a `: keep-alive` comment after 15 s without an event; a reader more than 256 KiB behind is cut off. Each event is a whole chunk when it is written: NDJSON lines after the first start with one space, and in SSE each event or comment after the first is preceded by an empty comment line `:`. */
+            200: {
+                headers: {
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MtrResult"];
+                    "application/x-ndjson": components["schemas"]["MtrStreamEvent"];
+                    "text/event-stream": string;
+                };
+            };
+            /**
+             * @description - `invalid-json`: Request body is not a JSON object. The body is not valid JSON, or is JSON but not an object. Sent again unchanged, it gets the same answer.
+             *     - `validation-failed`: Request does not match the schema. The body (or, on /probe, the query) does not match the schema: a field missing, unknown, of the wrong type or out of bounds, or a host or domain that is not one. `errors` names each field by JSON Pointer and says what is wrong: at most 10, and when the body has more, `unlistedErrors` says how many more.
+             */
+            400: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `invalid-api-key`: The API key is malformed, unknown, revoked or expired. A `Bearer` key was sent and is malformed, unknown, revoked or expired; `detail` says which. It is never served as anonymous, and it spends a token of the address's budget. */
+            401: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `method-not-allowed`: Method not allowed on this resource. The path exists, but not with this method; `Allow` lists the methods it takes. */
+            405: {
+                headers: {
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The methods this path takes, e.g. `POST, OPTIONS`. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `request-timeout`: Request body did not arrive in time. The body did not arrive in full within the server's body timeout (10 s unless the operator changed it); the connection is closed. */
+            408: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `payload-too-large`: Request body is too large. The body is over 4 KiB; the connection is closed. */
+            413: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `unsupported-media-type`: Content type must be application/json. The body must be sent as `Content-Type: application/json` (a `charset` parameter is fine). */
+            415: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `host-not-found`: Host has no address of the wanted family. ping, traceroute, mtr: the resolvers answered, and the host name has no address of the wanted family (`ipVersion`, or either when it is absent). `dns` says which: `nxdomain` (the name does not exist) or `no-data` (it exists, without an A or AAAA record). Resolvers that gave no answer are `upstream-failed` or `upstream-timeout` instead, never this.
+             *     - `target-forbidden`: Target address is in a refused range. ping: the address is in a range this server does not ping (loopback, private, link-local, CGNAT, multicast, documentation and the like); `range` names it. A host name is checked once resolved. An operator may open the private ranges; multicast, broadcast and unspecified addresses stay refused.
+             */
+            422: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `rate-limited`: Rate limit exceeded. The caller's bucket is empty (its API key's, or its address's). Wait `Retry-After` seconds; the rate-limit headers describe the budget.
+             *     - `too-many-concurrent`: Too many requests in flight for this client. The caller already has as many requests in flight as its plan allows; send the next one when one of them is answered.
+             *     - `target-rate-limited`: This target's budget on this server is spent for now. ping: this server already sends the address as many echo requests per second as it allows (its per-target echo budget); traceroute and mtr: the address already got as many traces this minute as the server allows (its per-target trace budget; an mtr spends one per ten cycles, and a streamed mtr refused later ends with this as its `problem` event). For all callers together, so the server cannot be used as a flood source; `detail` names the budget. Wait `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description With `rate-limited`, `target-rate-limited`: Whole seconds to wait before the same request is let in. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal-error`: Internal server error. A bug in the server. The response's `X-Request-Id` finds the request in the server's log. */
+            500: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `upstream-failed`: No resolver gave an answer. dns, and ping, traceroute or mtr of a host name: no resolver answered (NOERROR or NXDOMAIN), and at least one said something else (REFUSED, SERVFAIL, ...) or sent nothing usable. Nothing is known of the name: retry later. `resolvers` says what each resolver said (from dns as in a 200, with `durationMs`; from ping, traceroute and mtr its rcode or error for the last record type asked), and `detail` names them. */
+            502: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `overloaded`: Server is at its in-flight capacity. The server has as many requests in flight as it takes, from all callers (for ping, also: as many echo requests as its engine tracks at once). Wait `Retry-After` seconds.
+             *     - `rate-limit-store-unavailable`: The shared rate-limit store is unreachable. The store the budgets are shared in (Redis) cannot be reached and the operator chose to refuse rather than serve unlimited (NETTOOLS_REDIS_FAILURE=closed). Wait `Retry-After` seconds.
+             *     - `engine-unavailable`: The measurement engine is not available on this server. This server cannot make the measurement: for ping, no ICMP socket opens and `detail` says what the operator must grant (CAP_NET_RAW, or a wider net.ipv4.ping_group_range), or the engine is stopping with the server.
+             *     - `shutting-down`: The server is shutting down. The server began to stop (SIGTERM) while the request ran. A stream is ended at once rather than at the end of the grace period: a 503 if no event was sent yet, else the stream's `problem` event (the events before it stand). Any other request still unfinished when the grace period (NETTOOLS_SHUTDOWN_GRACE_MS) ends gets this 503 then, on a connection that closes. Send the request again, to another instance or once this one is back.
+             *     - `upstream-busy`: A resolver's query budget is spent. dns, and ping of a host name: a resolver's query budget (`NETTOOLS_RESOLVER_QPS` queries a second from this server) cannot take this request's new queries, so the request is refused whole, before anything is sent, rather than half asked. Questions already in flight cost nothing. Resends and TCP fall-backs the server already sent are charged afterwards, even past the budget, so the next requests pay for them: `Retry-After` then covers that debt as well. Wait `Retry-After` seconds.
+             */
+            503: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description With `overloaded`, `rate-limit-store-unavailable`, `upstream-busy`: Whole seconds to wait before the same request is let in. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `upstream-timeout`: No resolver answered. dns, and ping, traceroute or mtr of a host name: no resolver answered, and every one of them timed out (within `timeoutMs` for dns). Nothing is known of the name: retry later. `resolvers` gives each one's outcome (from dns as in a 200, with `durationMs` how long they were waited for). */
             504: {
                 headers: {
                     /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
@@ -2347,7 +2989,7 @@ export interface operations {
             /**
              * @description - `rate-limited`: Rate limit exceeded. The caller's bucket is empty (its API key's, or its address's). Wait `Retry-After` seconds; the rate-limit headers describe the budget.
              *     - `too-many-concurrent`: Too many requests in flight for this client. The caller already has as many requests in flight as its plan allows; send the next one when one of them is answered.
-             *     - `target-rate-limited`: This target's budget on this server is spent for now. ping: this server already sends the address as many echo requests per second as it allows (its per-target echo budget); traceroute: the address already got as many traces this minute as the server allows (its per-target trace budget). For all callers together, so the server cannot be used as a flood source; `detail` names the budget. Wait `Retry-After` seconds.
+             *     - `target-rate-limited`: This target's budget on this server is spent for now. ping: this server already sends the address as many echo requests per second as it allows (its per-target echo budget); traceroute and mtr: the address already got as many traces this minute as the server allows (its per-target trace budget; an mtr spends one per ten cycles, and a streamed mtr refused later ends with this as its `problem` event). For all callers together, so the server cannot be used as a flood source; `detail` names the budget. Wait `Retry-After` seconds.
              */
             429: {
                 headers: {

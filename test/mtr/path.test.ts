@@ -1,0 +1,117 @@
+// mtr through a real routed path of network namespaces (test/support/trace-path.ts): three Linux routers
+// between the source, where the server runs (test/traceroute/path-child.ts), and the destination. Only
+// addresses inside the path are ever probed.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { MtrHop, MtrResult } from '../../src/tools/mtr/types';
+import { assertMatchesSchema } from '../support/contract';
+import { parsePromText, sampleValue } from '../support/prom-text';
+import { createTracePath, type TracePath } from '../support/trace-path';
+import { traceInPath } from '../traceroute/run-in-path';
+
+const test = suite<{ path: TracePath }>('mtr through three routers');
+
+test.before((ctx) => {
+  ctx.path = createTracePath(3, 'ntm');
+});
+
+test.after((ctx) => ctx.path?.destroy());
+
+async function mtrOne(p: TracePath, body: Record<string, unknown>): Promise<{ result: MtrResult; metrics: string }> {
+  const { answers, metrics } = await traceInPath(p, { asks: [{ tool: 'mtr', body }] });
+  const answer = answers[0]!;
+  assert.is(answer.status, 200, answer.text);
+  return { result: JSON.parse(answer.text) as MtrResult, metrics };
+}
+
+// Each hop's addresses in the order they answered, or '*' for a hop nobody answered from.
+function addresses(hops: readonly MtrHop[]): string[] {
+  return hops.map((h) => (h.addresses.length === 0 ? '*' : h.addresses.map((a) => a.address).join(',')));
+}
+
+// Debian's mtr (mtr-tiny; ICMP is its default) in report mode inside the source namespace: its hops' addresses.
+function reference(p: TracePath, target: string): string[] {
+  const out = p.exec(p.source.ns, ['mtr', '--report', '-n', '-c', '5', '-i', '0.2', target]);
+  return out
+    .split('\n')
+    .map((line) => /^\s*\d+\.\|--\s+(\S+)/.exec(line)?.[1])
+    .filter((a): a is string => a !== undefined)
+    .map((a) => (a === '???' ? '*' : a));
+}
+
+for (const family of [4, 6] as const) {
+  test(`IPv${family}: the hops are the routers and the destination in order, every probe answered`, async ({ path: p }) => {
+    const target = family === 4 ? p.destination.v4 : p.destination.v6;
+    const { result: r } = await mtrOne(p, { host: target, cycles: 3, intervalMs: 200, timeoutMs: 1000 });
+    assertMatchesSchema('MtrResult', r);
+    assert.equal(addresses(r.hops), [...p.routers.map((n) => (family === 4 ? n.v4 : n.v6)), target]);
+    assert.equal([r.destinationReached, r.ipVersion, r.cycles], [true, family, 3]);
+    for (const hop of r.hops) assert.equal([hop.sent, hop.received, hop.lossPercent, hop.addresses[0]!.count], [3, 3, 0, 3], JSON.stringify(hop));
+    const exceeded = family === 4 ? 'ttl-exceeded' : 'hop-limit-exceeded';
+    assert.equal(r.hops.map((h) => h.icmp?.name), [exceeded, exceeded, exceeded, 'echo-reply']);
+  });
+}
+
+test("the hops are those Debian's mtr --report -n finds on the same path", async ({ path: p }) => {
+  const { result: r } = await mtrOne(p, { host: p.destination.v4, cycles: 3, intervalMs: 200 });
+  assert.equal(addresses(r.hops), reference(p, p.destination.v4));
+});
+
+test('a router whose time exceeded messages are dropped shows 100 % loss at its hop, the hops after it none', async ({ path: p }) => {
+  const r2 = p.routers[1]!;
+  const rule = ['OUTPUT', '-p', 'icmp', '--icmp-type', 'time-exceeded', '-j', 'DROP'];
+  p.exec(r2.ns, ['iptables', '-A', ...rule]);
+  try {
+    const { result: r } = await mtrOne(p, { host: p.destination.v4, cycles: 3, intervalMs: 200, timeoutMs: 300 });
+    assert.equal(addresses(r.hops), [p.routers[0]!.v4, '*', p.routers[2]!.v4, p.destination.v4]);
+    assert.equal(r.hops.map((h) => [h.sent, h.lossPercent]), [[3, 0], [3, 100], [3, 0], [3, 0]]);
+    assert.equal([r.hops[1]!.avgMs, r.hops[1]!.icmp], [null, undefined]);
+    assert.is(r.destinationReached, true);
+  } finally {
+    p.exec(r2.ns, ['iptables', '-D', ...rule]);
+  }
+});
+
+test('a destination that never answers: not reached, the hops shown up to one past the last router', async ({ path: p }) => {
+  p.exec(p.destination.ns, ['sysctl', '-qw', 'net.ipv4.icmp_echo_ignore_all=1']);
+  try {
+    const { result: r } = await mtrOne(p, { host: p.destination.v4, cycles: 2, intervalMs: 200, maxHops: 8, timeoutMs: 300 });
+    assert.equal(addresses(r.hops), [...p.routers.map((n) => n.v4), '*']);
+    assert.equal(r.hops.map((h) => h.lossPercent), [0, 0, 0, 100]);
+    assert.is(r.destinationReached, false);
+  } finally {
+    p.exec(p.destination.ns, ['sysctl', '-qw', 'net.ipv4.icmp_echo_ignore_all=0']);
+  }
+});
+
+test('streamed NDJSON: start, one cycle event per cycle with the figures so far, then the summary', async ({ path: p }) => {
+  const { answers, metrics } = await traceInPath(p, { asks: [{ tool: 'mtr', body: { host: p.destination.v4, cycles: 3, intervalMs: 200 }, accept: 'application/x-ndjson' }] });
+  const answer = answers[0]!;
+  assert.is(answer.status, 200, answer.text);
+  assert.is(answer.contentType, 'application/x-ndjson');
+  const events = answer.text.trim().split('\n').map((line) => JSON.parse(line) as { event: string; data: any });
+  assert.equal(events.map((e) => e.event), ['start', 'cycle', 'cycle', 'cycle', 'summary']);
+  for (const e of events) assertMatchesSchema('MtrStreamEvent', e);
+  assert.equal(events[0]!.data.address, p.destination.v4);
+  const cycles = events.slice(1, 4).map((e) => e.data);
+  assert.equal(cycles.map((c) => c.cycle), [1, 2, 3]);
+  assert.equal(cycles.map((c) => c.hops.map((h: MtrHop) => h.sent)), [[1, 1, 1, 1], [2, 2, 2, 2], [3, 3, 3, 3]]);
+  const summary = events[4]!.data as MtrResult;
+  assert.equal(cycles[2].hops, summary.hops);
+  const samples = parsePromText(metrics);
+  assert.is(sampleValue(samples, 'nettools_mtr_cycles_total', {}), 3);
+  assert.is(sampleValue(samples, 'nettools_mtr_runs_total', { outcome: 'reached' }), 1);
+});
+
+test('a client that goes away stops its mtr at once: counted as aborted, no cycle after, its stream closed', async ({ path: p }) => {
+  // Cycles three seconds apart: the client leaves a second in, after the first cycle (a millisecond on
+  // this path) and long before the second would start.
+  const { answers, metrics } = await traceInPath(p, { asks: [{ tool: 'mtr', body: { host: p.destination.v4, cycles: 10, intervalMs: 3000 }, accept: 'application/x-ndjson', abortAfterMs: 1000 }] });
+  assert.is(answers[0]!.status, 0);
+  const samples = parsePromText(metrics);
+  assert.is(sampleValue(samples, 'nettools_mtr_runs_total', { outcome: 'aborted' }), 1);
+  assert.is(sampleValue(samples, 'nettools_mtr_cycles_total', {}), 1);
+  assert.is(sampleValue(samples, 'nettools_streams_open', { tool: 'mtr' }), 0);
+});
+
+test.run();

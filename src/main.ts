@@ -1,4 +1,5 @@
 import { createApp, type App } from './app';
+import { runAgent } from './cli/agent-command';
 import { runKeysCommand } from './cli/keys-command';
 import { ConfigError, helpText, loadConfig } from './config/config';
 import type { Config } from './config/types';
@@ -96,6 +97,7 @@ async function main(): Promise<void> {
     return;
   }
   if (args.includes('--help') || args.includes('-h')) return void process.stdout.write(helpText());
+  if (args[0] === 'agent') return runAgent(args.slice(1), process.env);
   const config = loadConfig(process.env, args);
   const log = createLogger(config.logLevel);
   installLastResort(log);

@@ -8,12 +8,10 @@ export interface Welcome {
 }
 
 export const CLOSE = {
-  normal: 1000,
   goingAway: 1001, // the hub or the agent is shutting down
   policy: 1008, // a malformed hello, a hello for another location, or a message the protocol has no place for
   replaced: 4000, // a newer connection for the same location took this one's place
   revoked: 4001, // the key was revoked (or left the file) and the hub reloaded its keys
-  silent: 4002, // no sign of life within the timeout
   backpressure: 4003, // the peer did not read what it was sent
 } as const;
 

@@ -10,6 +10,16 @@ type Socket = WebSocket<AgentSession>;
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
+// uWS hands over the message's bytes, valid only during the callback: decoded here, once. Invalid UTF-8
+// is no text at all.
+function textOf(message: ArrayBuffer): string | null {
+  try {
+    return decoder.decode(message);
+  } catch {
+    return null;
+  }
+}
+
 // uWS's handle becomes unusable once its close event has run: every call goes through the session's
 // peer, which the hub clears in `closed`.
 function peerOf(ws: Socket): AgentPeer {
@@ -56,17 +66,7 @@ export function mountAgentsSocket(app: TemplatedApp, hub: Hub): void {
       session.peer = peerOf(ws);
       hub.opened(session);
     },
-    message: (ws, message, isBinary) => {
-      const session = ws.getUserData();
-      let text: string;
-      try {
-        if (isBinary) throw new Error('binary');
-        text = decoder.decode(message);
-      } catch {
-        text = '\u0000'; // not text: the hub refuses it as it refuses any bad hello
-      }
-      hub.message(session, text);
-    },
+    message: (ws, message, isBinary) => hub.message(ws.getUserData(), isBinary ? null : textOf(message)),
     pong: (ws) => hub.heard(ws.getUserData()),
     close: (ws, code) => hub.closed(ws.getUserData(), code),
   };

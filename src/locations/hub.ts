@@ -84,9 +84,11 @@ export class Hub {
   }
 
   // The first message must be a good hello for the key's location; nothing else has a place yet.
-  message(session: AgentSession, text: string): void {
+  // `text` is null for a binary message or one that is not UTF-8.
+  message(session: AgentSession, text: string | null): void {
     this.heard(session);
     if (session.entry !== null) return this.end(session, CLOSE.policy, 'no message is expected after the hello');
+    if (text === null) return this.end(session, CLOSE.policy, 'bad hello: not text');
     const hello = readHello(text);
     if (!hello.ok) return this.end(session, CLOSE.policy, `bad hello: ${hello.message}`);
     const { location, labels, tools, version } = hello.value;

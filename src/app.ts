@@ -2,6 +2,9 @@ import { ConfigError } from './config/config';
 import type { Config } from './config/types';
 import { createServer, type NettoolsServer } from './http/server';
 import { KeyRing } from './keys/key-ring';
+import { AgentKeyRing } from './keys/agent-key-ring';
+import { Hub, type LocationEntry } from './locations/hub';
+import { HUB_SELF_DEFAULT } from './locations/protocol';
 import { openSharedBudgets } from './shared-budgets';
 import type { Logger } from './log';
 import type { InFlightCaps } from './ratelimit/in-flight';
@@ -18,6 +21,7 @@ export interface App {
   server: NettoolsServer;
   tools: OpenTools;
   keys: KeyRing | null; // null: keys are off
+  agents: { keys: AgentKeyRing; hub: Hub } | null; // null: this server accepts no agents
   metrics: HttpMetrics;
   // Resolves when the shared store (if any) is connected, or after a second without it; listen after.
   ready(): Promise<void>;
@@ -53,11 +57,21 @@ export function createApp(config: Config, log: Logger, options: AppOptions = {})
   const openapi = JSON.stringify(buildOpenApi(tools, config.resolvers.map((r) => r.id), pkg.version));
   const { inFlight, metricsText } = options;
   const health = shared === null ? undefined : () => ({ status: 'ok', store: { kind: 'redis', state: shared.state() } });
-  const server = createServer({ config, tools: open.list, openapi, log, metrics, keys, ...(store ? { store } : {}), ...(inFlight ? { inFlight } : {}), ...(metricsText ? { metricsText } : {}), ...(health ? { health } : {}) });
+  const agents = openAgents(config, log);
+  const self: LocationEntry = {
+    name: config.location ?? HUB_SELF_DEFAULT,
+    labels: config.locationLabels,
+    tools: open.list.filter(({ slot }) => !('unavailable' in slot)).map(({ tool }) => tool.name),
+    version: pkg.version,
+    connectedSince: new Date().toISOString(),
+  };
+  const locations = () => [self, ...(agents?.hub.list() ?? [])];
+  const server = createServer({ config, tools: open.list, openapi, log, metrics, keys, hub: agents?.hub ?? null, locations, ...(store ? { store } : {}), ...(inFlight ? { inFlight } : {}), ...(metricsText ? { metricsText } : {}), ...(health ? { health } : {}) });
   return {
     server,
     tools: open,
     keys,
+    agents,
     metrics,
     ready: async () => shared?.ready(STORE_READY_MS),
     async close() {
@@ -73,4 +87,14 @@ function openKeys(config: Config): KeyRing | null {
   const opened = KeyRing.open(config.apiKeysFile, config.plans);
   if (!opened.ok) throw new ConfigError('NETTOOLS_API_KEYS_FILE', opened.message);
   return opened.value;
+}
+
+// As with API keys, an agent keys file that cannot be read stops the server at start.
+function openAgents(config: Config, log: Logger): App['agents'] {
+  if (config.agentKeysFile === null) return null;
+  const opened = AgentKeyRing.open(config.agentKeysFile);
+  if (!opened.ok) throw new ConfigError('NETTOOLS_AGENT_KEYS_FILE', opened.message);
+  const keys = opened.value;
+  const hub = new Hub({ keys, self: config.location ?? HUB_SELF_DEFAULT, maxAgents: config.maxAgents, timeoutMs: config.agentTimeoutMs, log });
+  return { keys, hub };
 }

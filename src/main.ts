@@ -1,4 +1,5 @@
-import { createApp } from './app';
+import { createApp, type App } from './app';
+import { runAgent } from './cli/agent-command';
 import { runKeysCommand } from './cli/keys-command';
 import { ConfigError, helpText, loadConfig } from './config/config';
 import type { Config } from './config/types';
@@ -30,20 +31,28 @@ function onSignals(log: Logger, stop: () => Promise<{ unfinished: number }>, rel
 // One thread serves: the default.
 async function serveHere(config: Config, log: Logger): Promise<void> {
   const app = createApp(config, log);
-  const { server, tools, keys } = app;
+  const { server, tools, keys, agents } = app;
   onSignals(log, async () => {
+    // Agents are told the hub is going away; each dials again until it is back.
+    agents?.hub.close();
     const outcome = await server.shutdown(config.shutdownGraceMs);
     await app.close();
     return outcome;
-  }, () => reloadKeys(keys, log));
+  }, () => {
+    if (keys !== null || agents === null) reloadKeys(keys, log);
+    reloadAgentKeys(agents, log);
+  });
   await app.ready();
   const port = await server.listen();
   const info = Object.fromEntries(tools.list.map(({ tool, slot }) => [tool.name, 'unavailable' in slot ? { unavailable: slot.unavailable } : slot.info]));
-  logListening(log, config, port, { ...info, apiKeys: keys === null ? 'off' : keys.size });
+  logListening(log, config, port, { ...info, apiKeys: keys === null ? 'off' : keys.size, agentKeys: agents === null ? 'off' : agents.keys.size });
 }
 
 // NETTOOLS_WORKERS above 1: worker threads serve the one port; this thread supervises.
 async function serveOnWorkers(config: Config, argv: string[], log: Logger): Promise<void> {
+  // Each worker has its own App, and an agent would land on one of them at random: GET /api/locations
+  // on another would not list it. Until the workers share their agents, a hub runs on one thread.
+  if (config.agentKeysFile !== null) throw new ConfigError('NETTOOLS_AGENT_KEYS_FILE', 'a hub needs NETTOOLS_WORKERS=1 for now (agents are not shared between worker threads)');
   const workers = await superviseWorkers(config, argv, log);
   onSignals(log, () => workers.shutdown(config.shutdownGraceMs), () => {
     void workers.reloadKeys().then((answers) => {
@@ -68,6 +77,15 @@ function reloadKeys(keys: KeyRing | null, log: Logger): void {
   else log.log('error', 'keys reload failed; the previous keys stay in force', { error: reloaded.message, keys: keys.size });
 }
 
+// SIGHUP: the agent keys file again; an agent whose key is no longer valid is disconnected.
+function reloadAgentKeys(agents: App['agents'], log: Logger): void {
+  if (agents === null) return;
+  const reloaded = agents.keys.reload();
+  if (!reloaded.ok) return log.log('error', 'agent keys reload failed; the previous keys stay in force', { error: reloaded.message, agentKeys: agents.keys.size });
+  log.log('info', 'agent keys reloaded', { agentKeys: reloaded.value });
+  agents.hub.keysReloaded();
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   // `keys` first: `keys --help` is the keys command's own usage.
@@ -79,6 +97,7 @@ async function main(): Promise<void> {
     return;
   }
   if (args.includes('--help') || args.includes('-h')) return void process.stdout.write(helpText());
+  if (args[0] === 'agent') return runAgent(args.slice(1), process.env);
   const config = loadConfig(process.env, args);
   const log = createLogger(config.logLevel);
   installLastResort(log);

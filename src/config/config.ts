@@ -5,6 +5,7 @@ import { parsePlans } from '../ratelimit/plans';
 import { parseRateLimit } from '../ratelimit/rate-limit-config';
 import type { Result } from '../util/result';
 import { ConfigError } from './errors';
+import { LOCATION_NAME, LOCATION_NAME_RULE, parseHubUrl, parseLocationLabels } from './location';
 import { parseResolvers } from './resolvers';
 import type { Config } from './types';
 
@@ -59,6 +60,8 @@ const redisUrl: Parser<string | null> = (text) => {
   if (url.protocol !== 'redis:' || url.hostname === '' || !/^(\/\d{0,2})?$/.test(url.pathname)) return refuse('expected redis://host:port[/db]');
   return text;
 };
+
+const filePath: Parser<string | null> = (text) => (text === '' ? null : text.includes('\0') ? refuse('expected a file path') : text);
 
 const listenHost: Parser<string> = (text) => (isIP(text) ? text : refuse('expected an IP address literal'));
 const origin: Parser<string> = (text) => (/^[\x21-\x7e]+$/.test(text) ? text : refuse('expected * or an origin'));
@@ -152,7 +155,7 @@ const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     key: 'apiKeysFile',
     variable: 'NETTOOLS_API_KEYS_FILE',
     fallback: '',
-    parse: (text) => (text === '' ? null : text.includes('\0') ? refuse('expected a file path') : text),
+    parse: filePath,
     help: 'the API keys file (SHA-256 of each key, never the key); empty turns keys off',
   },
   redisUrl: {
@@ -189,6 +192,64 @@ const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     fallback: '',
     parse: fromResult(parsePlans),
     help: 'name=count/window[:inflight] list of plans for API keys, e.g. pro=600/60s:16',
+  },
+  agentKeysFile: {
+    key: 'agentKeysFile',
+    variable: 'NETTOOLS_AGENT_KEYS_FILE',
+    fallback: '',
+    parse: filePath,
+    help: 'the agent keys file (SHA-256 of each key and its location); empty accepts no agents',
+  },
+  maxAgents: { key: 'maxAgents', variable: 'NETTOOLS_MAX_AGENTS', fallback: '64', parse: integer(1, 10_000), help: 'agent connections a hub holds at once' },
+  location: {
+    key: 'location',
+    variable: 'NETTOOLS_LOCATION',
+    fallback: '',
+    parse: (text) => (text === '' ? null : LOCATION_NAME.test(text) ? text : refuse(LOCATION_NAME_RULE)),
+    help: "this server's location name: an agent's, or a hub's own (empty: local)",
+  },
+  locationLabels: {
+    key: 'locationLabels',
+    variable: 'NETTOOLS_LOCATION_LABELS',
+    fallback: '',
+    parse: fromResult(parseLocationLabels),
+    help: 'k=v,k=v labels this location announces, e.g. country=DE,city=Frankfurt',
+  },
+  hubUrl: {
+    key: 'hubUrl',
+    variable: 'NETTOOLS_HUB_URL',
+    fallback: '',
+    parse: (text) => (text === '' ? null : fromResult(parseHubUrl)(text)),
+    help: "an agent's hub: wss://host/api/agents/connect (ws:// only to a loopback address)",
+  },
+  agentKey: {
+    key: 'agentKey',
+    variable: 'NETTOOLS_AGENT_KEY',
+    fallback: '',
+    // Never echoed back in a refusal: it is a secret, and the agent command checks its shape.
+    parse: (text) => (text === '' ? null : text),
+    help: "an agent's key for its hub (keys create --agent on the hub)",
+  },
+  agentTimeoutMs: {
+    key: 'agentTimeoutMs',
+    variable: 'NETTOOLS_AGENT_TIMEOUT_MS',
+    fallback: '45000',
+    parse: integer(300, 600_000),
+    help: 'a hub drops an agent, and an agent its hub, after this long without a sign of life',
+  },
+  agentReconnectMs: {
+    key: 'agentReconnectMs',
+    variable: 'NETTOOLS_AGENT_RECONNECT_MS',
+    fallback: '1000',
+    parse: integer(1, 600_000),
+    help: "an agent's first wait before dialling its hub again; doubled per failure, with full jitter",
+  },
+  agentReconnectMaxMs: {
+    key: 'agentReconnectMaxMs',
+    variable: 'NETTOOLS_AGENT_RECONNECT_MAX_MS',
+    fallback: '60000',
+    parse: integer(1, 3_600_000),
+    help: "the longest an agent waits before dialling its hub again",
   },
 };
 

@@ -37,4 +37,13 @@ export interface Config {
   resolverQps: number; // queries a second to each resolver, at most
   redisUrl: string | null; // null: budgets live in this process
   redisFailure: 'local' | 'closed';
+  agentKeysFile: string | null; // null: this server accepts no agents
+  maxAgents: number;
+  location: string | null; // null: a hub calls itself "local"; an agent must be given its name
+  locationLabels: Record<string, string>;
+  hubUrl: URL | null; // an agent's hub; null when this process is no agent
+  agentKey: string | null; // an agent's key for its hub
+  agentTimeoutMs: number; // a peer silent this long is dropped, on either end
+  agentReconnectMs: number; // an agent's first backoff before dialling its hub again
+  agentReconnectMaxMs: number; // and its cap
 }

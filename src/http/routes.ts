@@ -1,5 +1,6 @@
 import type { DocsAsset } from '../docs/docs-assets';
 import type { Logger } from '../log';
+import type { LocationEntry } from '../locations/hub';
 import type { OpenTool } from '../tools/registry';
 import type { Exchange } from './exchange';
 import type { PipelineContext } from './pipeline/context';
@@ -19,6 +20,7 @@ export interface RouteSources {
   health: () => object; // the /health body
   metrics: { text(): Promise<string>; contentType: string } | null; // null: /metrics is not served
   log: Logger;
+  locations: () => LocationEntry[]; // GET /api/locations: this server, then its connected agents
 }
 
 // Every path the server answers, by exact match: one route per tool from the registry, then the
@@ -28,6 +30,7 @@ export function buildRoutes(ctx: PipelineContext, sources: RouteSources): Map<st
   for (const open of sources.tools) routes.set(open.tool.path, toolRoute(ctx, open));
   routes.set('/probe', probeRoute(ctx, sources.tools));
   routes.set('/api/limits', limitsRoute(ctx));
+  routes.set('/api/locations', { allow: 'GET, HEAD', methods: { GET: (ex) => ex.json(200, sources.locations()) } });
   routes.set('/health', { allow: 'GET, HEAD', methods: { GET: (ex) => ex.json(200, sources.health()) } });
   routes.set('/openapi.json', { allow: 'GET, HEAD', methods: { GET: (ex) => ex.send(200, 'application/json', sources.openapi) } });
   for (const [path, asset] of [...sources.docs, ...sources.page]) routes.set(path, docsRoute(asset));

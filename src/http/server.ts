@@ -2,6 +2,8 @@ import type { Config } from '../config/types';
 import { loadDocsAssets, type DocsAsset } from '../docs/docs-assets';
 import { loadPageAssets } from '../page/page-assets';
 import type { KeyRing } from '../keys/key-ring';
+import type { Hub, LocationEntry } from '../locations/hub';
+import { mountAgentsSocket } from './agents-socket';
 import type { Logger } from '../log';
 import type { HttpMetrics } from '../observability/metrics';
 import type { InFlightCaps } from '../ratelimit/in-flight';
@@ -19,7 +21,7 @@ import { requestId } from './request-id';
 import { OpenStreams } from './open-streams';
 import { StreamMetrics } from './stream-metrics';
 import { buildRoutes } from './routes';
-import { loadNativeUws, type HttpRequest, type HttpResponse, type us_listen_socket } from './uws';
+import { loadNativeUws, type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from './uws';
 
 export interface ServerDeps {
   config: Config;
@@ -32,6 +34,8 @@ export interface ServerDeps {
   keys?: KeyRing | null; // the API keys in force; absent or null: keys are off
   metricsText?: () => Promise<string>; // the /metrics body; this server's registry by default
   health?: () => object; // the /health body; {"status":"ok"} by default
+  hub?: Hub | null; // the agents' side; absent or null: this server accepts no agents
+  locations: () => LocationEntry[]; // the GET /api/locations body
 }
 
 export interface NettoolsServer {
@@ -56,7 +60,7 @@ export function createServer(deps: ServerDeps): NettoolsServer {
   const admission = new Admission(config, { store: deps.store, inFlight: deps.inFlight }, (plan, outcome) => metrics.planDecision(plan, outcome));
   const ctx: PipelineContext = { config, admission, deadlines: new Deadlines(), log, keys: deps.keys ?? null, streams: new StreamMetrics(metrics.registry), openStreams: new OpenStreams() };
   const metricsText = deps.metricsText ?? (() => metrics.registry.metrics());
-  const routes = buildRoutes(ctx, { tools: deps.tools, openapi: deps.openapi, docs: loadDocsAssets(), page: pageFiles(log), health: deps.health ?? (() => ({ status: 'ok' })), metrics: config.metrics ? { text: metricsText, contentType: metrics.registry.contentType } : null, log });
+  const routes = buildRoutes(ctx, { tools: deps.tools, openapi: deps.openapi, docs: loadDocsAssets(), page: pageFiles(log), health: deps.health ?? (() => ({ status: 'ok' })), metrics: config.metrics ? { text: metricsText, contentType: metrics.registry.contentType } : null, log, locations: deps.locations });
   const { limiter, inFlight } = ctx.admission;
   // With worker threads these are read from shared memory: every thread sees the same value.
   const shared = deps.inFlight === undefined ? 'sum' : 'max';
@@ -85,12 +89,19 @@ export function createServer(deps: ServerDeps): NettoolsServer {
       ex.fail(err);
     }
   };
+  serveAgents(app, deps.hub ?? null, metrics);
   app.any('/*', handle);
   return {
     listen: () => life.listen(app, uws, config),
     shutdown: (graceMs) => life.shutdown(uws, graceMs),
     inFlight: () => life.inFlight,
   };
+}
+
+// The agents' WebSocket, before the catch-all route; the gauge reads 0 on a server that takes no agents.
+function serveAgents(app: TemplatedApp, hub: Hub | null, metrics: HttpMetrics): void {
+  metrics.gaugeFrom('nettools_agents_connected', 'Agents connected to this hub and listed by GET /api/locations.', () => hub?.connected ?? 0);
+  if (hub !== null) mountAgentsSocket(app, hub);
 }
 
 // A throw or rejection on a request's path is a bug in this server, never the client's doing: it is

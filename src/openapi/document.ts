@@ -5,6 +5,7 @@ import { COMMON_PROBE_PARAMS } from '../probe/query';
 import { hasProbe, type Tool } from '../tools/tool';
 import { describeProblems, INTRODUCTION, problemHeaders, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER, TAGS } from './descriptions';
 import { LIMITS_SCHEMA } from './limits-schema';
+import { LOCATION_SCHEMA, LOCATIONS_PATH } from './locations-schema';
 import { problemExample } from './problem-examples';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -218,6 +219,7 @@ function schemas(tools: readonly AnyTool[], resolverIds: readonly string[]): Rec
   }
   out['Problem'] = component(problemSchema);
   out['Limits'] = LIMITS_SCHEMA;
+  out['Location'] = LOCATION_SCHEMA;
   return out;
 }
 
@@ -240,6 +242,7 @@ export function buildOpenApi(tools: readonly AnyTool[], resolverIds: readonly st
       '/docs': FIXED_PATHS['/docs'],
       '/': FIXED_PATHS['/'],
       '/api/limits': LIMITS_PATH,
+      '/api/locations': LOCATIONS_PATH,
       '/probe': probePath(tools),
       '/metrics': FIXED_PATHS['/metrics'],
     },

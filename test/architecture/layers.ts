@@ -8,7 +8,7 @@ export const LAYERS: ReadonlyArray<readonly string[]> = [
   ['src/http'],
   ['src/tools'],
   ['src/probe', 'src/observability', 'src/docs', 'src/page'],
-  ['src/engines', 'src/policy', 'src/validation', 'src/keys', 'src/log.ts'],
+  ['src/engines', 'src/policy', 'src/validation', 'src/keys', 'src/locations', 'src/log.ts'],
   ['src/config'],
   ['src/ratelimit'],
   ['src/net', 'src/native', 'src/problems'],

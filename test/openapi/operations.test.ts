@@ -30,7 +30,7 @@ test('every operation has exactly one tag, one of tools, account and operations'
 
 test('open operations say security [] and the budgeted ones take an optional key', () => {
   const open = operations.filter(({ op }) => op.security.length === 0).map(({ at }) => at);
-  assert.equal(open.sort(), ['GET /', 'GET /docs', 'GET /health', 'GET /metrics', 'GET /openapi.json']);
+  assert.equal(open.sort(), ['GET /', 'GET /api/locations', 'GET /docs', 'GET /health', 'GET /metrics', 'GET /openapi.json']);
   for (const at of ['POST /api/tools/ping', 'POST /api/tools/dns', 'GET /api/limits', 'GET /probe']) {
     assert.equal(operations.find((o) => o.at === at)?.op.security, [{}, { apiKey: [] }], at);
   }
@@ -43,7 +43,7 @@ test('the servers default is relative and the license is declared', () => {
 
 test('only operations that answer no 4xx of their own list none', () => {
   const without = operations.filter(({ op }) => !Object.keys(op.responses).some((s) => s.startsWith('4'))).map(({ at }) => at);
-  assert.equal(without.sort(), ['GET /', 'GET /docs', 'GET /health', 'GET /openapi.json']);
+  assert.equal(without.sort(), ['GET /', 'GET /api/locations', 'GET /docs', 'GET /health', 'GET /openapi.json']);
   assert.ok(doc.paths['/api/limits'].get.responses['401'] && doc.paths['/api/limits'].get.responses['429']);
   assert.ok(doc.paths['/metrics'].get.responses['404']);
 });

@@ -155,6 +155,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where measurements can run: this server first, then each connected agent */
+        get: operations["locations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/probe": {
         parameters: {
             query?: never;
@@ -1530,6 +1547,41 @@ export interface components {
             /** @description Requests the caller may have in flight at once. */
             inFlightLimit: number;
         };
+        /**
+         * @description A place measurements can run from: this server itself, or an agent connected to it. No addresses.
+         * @example {
+         *       "name": "de-fra",
+         *       "labels": {
+         *         "country": "DE",
+         *         "city": "Frankfurt",
+         *         "asn": "64500"
+         *       },
+         *       "tools": [
+         *         "ping",
+         *         "dns",
+         *         "traceroute"
+         *       ],
+         *       "version": "0.1.0",
+         *       "connectedSince": "2026-11-27T08:00:00.000Z"
+         *     }
+         */
+        Location: {
+            /** @description The location's name: NETTOOLS_LOCATION (this server's defaults to `local`). */
+            name: string;
+            /** @description What the location says about itself (NETTOOLS_LOCATION_LABELS), e.g. country, city, network, asn. */
+            labels: {
+                [key: string]: string;
+            };
+            /** @description The tools whose engines opened there. */
+            tools: string[];
+            /** @description The nettools version it runs. */
+            version: string;
+            /**
+             * Format: date-time
+             * @description When the agent said hello; for this server, when it started.
+             */
+            connectedSince: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -2872,6 +2924,26 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    locations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description This server, then its connected agents by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Location"][];
                 };
             };
         };

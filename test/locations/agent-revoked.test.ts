@@ -1,0 +1,47 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { runToExit, stopServers } from '../support/child-server';
+import { agentKeysFile, hello, listedNames, rawPeer, startHub, waitListed } from '../support/agents';
+
+test('keys revoke and SIGHUP to the hub close that agent\'s connection, and only that one', async () => {
+  const keys = agentKeysFile();
+  const revokedKey = await keys.create('de-fra');
+  const keptKey = await keys.create('us-east');
+  const hub = await startHub(keys);
+  try {
+    const revoked = rawPeer(hub.port, revokedKey);
+    const kept = rawPeer(hub.port, keptKey);
+    await Promise.all([revoked.opened, kept.opened]);
+    revoked.ws.send(hello('de-fra'));
+    kept.ws.send(hello('us-east'));
+    await waitListed(hub.base, 'de-fra');
+    await waitListed(hub.base, 'us-east');
+    const done = await runToExit({ NETTOOLS_AGENT_KEYS_FILE: keys.file }, ['keys', 'revoke', revokedKey.slice(3, 11)]);
+    assert.is(done.code, 0, done.stderr);
+    hub.child.kill('SIGHUP');
+    const { code, reason } = await revoked.closed;
+    assert.is(code, 4001);
+    assert.match(reason, 'revoked');
+    assert.equal(await listedNames(hub.base), ['local', 'us-east']);
+    assert.is(kept.ws.readyState, kept.ws.OPEN);
+    kept.ws.close();
+  } finally {
+    await stopServers(hub);
+    keys.remove();
+  }
+});
+
+test('a revoked key is refused at the next upgrade', async () => {
+  const keys = agentKeysFile();
+  const key = await keys.create('de-fra');
+  await runToExit({ NETTOOLS_AGENT_KEYS_FILE: keys.file }, ['keys', 'revoke', key.slice(3, 11)]);
+  const hub = await startHub(keys);
+  try {
+    assert.is(await rawPeer(hub.port, key).refused, 401);
+  } finally {
+    await stopServers(hub);
+    keys.remove();
+  }
+});
+
+test.run();

@@ -4,7 +4,8 @@
 // budget holds whichever tool asks.
 import { SharedCap, sharedCapMemory } from '../ratelimit/shared-cap';
 import { TargetBudget } from '../ratelimit/target-budget';
-import type { ToolFailure } from './outcome';
+import type { Measure } from './icmp-tool-slot';
+import { failed, type ToolFailure } from './outcome';
 import type { RefusedReservation } from './target-path';
 import type { ToolDeps } from './tool';
 
@@ -17,6 +18,20 @@ export function traceBudget(deps: ToolDeps): TargetBudget {
 // of its engine's socket while it runs.
 export function tracePlaces(deps: ToolDeps): SharedCap {
   return deps.traceCap ?? new SharedCap(sharedCapMemory(), deps.config.maxTracesInFlight);
+}
+
+// `measure` run holding one place among the traces in flight, or refused engine-busy when none is free.
+// The place is taken before the first await: traces that arrive together cannot all pass a check of
+// places free.
+export function holdingTracePlace<Req, Res>(places: SharedCap, measure: Measure<Req, Res>): Measure<Req, Res> {
+  return async (request, cancel, events) => {
+    if (!places.take()) return failed(tracesBusy(places.limit));
+    try {
+      return await measure(request, cancel, events);
+    } finally {
+      places.give();
+    }
+  };
 }
 
 export function traceRefusal(reservation: RefusedReservation, address: string): ToolFailure {

@@ -9,7 +9,8 @@ import { failed, succeeded, type Outcome, type ToolFailure } from '../outcome';
 import { lookUpName } from '../reverse-name';
 import { payAgain, TargetPath, type Target, type TargetTerms } from '../target-path';
 import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
-import { traceBudget, traceRefusal, tracePlaces, tracesBusy } from '../trace-budget';
+import { icmpToolSlot, type Measure } from '../icmp-tool-slot';
+import { holdingTracePlace, traceBudget, traceRefusal, tracePlaces } from '../trace-budget';
 import { runCycles, type CyclePayment } from './cycles';
 import { watchMtr, type MtrMetrics } from './metrics';
 import { AddressNames } from './names';
@@ -27,36 +28,16 @@ export function openMtr(deps: ToolDeps, options: MtrToolOptions = {}): ToolSlot<
   const { pinger } = deps.icmp;
   const metrics = deps.registry === null ? null : watchMtr(deps.registry);
   const measure = createMeasure(deps, pinger, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }), metrics);
-  const { v4, v6 } = pinger.socketKinds;
-  return {
-    run: async (request, cancel, events) => {
-      const outcome = await measure(request, cancel, events);
-      metrics?.finished(outcome);
-      return outcome;
-    },
-    info: { socketKinds: { v4, v6 } },
-    close: () => undefined, // the engine is the worker's: openTools closes it after every tool
-  };
+  return icmpToolSlot(pinger, measure, metrics);
 }
 
-type Measure = (request: MtrRequest, cancel: CancelToken, events?: ToolEvents) => Promise<Outcome<MtrResult>>;
-
-function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck, metrics: MtrMetrics | null): Measure {
+function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck, metrics: MtrMetrics | null): Measure<MtrRequest, MtrResult> {
   const { config } = deps;
   const client = 'upstream' in deps.dns ? deps.dns.upstream : null;
   const path = new TargetPath(deps, pinger.socketKinds, checkTarget);
   const terms = mtrTerms(traceBudget(deps));
-  // An mtr is a trace that goes on: it holds one place among the traces in flight for its whole run,
-  // taken before the first await as traceroute takes it.
-  const places = tracePlaces(deps);
-  return async (request, cancel, events) => {
-    if (!places.take()) return failed(tracesBusy(places.limit));
-    try {
-      return await mtrOnce(request, cancel, events);
-    } finally {
-      places.give();
-    }
-  };
+  // An mtr is a trace that goes on: it holds one place among the traces in flight for its whole run.
+  return holdingTracePlace(tracePlaces(deps), mtrOnce);
 
   async function mtrOnce(request: MtrRequest, cancel: CancelToken, events: ToolEvents | undefined): Promise<Outcome<MtrResult>> {
     const tooLong = events === undefined ? null : beyondStreamLimit(request, config.streamMaxSeconds);

@@ -12,6 +12,7 @@ import { engineFailure } from '../icmp-engine';
 import { failed, succeeded, type Outcome, type ToolFailure } from '../outcome';
 import { payAgain, TargetPath, type RefusedReservation, type Target, type TargetTerms } from '../target-path';
 import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
+import { icmpToolSlot } from '../icmp-tool-slot';
 import type { PingRequest, PingResult } from './types';
 import { watchPinger, type PingMetrics } from './metrics';
 
@@ -26,17 +27,7 @@ export function openPing(deps: ToolDeps, options: PingToolOptions = {}): ToolSlo
   const { pinger } = deps.icmp;
   const metrics = deps.registry === null ? null : watchPinger(deps.registry, () => pinger.stats());
   const measure = createMeasure(deps, pinger, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }), metrics);
-  const { v4, v6, reasons } = pinger.socketKinds;
-  return {
-    run: async (request, cancel, events) => record(metrics, await measure(request, cancel, events)),
-    info: { socketKinds: { v4, v6 }, ...(Object.keys(reasons).length > 0 ? { reasons } : {}) },
-    close: () => undefined, // the engine is the worker's: openTools closes it after every tool
-  };
-}
-
-function record(metrics: PingMetrics | null, outcome: Outcome<PingResult>): Outcome<PingResult> {
-  metrics?.finished(outcome);
-  return outcome;
+  return icmpToolSlot(pinger, measure, metrics, true);
 }
 
 type Measure = (request: PingRequest, cancel: CancelToken, events?: ToolEvents) => Promise<Outcome<PingResult>>;

@@ -8,10 +8,11 @@ import type { CancelToken } from '../../util/cancel';
 import { engineFailure } from '../icmp-engine';
 import { failed, succeeded, type Outcome, type ToolFailure } from '../outcome';
 import { TargetPath, type TargetTerms } from '../target-path';
-import { traceBudget, traceRefusal, tracePlaces, tracesBusy } from '../trace-budget';
+import { icmpToolSlot, type Measure } from '../icmp-tool-slot';
+import { holdingTracePlace, traceBudget, traceRefusal, tracePlaces } from '../trace-budget';
 import { PACE_US, PROBE_SIZE, traceSession } from '../trace-session';
 import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
-import { watchTracer, type TraceMetrics } from './metrics';
+import { watchTracer } from './metrics';
 import type { TracerouteRequest, TracerouteResult } from './types';
 import { HopNames } from './hop-names';
 import { lookUpName } from '../reverse-name';
@@ -26,36 +27,16 @@ export function openTraceroute(deps: ToolDeps, options: TracerouteToolOptions = 
   if ('unavailable' in deps.icmp) return deps.icmp;
   const { pinger } = deps.icmp;
   const metrics = deps.registry === null ? null : watchTracer(deps.registry, () => pinger.stats());
-  const measure = createMeasure(deps, pinger, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }), metrics);
-  const { v4, v6 } = pinger.socketKinds;
-  return {
-    run: async (request, cancel, events) => {
-      const outcome = await measure(request, cancel, events);
-      metrics?.finished(outcome);
-      return outcome;
-    },
-    info: { socketKinds: { v4, v6 } },
-    close: () => undefined, // the engine is the worker's: openTools closes it after every tool
-  };
+  const measure = createMeasure(deps, pinger, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }));
+  return icmpToolSlot(pinger, measure, metrics);
 }
 
-type Measure = (request: TracerouteRequest, cancel: CancelToken, events?: ToolEvents) => Promise<Outcome<TracerouteResult>>;
-
-function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck, metrics: TraceMetrics | null): Measure {
+function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck): Measure<TracerouteRequest, TracerouteResult> {
   const { config } = deps;
   const client = 'upstream' in deps.dns ? deps.dns.upstream : null;
   const path = new TargetPath(deps, pinger.socketKinds, checkTarget);
   const terms = traceTerms(traceBudget(deps));
-  const places = tracePlaces(deps);
-  // A place is taken before the first await: traces that arrive together cannot all pass a check of places free.
-  return async (request, cancel, events) => {
-    if (!places.take()) return failed(tracesBusy(places.limit));
-    try {
-      return await traceOnce(request, cancel, events);
-    } finally {
-      places.give();
-    }
-  };
+  return holdingTracePlace(tracePlaces(deps), traceOnce);
 
   async function traceOnce(request: TracerouteRequest, cancel: CancelToken, events: ToolEvents | undefined): Promise<Outcome<TracerouteResult>> {
     const reached = await path.reach(request, cancel, events, terms, 1);

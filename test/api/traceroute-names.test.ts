@@ -1,40 +1,20 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { postJson, request } from '../support/http';
-import { startKnot, type KnotServer } from '../support/knot';
-import { parsePromText, sampleValue } from '../support/prom-text';
-import { startServer, type RunningServer } from '../support/server';
+import { postJson } from '../support/http';
+import { sentTo, startReverseNamesServer, stopReverseNamesServer, type ReverseNamesSetup } from '../support/loopback-reverse-names';
 import { parseNdjson, postStream } from './stream-reader';
 
 // resolveNames (CONTRACT "Traceroute"): each hop's name asked of the configured resolvers (PTR), through
 // the server's own DNS engine and its resolver budgets. Two loopback Knot servers hold the reverse zones
 // of 127.0.0.0/24 and ::1; the traces go to loopback only (one hop: the target).
-const test = suite<{ a: KnotServer; b: KnotServer; server: RunningServer }>('POST /api/tools/traceroute, resolveNames');
+const test = suite<ReverseNamesSetup>('POST /api/tools/traceroute, resolveNames');
 const PATH = '/api/tools/traceroute';
-const V6_LOOPBACK_ZONE = `${'0.'.repeat(31)}ip6.arpa`;
 
 test.before(async (ctx) => {
-  const zones = [
-    { domain: '0.0.127.in-addr.arpa', records: ['2 PTR target.loop.test.'] },
-    { domain: V6_LOOPBACK_ZONE, records: ['1 PTR six.loop.test.'] },
-  ];
-  ctx.a = await startKnot(zones, '127.0.0.81');
-  ctx.b = await startKnot(zones, '127.0.0.82');
-  ctx.server = await startServer({
-    NETTOOLS_RESOLVERS: `a=127.0.0.81:${ctx.a.port},b=127.0.0.82:${ctx.b.port}`,
-    NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true',
-    NETTOOLS_RATE_LIMIT: '1000/1s',
-    NETTOOLS_TARGET_TRACES_PER_MINUTE: '1000',
-  });
+  Object.assign(ctx, await startReverseNamesServer(['127.0.0.81', '127.0.0.82']));
 });
 
-test.after(async (ctx) => {
-  await ctx.server?.stop();
-  await ctx.a?.stop();
-  await ctx.b?.stop();
-});
-
-const sentTo = async (server: RunningServer, resolver: string) => sampleValue(parsePromText((await request(server.base, '/metrics')).text), 'nettools_resolver_queries_sent_total', { resolver });
+test.after((ctx) => stopReverseNamesServer(ctx));
 
 test("each hop carries the PTR name the resolvers hold for its address, without the final dot", async ({ server }) => {
   const body = (await postJson(server.base, PATH, { host: '127.0.0.2', probesPerHop: 1, resolveNames: true })).json();

@@ -4,36 +4,18 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { MtrResult } from '../../src/tools/mtr/types';
-import { postJson, request } from '../support/http';
-import { startKnot, type KnotServer } from '../support/knot';
-import { parsePromText, sampleValue } from '../support/prom-text';
-import { startServer, type RunningServer } from '../support/server';
+import { postJson } from '../support/http';
+import { sentTo, startReverseNamesServer, stopReverseNamesServer, type ReverseNamesSetup } from '../support/loopback-reverse-names';
+import type { RunningServer } from '../support/server';
 
-const test = suite<{ a: KnotServer; b: KnotServer; server: RunningServer }>('POST /api/tools/mtr, resolveNames');
+const test = suite<ReverseNamesSetup>('POST /api/tools/mtr, resolveNames');
 const PATH = '/api/tools/mtr';
 
 test.before(async (ctx) => {
-  const zones = [
-    { domain: '0.0.127.in-addr.arpa', records: ['2 PTR target.loop.test.'] },
-    { domain: `${'0.'.repeat(31)}ip6.arpa`, records: ['1 PTR six.loop.test.'] },
-  ];
-  ctx.a = await startKnot(zones, '127.0.0.91');
-  ctx.b = await startKnot(zones, '127.0.0.92');
-  ctx.server = await startServer({
-    NETTOOLS_RESOLVERS: `a=127.0.0.91:${ctx.a.port},b=127.0.0.92:${ctx.b.port}`,
-    NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true',
-    NETTOOLS_RATE_LIMIT: '1000/1s',
-    NETTOOLS_TARGET_TRACES_PER_MINUTE: '1000',
-  });
+  Object.assign(ctx, await startReverseNamesServer(['127.0.0.91', '127.0.0.92']));
 });
 
-test.after(async (ctx) => {
-  await ctx.server?.stop();
-  await ctx.a?.stop();
-  await ctx.b?.stop();
-});
-
-const sentTo = async (server: RunningServer, resolver: string) => sampleValue(parsePromText((await request(server.base, '/metrics')).text), 'nettools_resolver_queries_sent_total', { resolver });
+test.after((ctx) => stopReverseNamesServer(ctx));
 
 async function mtr(server: RunningServer, body: Record<string, unknown>): Promise<MtrResult> {
   const reply = await postJson(server.base, PATH, body);

@@ -201,6 +201,13 @@ const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     help: 'the agent keys file (SHA-256 of each key and its location); empty accepts no agents',
   },
   maxAgents: { key: 'maxAgents', variable: 'NETTOOLS_MAX_AGENTS', fallback: '64', parse: integer(1, 10_000), help: 'agent connections a hub holds at once' },
+  maxLocationsPerRequest: {
+    key: 'maxLocationsPerRequest',
+    variable: 'NETTOOLS_MAX_LOCATIONS_PER_REQUEST',
+    fallback: '16',
+    parse: integer(1, 64),
+    help: 'locations one request may measure from; each costs one request of the caller',
+  },
   location: {
     key: 'location',
     variable: 'NETTOOLS_LOCATION',

@@ -4,6 +4,8 @@ import { fail, ok, type Result } from '../util/result';
 // A location's name travels in URLs, logs and JSON keys, and an operator types it: short, lowercase,
 // nothing to escape anywhere.
 export const LOCATION_NAME = /^[a-z0-9-]{1,32}$/;
+// The same rule as a JSON schema: hellos, GET /api/locations and every tool's `locations` field.
+export const LOCATION_NAME_SCHEMA = { type: 'string', pattern: '^[a-z0-9-]{1,32}$' } as const;
 export const LOCATION_NAME_RULE = 'a location name is 1-32 of a-z, 0-9 and "-"';
 
 const LABEL_KEY = /^[a-z0-9_-]{1,32}$/;

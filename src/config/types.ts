@@ -39,6 +39,7 @@ export interface Config {
   redisFailure: 'local' | 'closed';
   agentKeysFile: string | null; // null: this server accepts no agents
   maxAgents: number;
+  maxLocationsPerRequest: number; // locations one tool request may name
   location: string | null; // null: a hub calls itself "local"; an agent must be given its name
   locationLabels: Record<string, string>;
   hubUrl: URL | null; // an agent's hub; null when this process is no agent

@@ -82,6 +82,7 @@ export const FAILURE_PROBLEMS: Readonly<Record<FailureCode, ProblemCode>> = {
   'store-unavailable': 'rate-limit-store-unavailable',
   'caller-rate-limited': 'rate-limited',
   'shutting-down': 'shutting-down',
+  'location-offline': 'location-offline',
   aborted: 'internal-error',
   'internal-error': 'internal-error',
 };

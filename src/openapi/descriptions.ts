@@ -34,6 +34,8 @@ export const PROBLEM_DESCRIPTIONS: Readonly<Record<ProblemCode, string>> = {
     'dns, and ping, traceroute or mtr of a host name: no resolver answered, and every one of them timed out (within `timeoutMs` for dns). Nothing is known of the name: retry later. `resolvers` gives each one\'s outcome (from dns as in a 200, with `durationMs` how long they were waited for).',
   'shutting-down':
     'The server began to stop (SIGTERM) while the request ran. A stream is ended at once rather than at the end of the grace period: a 503 if no event was sent yet, else the stream\'s `problem` event (the events before it stand). Any other request still unfinished when the grace period (NETTOOLS_SHUTDOWN_GRACE_MS) ends gets this 503 then, on a connection that closes. Send the request again, to another instance or once this one is back.',
+  'location-offline':
+    "Only with `locations`, as one location's entry (JSON) or its `problem` event (streamed): the agent at that location went away, or the hub cut it off for breaking the protocol, before its measurement was whole. The other locations' results stand.",
   'internal-error': "A bug in the server. The response's `X-Request-Id` finds the request in the server's log.",
 };
 

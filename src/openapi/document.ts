@@ -52,6 +52,7 @@ const COMMON_TOOL_PROBLEMS: ProblemCode[] = [
   'rate-limit-store-unavailable',
   'engine-unavailable',
   'shutting-down',
+  'location-offline', // only as one location's entry of a 200 with `locations`
   'internal-error',
 ];
 
@@ -74,18 +75,19 @@ function streamEventSchema(tool: AnyTool): Json {
       eventSchema('start', spec?.start ?? { type: 'object' }, 'First: what will be measured.'),
       ...items,
       spec?.summary === undefined ? eventSchema('summary', ref(tool.resultSchema.$id), 'Last on success: exactly the JSON 200 body.') : eventSchema('summary', spec.summary, 'Last on success: the JSON 200 body, as its schema says.'),
-      eventSchema('problem', ref('Problem'), 'Last on a failure after the start.'),
+      eventSchema('problem', ref('Problem'), 'Last on a failure after the start; with `locations`, one location\'s failure (its data carries `location`).'),
+      eventSchema('locations', ref(locatedName(tool)), 'Last with `locations`: exactly the JSON 200 body.'),
     ],
   };
 }
 
 const STREAM_DESCRIPTION =
-  'A measurement was made. With `Accept: application/x-ndjson` or `text/event-stream` (highest q wins, a tie goes to JSON) the result streams as events: `start`, each result as it arrives, then `summary` (the JSON body) or one `problem`. Refusals before the start stay problem responses. Streams carry `Cache-Control: no-store` and `X-Accel-Buffering: no`; SSE sends a `: keep-alive` comment after 15 s without an event; a reader more than 256 KiB behind is cut off. Each event is a whole chunk when it is written: NDJSON lines after the first start with one space, and in SSE each event or comment after the first is preceded by an empty comment line `:`.';
+  'A measurement was made (with `locations`: at every location named; a location that failed is a `problem` entry in the body, the request is still a 200). With `locations`, every event\'s data carries the `location` it comes from: each location has its own `start`, results and `summary` or `problem`, and the stream ends with one `locations` event whose data is the JSON body. With `Accept: application/x-ndjson` or `text/event-stream` (highest q wins, a tie goes to JSON) the result streams as events: `start`, each result as it arrives, then `summary` (the JSON body) or one `problem`. Refusals before the start stay problem responses. Streams carry `Cache-Control: no-store` and `X-Accel-Buffering: no`; SSE sends a `: keep-alive` comment after 15 s without an event; a reader more than 256 KiB behind is cut off. Each event is a whole chunk when it is written: NDJSON lines after the first start with one space, and in SSE each event or comment after the first is preceded by an empty comment line `:`.';
 
 function successContent(tool: AnyTool) {
   const events = ref(streamEventName(tool));
   return {
-    'application/json': { schema: ref(tool.resultSchema.$id) },
+    'application/json': { schema: { oneOf: [ref(tool.resultSchema.$id), ref(locatedName(tool))] } },
     'application/x-ndjson': { schema: events },
     'text/event-stream': { schema: { type: 'string', description: `SSE blocks of \`event:\`, \`id:\` and one \`data:\` line, each data a ${streamEventName(tool)}'s \`data\`.` } },
   };
@@ -211,9 +213,32 @@ const FIXED_PATHS = {
   },
 };
 
+// The 200 body of a request with `locations`.
+const locatedName = (tool: AnyTool) => `${tool.resultSchema.$id.replace(/Result$/, '')}Located`;
+
+function locatedSchema(tool: AnyTool): Json {
+  return {
+    type: 'object',
+    description: 'A request with `locations`: each location\'s own answer, and what they say together.',
+    required: ['locations', 'verdict'],
+    properties: {
+      locations: {
+        type: 'object',
+        description: 'By location name, in the order asked: that location\'s 200 body, or `{ "problem": ... }` as a request of its own would have been answered there (`location-offline` when its agent went away).',
+        additionalProperties: { oneOf: [ref(tool.resultSchema.$id), { type: 'object', additionalProperties: false, required: ['problem'], properties: { problem: ref('Problem') } }] },
+      },
+      verdict: {
+        type: 'object',
+        description: 'ping, traceroute, mtr: `{ "reached", "of" }`, from how many locations the target was reached of how many asked. dns: `{ "consistent", "answered", "of" }`, whether every location and its resolvers saw the same records.',
+      },
+    },
+  };
+}
+
 function schemas(tools: readonly AnyTool[], resolverIds: readonly string[]): Record<string, Json> {
   const out: Record<string, Json> = {};
   for (const tool of tools) {
+    out[locatedName(tool)] = locatedSchema(tool);
     for (const schema of [tool.requestSchema(resolverIds), tool.resultSchema, ...tool.components]) out[schema.$id] = component(schema);
     out[streamEventName(tool)] = streamEventSchema(tool);
   }

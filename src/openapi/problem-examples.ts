@@ -46,6 +46,7 @@ const SAMPLES: Readonly<Record<ProblemCode, Refusal>> = {
     durationMs: 2001.4,
   },
   'shutting-down': { code: 'shutting-down', detail: 'the server is shutting down; the measurement ended here, send it again' },
+  'location-offline': { code: 'location-offline', detail: 'location de-fra went away before its measurement was whole' },
   'internal-error': { code: 'internal-error', detail: 'unexpected error; this is a bug' },
 };
 

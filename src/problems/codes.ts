@@ -21,6 +21,7 @@ export const PROBLEMS = {
   'upstream-failed': { status: 502, title: 'No resolver gave an answer' },
   'upstream-timeout': { status: 504, title: 'No resolver answered' },
   'shutting-down': { status: 503, title: 'The server is shutting down' },
+  'location-offline': { status: 503, title: 'The location went away before its measurement was whole' },
   'internal-error': { status: 500, title: 'Internal server error' },
 } as const satisfies Record<string, { status: number; title: string }>;
 

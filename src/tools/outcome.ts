@@ -33,6 +33,8 @@ export type ToolFailure =
   | { code: 'caller-rate-limited'; detail: string; retryAfterSeconds: number }
   // The server is stopping: a measurement still running (a stream) ends with this.
   | { code: 'shutting-down'; detail: string }
+  // A location asked to measure (an agent) went away or was cut off before its answer was whole.
+  | { code: 'location-offline'; detail: string }
   // The caller went away; nobody reads the answer, but metrics count it apart from faults.
   | { code: 'aborted'; detail: string }
   | { code: 'internal-error'; detail: string };

@@ -33,10 +33,20 @@ test('the description and the tools tag name every tool, and CORS preflights are
 });
 
 test('request schemas are the very schemas ajv compiles, re-addressed', () => {
-  const { $id: _p, ...ping } = pingRequestSchema;
+  const compiled = (name: string) => TOOLS.find((t) => t.name === name)!.requestSchema(['r1', 'r2']);
+  const { $id: _p, ...ping } = compiled('ping');
   assert.equal(doc.components.schemas.PingRequest, JSON.parse(JSON.stringify(ping)));
-  const { $id: _d, ...dns } = dnsRequestSchema(['r1', 'r2']);
+  const { $id: _d, ...dns } = compiled('dns');
   assert.equal(doc.components.schemas.DnsRequest, JSON.parse(JSON.stringify(dns)));
+});
+
+test('every tool request takes locations, the tool\'s own fields unchanged', () => {
+  const { $id: _p, ...ping } = pingRequestSchema;
+  const { locations, ...own } = doc.components.schemas.PingRequest.properties;
+  assert.equal(own, JSON.parse(JSON.stringify(ping.properties)));
+  assert.equal(locations.oneOf.length, 3);
+  const { $id: _d, ...dns } = dnsRequestSchema(['r1', 'r2']);
+  assert.equal(Object.keys(doc.components.schemas.DnsRequest.properties), [...Object.keys(dns.properties), 'locations']);
 });
 
 test('configured resolver ids are listed in the dns request schema', () => {

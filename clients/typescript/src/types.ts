@@ -27,8 +27,9 @@ export type PingStreamEvent = Schemas['PingStreamEvent'];
 export type DnsStreamEvent = Schemas['DnsStreamEvent'];
 export type TracerouteStreamEvent = Schemas['TracerouteStreamEvent'];
 export type MtrStreamEvent = Schemas['MtrStreamEvent'];
-// What a streamed call yields: every event of the stream but `problem`, which is thrown instead.
-export type PingEvent = Exclude<PingStreamEvent, { event: 'problem' }>;
-export type DnsEvent = Exclude<DnsStreamEvent, { event: 'problem' }>;
-export type TracerouteEvent = Exclude<TracerouteStreamEvent, { event: 'problem' }>;
-export type MtrEvent = Exclude<MtrStreamEvent, { event: 'problem' }>;
+// What a streamed call yields: every event of the stream but `problem`, which is thrown instead (and
+// `locations`, which ends only a stream asked with `locations`: this client does not ask for them yet).
+export type PingEvent = Exclude<PingStreamEvent, { event: 'problem' | 'locations' }>;
+export type DnsEvent = Exclude<DnsStreamEvent, { event: 'problem' | 'locations' }>;
+export type TracerouteEvent = Exclude<TracerouteStreamEvent, { event: 'problem' | 'locations' }>;
+export type MtrEvent = Exclude<MtrStreamEvent, { event: 'problem' | 'locations' }>;

@@ -213,6 +213,17 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A request with `locations`: each location's own answer, and what they say together. */
+        PingLocated: {
+            /** @description By location name, in the order asked: that location's 200 body, or `{ "problem": ... }` as a request of its own would have been answered there (`location-offline` when its agent went away). */
+            locations: {
+                [key: string]: components["schemas"]["PingResult"] | {
+                    problem: components["schemas"]["Problem"];
+                };
+            };
+            /** @description ping, traceroute, mtr: `{ "reached", "of" }`, from how many locations the target was reached of how many asked. dns: `{ "consistent", "answered", "of" }`, whether every location and its resolvers saw the same records. */
+            verdict: Record<string, never>;
+        };
         /**
          * @example {
          *       "host": "example.com",
@@ -256,6 +267,15 @@ export interface components {
              * @default 56
              */
             size?: number;
+            /**
+             * @description Where to measure: location names (GET /api/locations), "all" connected locations, or any N of them. Absent: this server measures itself and the answer is its own. Present: one result per location and a verdict.
+             * @example [
+             *       "local"
+             *     ]
+             * @example all
+             * @example 3
+             */
+            locations?: string[] | "all" | number;
         };
         /**
          * @description A measurement was made, whatever its outcome: an unreachable host is a 200 with reachable false.
@@ -526,6 +546,24 @@ export interface components {
              */
             event: "problem";
             data: components["schemas"]["Problem"];
+        } | {
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "locations";
+            data: components["schemas"]["PingLocated"];
+        };
+        /** @description A request with `locations`: each location's own answer, and what they say together. */
+        DnsLocated: {
+            /** @description By location name, in the order asked: that location's 200 body, or `{ "problem": ... }` as a request of its own would have been answered there (`location-offline` when its agent went away). */
+            locations: {
+                [key: string]: components["schemas"]["DnsResult"] | {
+                    problem: components["schemas"]["Problem"];
+                };
+            };
+            /** @description ping, traceroute, mtr: `{ "reached", "of" }`, from how many locations the target was reached of how many asked. dns: `{ "consistent", "answered", "of" }`, whether every location and its resolvers saw the same records. */
+            verdict: Record<string, never>;
         };
         /**
          * @example {
@@ -562,6 +600,15 @@ export interface components {
              * @example 2000
              */
             timeoutMs?: number;
+            /**
+             * @description Where to measure: location names (GET /api/locations), "all" connected locations, or any N of them. Absent: this server measures itself and the answer is its own. Present: one result per location and a verdict.
+             * @example [
+             *       "local"
+             *     ]
+             * @example all
+             * @example 3
+             */
+            locations?: string[] | "all" | number;
         };
         /**
          * @description At least one resolver answered (NOERROR or NXDOMAIN) at least one query.
@@ -854,6 +901,24 @@ export interface components {
              */
             event: "problem";
             data: components["schemas"]["Problem"];
+        } | {
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "locations";
+            data: components["schemas"]["DnsLocated"];
+        };
+        /** @description A request with `locations`: each location's own answer, and what they say together. */
+        TracerouteLocated: {
+            /** @description By location name, in the order asked: that location's 200 body, or `{ "problem": ... }` as a request of its own would have been answered there (`location-offline` when its agent went away). */
+            locations: {
+                [key: string]: components["schemas"]["TracerouteResult"] | {
+                    problem: components["schemas"]["Problem"];
+                };
+            };
+            /** @description ping, traceroute, mtr: `{ "reached", "of" }`, from how many locations the target was reached of how many asked. dns: `{ "consistent", "answered", "of" }`, whether every location and its resolvers saw the same records. */
+            verdict: Record<string, never>;
         };
         /**
          * @example {
@@ -899,6 +964,15 @@ export interface components {
              * @default false
              */
             resolveNames?: boolean;
+            /**
+             * @description Where to measure: location names (GET /api/locations), "all" connected locations, or any N of them. Absent: this server measures itself and the answer is its own. Present: one result per location and a verdict.
+             * @example [
+             *       "local"
+             *     ]
+             * @example all
+             * @example 3
+             */
+            locations?: string[] | "all" | number;
         };
         /**
          * @description A trace was made, whatever its outcome: a target that never answers is a 200 with destinationReached false.
@@ -1124,6 +1198,24 @@ export interface components {
              */
             event: "problem";
             data: components["schemas"]["Problem"];
+        } | {
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "locations";
+            data: components["schemas"]["TracerouteLocated"];
+        };
+        /** @description A request with `locations`: each location's own answer, and what they say together. */
+        MtrLocated: {
+            /** @description By location name, in the order asked: that location's 200 body, or `{ "problem": ... }` as a request of its own would have been answered there (`location-offline` when its agent went away). */
+            locations: {
+                [key: string]: components["schemas"]["MtrResult"] | {
+                    problem: components["schemas"]["Problem"];
+                };
+            };
+            /** @description ping, traceroute, mtr: `{ "reached", "of" }`, from how many locations the target was reached of how many asked. dns: `{ "consistent", "answered", "of" }`, whether every location and its resolvers saw the same records. */
+            verdict: Record<string, never>;
         };
         /**
          * @example {
@@ -1175,6 +1267,15 @@ export interface components {
              * @default false
              */
             resolveNames?: boolean;
+            /**
+             * @description Where to measure: location names (GET /api/locations), "all" connected locations, or any N of them. Absent: this server measures itself and the answer is its own. Present: one result per location and a verdict.
+             * @example [
+             *       "local"
+             *     ]
+             * @example all
+             * @example 3
+             */
+            locations?: string[] | "all" | number;
         };
         /**
          * @description An mtr was run, whatever its outcome: a target that never answers is a 200 with destinationReached false.
@@ -1445,6 +1546,13 @@ export interface components {
              */
             event: "problem";
             data: components["schemas"]["Problem"];
+        } | {
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "locations";
+            data: components["schemas"]["MtrLocated"];
         };
         /**
          * @description RFC 9457 problem details.
@@ -1478,7 +1586,7 @@ export interface components {
              * @description A stable slug to act on; each response lists when its codes are answered.
              * @enum {unknown}
              */
-            code: "invalid-json" | "validation-failed" | "invalid-api-key" | "not-found" | "method-not-allowed" | "request-timeout" | "payload-too-large" | "unsupported-media-type" | "host-not-found" | "target-forbidden" | "rate-limited" | "target-rate-limited" | "too-many-concurrent" | "overloaded" | "engine-unavailable" | "upstream-busy" | "rate-limit-store-unavailable" | "upstream-failed" | "upstream-timeout" | "shutting-down" | "internal-error";
+            code: "invalid-json" | "validation-failed" | "invalid-api-key" | "not-found" | "method-not-allowed" | "request-timeout" | "payload-too-large" | "unsupported-media-type" | "host-not-found" | "target-forbidden" | "rate-limited" | "target-rate-limited" | "too-many-concurrent" | "overloaded" | "engine-unavailable" | "upstream-busy" | "rate-limit-store-unavailable" | "upstream-failed" | "upstream-timeout" | "shutting-down" | "location-offline" | "internal-error";
             /** @description Only on validation-failed, when the body has more errors than `errors` lists (at most 10): how many more. */
             unlistedErrors?: number;
             /** @description Only on validation-failed: each field that is wrong, at most 10 (see `unlistedErrors`). */
@@ -1604,7 +1712,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A measurement was made. With `Accept: application/x-ndjson` or `text/event-stream` (highest q wins, a tie goes to JSON) the result streams as events: `start`, each result as it arrives, then `summary` (the JSON body) or one `problem`. Refusals before the start stay problem responses. Streams carry `Cache-Control: no-store` and `X-Accel-Buffering: no`; SSE sends a `: keep-alive` comment after 15 s without an event; a reader more than 256 KiB behind is cut off. Each event is a whole chunk when it is written: NDJSON lines after the first start with one space, and in SSE each event or comment after the first is preceded by an empty comment line `:`. */
+            /** @description A measurement was made (with `locations`: at every location named; a location that failed is a `problem` entry in the body, the request is still a 200). With `locations`, every event's data carries the `location` it comes from: each location has its own `start`, results and `summary` or `problem`, and the stream ends with one `locations` event whose data is the JSON body. With `Accept: application/x-ndjson` or `text/event-stream` (highest q wins, a tie goes to JSON) the result streams as events: `start`, each result as it arrives, then `summary` (the JSON body) or one `problem`. Refusals before the start stay problem responses. Streams carry `Cache-Control: no-store` and `X-Accel-Buffering: no`; SSE sends a `: keep-alive` comment after 15 s without an event; a reader more than 256 KiB behind is cut off. Each event is a whole chunk when it is written: NDJSON lines after the first start with one space, and in SSE each event or comment after the first is preceded by an empty comment line `:`. */
             200: {
                 headers: {
                     /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
@@ -1622,7 +1730,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PingResult"];
+                    "application/json": components["schemas"]["PingResult"] | components["schemas"]["PingLocated"];
                     "application/x-ndjson": components["schemas"]["PingStreamEvent"];
                     "text/event-stream": string;
                 };
@@ -1848,6 +1956,7 @@ export interface operations {
              *     - `rate-limit-store-unavailable`: The shared rate-limit store is unreachable. The store the budgets are shared in (Redis) cannot be reached and the operator chose to refuse rather than serve unlimited (NETTOOLS_REDIS_FAILURE=closed). Wait `Retry-After` seconds.
              *     - `engine-unavailable`: The measurement engine is not available on this server. This server cannot make the measurement: for ping, no ICMP socket opens and `detail` says what the operator must grant (CAP_NET_RAW, or a wider net.ipv4.ping_group_range), or the engine is stopping with the server.
              *     - `shutting-down`: The server is shutting down. The server began to stop (SIGTERM) while the request ran. A stream is ended at once rather than at the end of the grace period: a 503 if no event was sent yet, else the stream's `problem` event (the events before it stand). Any other request still unfinished when the grace period (NETTOOLS_SHUTDOWN_GRACE_MS) ends gets this 503 then, on a connection that closes. Send the request again, to another instance or once this one is back.
+             *     - `location-offline`: The location went away before its measurement was whole. Only with `locations`, as one location's entry (JSON) or its `problem` event (streamed): the agent at that location went away, or the hub cut it off for breaking the protocol, before its measurement was whole. The other locations' results stand.
              *     - `upstream-busy`: A resolver's query budget is spent. dns, and ping of a host name: a resolver's query budget (`NETTOOLS_RESOLVER_QPS` queries a second from this server) cannot take this request's new queries, so the request is refused whole, before anything is sent, rather than half asked. Questions already in flight cost nothing. Resends and TCP fall-backs the server already sent are charged afterwards, even past the budget, so the next requests pay for them: `Retry-After` then covers that debt as well. Wait `Retry-After` seconds.
              */
             503: {
@@ -1908,7 +2017,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A measurement was made. With `Accept: application/x-ndjson` or `text/event-stream` (highest q wins, a tie goes to JSON) the result streams as events: `start`, each result as it arrives, then `summary` (the JSON body) or one `problem`. Refusals before the start stay problem responses. Streams carry `Cache-Control: no-store` and `X-Accel-Buffering: no`; SSE sends a `: keep-alive` comment after 15 s without an event; a reader more than 256 KiB behind is cut off. Each event is a whole chunk when it is written: NDJSON lines after the first start with one space, and in SSE each event or comment after the first is preceded by an empty comment line `:`. */
+            /** @description A measurement was made (with `locations`: at every location named; a location that failed is a `problem` entry in the body, the request is still a 200). With `locations`, every event's data carries the `location` it comes from: each location has its own `start`, results and `summary` or `problem`, and the stream ends with one `locations` event whose data is the JSON body. With `Accept: application/x-ndjson` or `text/event-stream` (highest q wins, a tie goes to JSON) the result streams as events: `start`, each result as it arrives, then `summary` (the JSON body) or one `problem`. Refusals before the start stay problem responses. Streams carry `Cache-Control: no-store` and `X-Accel-Buffering: no`; SSE sends a `: keep-alive` comment after 15 s without an event; a reader more than 256 KiB behind is cut off. Each event is a whole chunk when it is written: NDJSON lines after the first start with one space, and in SSE each event or comment after the first is preceded by an empty comment line `:`. */
             200: {
                 headers: {
                     /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
@@ -1926,7 +2035,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DnsResult"];
+                    "application/json": components["schemas"]["DnsResult"] | components["schemas"]["DnsLocated"];
                     "application/x-ndjson": components["schemas"]["DnsStreamEvent"];
                     "text/event-stream": string;
                 };
@@ -2127,6 +2236,7 @@ export interface operations {
              *     - `rate-limit-store-unavailable`: The shared rate-limit store is unreachable. The store the budgets are shared in (Redis) cannot be reached and the operator chose to refuse rather than serve unlimited (NETTOOLS_REDIS_FAILURE=closed). Wait `Retry-After` seconds.
              *     - `engine-unavailable`: The measurement engine is not available on this server. This server cannot make the measurement: for ping, no ICMP socket opens and `detail` says what the operator must grant (CAP_NET_RAW, or a wider net.ipv4.ping_group_range), or the engine is stopping with the server.
              *     - `shutting-down`: The server is shutting down. The server began to stop (SIGTERM) while the request ran. A stream is ended at once rather than at the end of the grace period: a 503 if no event was sent yet, else the stream's `problem` event (the events before it stand). Any other request still unfinished when the grace period (NETTOOLS_SHUTDOWN_GRACE_MS) ends gets this 503 then, on a connection that closes. Send the request again, to another instance or once this one is back.
+             *     - `location-offline`: The location went away before its measurement was whole. Only with `locations`, as one location's entry (JSON) or its `problem` event (streamed): the agent at that location went away, or the hub cut it off for breaking the protocol, before its measurement was whole. The other locations' results stand.
              *     - `upstream-busy`: A resolver's query budget is spent. dns, and ping of a host name: a resolver's query budget (`NETTOOLS_RESOLVER_QPS` queries a second from this server) cannot take this request's new queries, so the request is refused whole, before anything is sent, rather than half asked. Questions already in flight cost nothing. Resends and TCP fall-backs the server already sent are charged afterwards, even past the budget, so the next requests pay for them: `Retry-After` then covers that debt as well. Wait `Retry-After` seconds.
              */
             503: {
@@ -2187,7 +2297,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A measurement was made. With `Accept: application/x-ndjson` or `text/event-stream` (highest q wins, a tie goes to JSON) the result streams as events: `start`, each result as it arrives, then `summary` (the JSON body) or one `problem`. Refusals before the start stay problem responses. Streams carry `Cache-Control: no-store` and `X-Accel-Buffering: no`; SSE sends a `: keep-alive` comment after 15 s without an event; a reader more than 256 KiB behind is cut off. Each event is a whole chunk when it is written: NDJSON lines after the first start with one space, and in SSE each event or comment after the first is preceded by an empty comment line `:`. */
+            /** @description A measurement was made (with `locations`: at every location named; a location that failed is a `problem` entry in the body, the request is still a 200). With `locations`, every event's data carries the `location` it comes from: each location has its own `start`, results and `summary` or `problem`, and the stream ends with one `locations` event whose data is the JSON body. With `Accept: application/x-ndjson` or `text/event-stream` (highest q wins, a tie goes to JSON) the result streams as events: `start`, each result as it arrives, then `summary` (the JSON body) or one `problem`. Refusals before the start stay problem responses. Streams carry `Cache-Control: no-store` and `X-Accel-Buffering: no`; SSE sends a `: keep-alive` comment after 15 s without an event; a reader more than 256 KiB behind is cut off. Each event is a whole chunk when it is written: NDJSON lines after the first start with one space, and in SSE each event or comment after the first is preceded by an empty comment line `:`. */
             200: {
                 headers: {
                     /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
@@ -2205,7 +2315,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TracerouteResult"];
+                    "application/json": components["schemas"]["TracerouteResult"] | components["schemas"]["TracerouteLocated"];
                     "application/x-ndjson": components["schemas"]["TracerouteStreamEvent"];
                     "text/event-stream": string;
                 };
@@ -2431,6 +2541,7 @@ export interface operations {
              *     - `rate-limit-store-unavailable`: The shared rate-limit store is unreachable. The store the budgets are shared in (Redis) cannot be reached and the operator chose to refuse rather than serve unlimited (NETTOOLS_REDIS_FAILURE=closed). Wait `Retry-After` seconds.
              *     - `engine-unavailable`: The measurement engine is not available on this server. This server cannot make the measurement: for ping, no ICMP socket opens and `detail` says what the operator must grant (CAP_NET_RAW, or a wider net.ipv4.ping_group_range), or the engine is stopping with the server.
              *     - `shutting-down`: The server is shutting down. The server began to stop (SIGTERM) while the request ran. A stream is ended at once rather than at the end of the grace period: a 503 if no event was sent yet, else the stream's `problem` event (the events before it stand). Any other request still unfinished when the grace period (NETTOOLS_SHUTDOWN_GRACE_MS) ends gets this 503 then, on a connection that closes. Send the request again, to another instance or once this one is back.
+             *     - `location-offline`: The location went away before its measurement was whole. Only with `locations`, as one location's entry (JSON) or its `problem` event (streamed): the agent at that location went away, or the hub cut it off for breaking the protocol, before its measurement was whole. The other locations' results stand.
              *     - `upstream-busy`: A resolver's query budget is spent. dns, and ping of a host name: a resolver's query budget (`NETTOOLS_RESOLVER_QPS` queries a second from this server) cannot take this request's new queries, so the request is refused whole, before anything is sent, rather than half asked. Questions already in flight cost nothing. Resends and TCP fall-backs the server already sent are charged afterwards, even past the budget, so the next requests pay for them: `Retry-After` then covers that debt as well. Wait `Retry-After` seconds.
              */
             503: {
@@ -2491,7 +2602,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A measurement was made. With `Accept: application/x-ndjson` or `text/event-stream` (highest q wins, a tie goes to JSON) the result streams as events: `start`, each result as it arrives, then `summary` (the JSON body) or one `problem`. Refusals before the start stay problem responses. Streams carry `Cache-Control: no-store` and `X-Accel-Buffering: no`; SSE sends a `: keep-alive` comment after 15 s without an event; a reader more than 256 KiB behind is cut off. Each event is a whole chunk when it is written: NDJSON lines after the first start with one space, and in SSE each event or comment after the first is preceded by an empty comment line `:`. */
+            /** @description A measurement was made (with `locations`: at every location named; a location that failed is a `problem` entry in the body, the request is still a 200). With `locations`, every event's data carries the `location` it comes from: each location has its own `start`, results and `summary` or `problem`, and the stream ends with one `locations` event whose data is the JSON body. With `Accept: application/x-ndjson` or `text/event-stream` (highest q wins, a tie goes to JSON) the result streams as events: `start`, each result as it arrives, then `summary` (the JSON body) or one `problem`. Refusals before the start stay problem responses. Streams carry `Cache-Control: no-store` and `X-Accel-Buffering: no`; SSE sends a `: keep-alive` comment after 15 s without an event; a reader more than 256 KiB behind is cut off. Each event is a whole chunk when it is written: NDJSON lines after the first start with one space, and in SSE each event or comment after the first is preceded by an empty comment line `:`. */
             200: {
                 headers: {
                     /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
@@ -2509,7 +2620,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MtrResult"];
+                    "application/json": components["schemas"]["MtrResult"] | components["schemas"]["MtrLocated"];
                     "application/x-ndjson": components["schemas"]["MtrStreamEvent"];
                     "text/event-stream": string;
                 };
@@ -2735,6 +2846,7 @@ export interface operations {
              *     - `rate-limit-store-unavailable`: The shared rate-limit store is unreachable. The store the budgets are shared in (Redis) cannot be reached and the operator chose to refuse rather than serve unlimited (NETTOOLS_REDIS_FAILURE=closed). Wait `Retry-After` seconds.
              *     - `engine-unavailable`: The measurement engine is not available on this server. This server cannot make the measurement: for ping, no ICMP socket opens and `detail` says what the operator must grant (CAP_NET_RAW, or a wider net.ipv4.ping_group_range), or the engine is stopping with the server.
              *     - `shutting-down`: The server is shutting down. The server began to stop (SIGTERM) while the request ran. A stream is ended at once rather than at the end of the grace period: a 503 if no event was sent yet, else the stream's `problem` event (the events before it stand). Any other request still unfinished when the grace period (NETTOOLS_SHUTDOWN_GRACE_MS) ends gets this 503 then, on a connection that closes. Send the request again, to another instance or once this one is back.
+             *     - `location-offline`: The location went away before its measurement was whole. Only with `locations`, as one location's entry (JSON) or its `problem` event (streamed): the agent at that location went away, or the hub cut it off for breaking the protocol, before its measurement was whole. The other locations' results stand.
              *     - `upstream-busy`: A resolver's query budget is spent. dns, and ping of a host name: a resolver's query budget (`NETTOOLS_RESOLVER_QPS` queries a second from this server) cannot take this request's new queries, so the request is refused whole, before anything is sent, rather than half asked. Questions already in flight cost nothing. Resends and TCP fall-backs the server already sent are charged afterwards, even past the budget, so the next requests pay for them: `Retry-After` then covers that debt as well. Wait `Retry-After` seconds.
              */
             503: {

@@ -4,6 +4,7 @@ import { createServer, type NettoolsServer } from './http/server';
 import { KeyRing } from './keys/key-ring';
 import { AgentKeyRing } from './keys/agent-key-ring';
 import { Hub, type LocationEntry } from './locations/hub';
+import { compileOutputChecks } from './locations/agent-output';
 import { HUB_SELF_DEFAULT } from './locations/protocol';
 import { openSharedBudgets } from './shared-budgets';
 import type { Logger } from './log';
@@ -57,7 +58,7 @@ export function createApp(config: Config, log: Logger, options: AppOptions = {})
   const openapi = JSON.stringify(buildOpenApi(tools, config.resolvers.map((r) => r.id), pkg.version));
   const { inFlight, metricsText } = options;
   const health = shared === null ? undefined : () => ({ status: 'ok', store: { kind: 'redis', state: shared.state() } });
-  const agents = openAgents(config, log);
+  const agents = openAgents(config, log, tools);
   const self: LocationEntry = {
     name: config.location ?? HUB_SELF_DEFAULT,
     labels: config.locationLabels,
@@ -66,7 +67,7 @@ export function createApp(config: Config, log: Logger, options: AppOptions = {})
     connectedSince: new Date().toISOString(),
   };
   const locations = () => [self, ...(agents?.hub.list() ?? [])];
-  const server = createServer({ config, tools: open.list, openapi, log, metrics, keys, hub: agents?.hub ?? null, locations, ...(store ? { store } : {}), ...(inFlight ? { inFlight } : {}), ...(metricsText ? { metricsText } : {}), ...(health ? { health } : {}) });
+  const server = createServer({ config, tools: open.list, openapi, log, metrics, keys, hub: agents?.hub ?? null, self: self.name, locations, ...(store ? { store } : {}), ...(inFlight ? { inFlight } : {}), ...(metricsText ? { metricsText } : {}), ...(health ? { health } : {}) });
   return {
     server,
     tools: open,
@@ -90,11 +91,11 @@ function openKeys(config: Config): KeyRing | null {
 }
 
 // As with API keys, an agent keys file that cannot be read stops the server at start.
-function openAgents(config: Config, log: Logger): App['agents'] {
+function openAgents(config: Config, log: Logger, tools: ReadonlyArray<Tool<any, any>>): App['agents'] {
   if (config.agentKeysFile === null) return null;
   const opened = AgentKeyRing.open(config.agentKeysFile);
   if (!opened.ok) throw new ConfigError('NETTOOLS_AGENT_KEYS_FILE', opened.message);
   const keys = opened.value;
-  const hub = new Hub({ keys, self: config.location ?? HUB_SELF_DEFAULT, maxAgents: config.maxAgents, timeoutMs: config.agentTimeoutMs, log });
+  const hub = new Hub({ keys, self: config.location ?? HUB_SELF_DEFAULT, maxAgents: config.maxAgents, timeoutMs: config.agentTimeoutMs, log, checks: compileOutputChecks(tools) });
   return { keys, hub };
 }

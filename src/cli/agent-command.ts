@@ -36,7 +36,7 @@ export function runAgent(args: readonly string[], env: NodeJS.ProcessEnv): void 
   const tools = openTools(config, null);
   const names = tools.list.filter(({ slot }) => !('unavailable' in slot)).map(({ tool }) => tool.name);
   const hello = { type: 'hello' as const, location: settings.location, labels: config.locationLabels, tools: names, version: pkg.version };
-  const link = new AgentLink({ ...settings, hello, timeoutMs: config.agentTimeoutMs, reconnectMs: config.agentReconnectMs, reconnectMaxMs: config.agentReconnectMaxMs, log });
+  const link = new AgentLink({ ...settings, hello, timeoutMs: config.agentTimeoutMs, reconnectMs: config.agentReconnectMs, reconnectMaxMs: config.agentReconnectMaxMs, log, tools: tools.list });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -1,5 +1,5 @@
 import type { WebSocket, WebSocketBehavior } from 'uWebSockets.js';
-import type { AgentPeer, AgentSession, Hub } from '../locations/hub';
+import { newSession, type AgentPeer, type AgentSession, type Hub } from '../locations/hub';
 import { MAX_BACKPRESSURE_BYTES, MAX_MESSAGE_BYTES } from '../locations/protocol';
 import { authorizationLines } from './pipeline/authenticate';
 import type { TemplatedApp } from './uws';
@@ -57,8 +57,7 @@ export function mountAgentsSocket(app: TemplatedApp, hub: Hub): void {
         });
         return;
       }
-      const now = Date.now();
-      const session: AgentSession = { ...admitted.value, openedMs: now, lastHeardMs: now, entry: null, peer: null };
+      const session = newSession(admitted.value.keyHash, admitted.value.location, Date.now());
       res.upgrade(session, key, protocol, extensions, context);
     },
     open: (ws) => {

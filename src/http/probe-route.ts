@@ -29,7 +29,9 @@ interface ProbeFlow {
   caller: Caller | null;
   open: ProbingOpenTool | null;
   slot: OpenTool['slot'];
+  tool: string;
   request: unknown;
+  readonly located: null; // a probe measures here: it takes no `locations`
   startedAt: number;
   outcome: Outcome<unknown> | null;
 }
@@ -50,6 +52,7 @@ const CHOOSE_TOOL: Stage<ProbeFlow> = {
     if ('code' in chosen) return refuse(r.ex, chosen);
     r.open = chosen.open;
     r.slot = chosen.open.slot;
+    r.tool = chosen.open.tool.name;
     r.request = chosen.request;
     r.startedAt = performance.now();
     next();
@@ -77,7 +80,7 @@ export function probeRoute(ctx: PipelineContext, all: readonly OpenTool[]): Rout
     allow: 'GET, HEAD',
     methods: {
       GET: (ex, req) => {
-        const r: ProbeFlow = { ex, ctx, tools, req, query: '', caller: null, open: null, slot: { unavailable: '' }, request: null, startedAt: 0, outcome: null };
+        const r: ProbeFlow = { ex, ctx, tools, req, query: '', caller: null, open: null, slot: { unavailable: '' }, tool: '', request: null, located: null, startedAt: 0, outcome: null };
         runStages(PROBE_STAGES, r);
         r.req = null;
       },

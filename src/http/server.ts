@@ -3,6 +3,8 @@ import { loadDocsAssets, type DocsAsset } from '../docs/docs-assets';
 import { loadPageAssets } from '../page/page-assets';
 import type { KeyRing } from '../keys/key-ring';
 import type { Hub, LocationEntry } from '../locations/hub';
+import type { Places } from '../locations/measure-at';
+import { HUB_SELF_DEFAULT } from '../locations/protocol';
 import { mountAgentsSocket } from './agents-socket';
 import type { Logger } from '../log';
 import type { HttpMetrics } from '../observability/metrics';
@@ -35,6 +37,7 @@ export interface ServerDeps {
   metricsText?: () => Promise<string>; // the /metrics body; this server's registry by default
   health?: () => object; // the /health body; {"status":"ok"} by default
   hub?: Hub | null; // the agents' side; absent or null: this server accepts no agents
+  self?: string; // this server's location name (NETTOOLS_LOCATION, default local)
   locations: () => LocationEntry[]; // the GET /api/locations body
 }
 
@@ -58,7 +61,8 @@ export function createServer(deps: ServerDeps): NettoolsServer {
   const uws = loadNativeUws();
   const app = uws.App();
   const admission = new Admission(config, { store: deps.store, inFlight: deps.inFlight }, (plan, outcome) => metrics.planDecision(plan, outcome));
-  const ctx: PipelineContext = { config, admission, deadlines: new Deadlines(), log, keys: deps.keys ?? null, streams: new StreamMetrics(metrics.registry), openStreams: new OpenStreams() };
+  const places = placesOf(deps);
+  const ctx: PipelineContext = { config, admission, deadlines: new Deadlines(), log, keys: deps.keys ?? null, streams: new StreamMetrics(metrics.registry), openStreams: new OpenStreams(), places };
   const metricsText = deps.metricsText ?? (() => metrics.registry.metrics());
   const routes = buildRoutes(ctx, { tools: deps.tools, openapi: deps.openapi, docs: loadDocsAssets(), page: pageFiles(log), health: deps.health ?? (() => ({ status: 'ok' })), metrics: config.metrics ? { text: metricsText, contentType: metrics.registry.contentType } : null, log, locations: deps.locations });
   const { limiter, inFlight } = ctx.admission;
@@ -96,6 +100,14 @@ export function createServer(deps: ServerDeps): NettoolsServer {
     shutdown: (graceMs) => life.shutdown(uws, graceMs),
     inFlight: () => life.inFlight,
   };
+}
+
+// Where a request with `locations` runs: this server's own tools, and the hub's agents if it has any.
+function placesOf(deps: ServerDeps): Places {
+  const hub = deps.hub ?? null;
+  const self = deps.self ?? HUB_SELF_DEFAULT;
+  const byName = new Map(deps.tools.map((open) => [open.tool.name, open]));
+  return { self, max: deps.config.maxLocationsPerRequest, hub, tool: (name) => byName.get(name), candidates: () => ({ self, agents: hub?.list() ?? [] }) };
 }
 
 // The agents' WebSocket, before the catch-all route; the gauge reads 0 on a server that takes no agents.

@@ -10,6 +10,8 @@ import type { PipelineContext } from './pipeline/context';
 import { PARSE } from './pipeline/parse';
 import { CHECK_BODY_HEADERS, checkBodyHeaders, READ_BODY, startReading, type BodyOutcome } from './pipeline/read-body';
 import { RESPOND_JSON } from './pipeline/respond';
+import { LOCATE } from './pipeline/locate';
+import type { LocatedRequest } from '../locations/measure-at';
 import { RUN } from './pipeline/run-tool';
 import { RUN_STREAMED } from './pipeline/stream';
 import { VALIDATE } from './pipeline/validate';
@@ -35,6 +37,7 @@ interface ToolFlow {
   bytes: Uint8Array | null;
   json: Record<string, unknown> | null;
   request: unknown;
+  located: LocatedRequest | null;
   outcome: Outcome<unknown> | null;
 }
 
@@ -52,7 +55,7 @@ const READ_HEADERS: Stage<ToolFlow> = {
 
 // POST <tool path>, in order. Refusals come in this order too: an admission refusal before a body
 // refusal, a body refusal before a schema one.
-export const TOOL_STAGES: ReadonlyArray<Stage<ToolFlow>> = [READ_HEADERS, IDENTIFY, ADMIT, CHECK_BODY_HEADERS, READ_BODY, PARSE, VALIDATE, RUN, RESPOND_JSON];
+export const TOOL_STAGES: ReadonlyArray<Stage<ToolFlow>> = [READ_HEADERS, IDENTIFY, ADMIT, CHECK_BODY_HEADERS, READ_BODY, PARSE, VALIDATE, LOCATE, RUN, RESPOND_JSON];
 
 // The same, for a request whose Accept chose a streamed form (accept.ts): run and respond are one stage,
 // events written as the tool reports them.
@@ -70,7 +73,7 @@ export function toolRoute(ctx: PipelineContext, open: OpenTool): Route {
     methods: {
       POST: (ex, req) => {
         const mode = negotiate(req.getHeader('accept'));
-        const r: ToolFlow = { ex, ctx, slot: open.slot, validate: (mode === 'json' ? open.validate : open.validateStream) as Validate<unknown>, tool: open.tool.name, mode, req, caller: null, early: null, reading: false, arrived: null, waiting: null, bytes: null, json: null, request: null, outcome: null };
+        const r: ToolFlow = { ex, ctx, slot: open.slot, validate: (mode === 'json' ? open.validate : open.validateStream) as Validate<unknown>, tool: open.tool.name, mode, req, caller: null, early: null, reading: false, arrived: null, waiting: null, bytes: null, json: null, request: null, located: null, outcome: null };
         runStages(mode === 'json' ? TOOL_STAGES : STREAMED_TOOL_STAGES, r, whileWaiting);
         r.req = null;
       },

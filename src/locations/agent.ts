@@ -1,8 +1,11 @@
 import WebSocket from 'ws';
 import type { Logger } from '../log';
+import type { OpenTool } from '../tools/registry';
+import { AgentRuns } from './agent-runs';
 import { backoffMs } from './backoff';
 import type { Hello } from './hello-schema';
 import { CLOSE, MAX_MESSAGE_BYTES, type Welcome } from './protocol';
+import { readHubMessage } from './run-messages';
 
 export interface AgentLinkOptions {
   url: URL;
@@ -12,6 +15,7 @@ export interface AgentLinkOptions {
   reconnectMs: number;
   reconnectMaxMs: number;
   log: Logger;
+  tools: readonly OpenTool[]; // what runs the measurements the hub hands this agent
   random?: () => number;
 }
 
@@ -26,8 +30,15 @@ export class AgentLink {
   #retry: NodeJS.Timeout | null = null;
   #silence: NodeJS.Timeout | null = null;
   #lastError = '';
+  #welcome = false; // on this connection: the hub took this agent in
+  readonly #runs: AgentRuns;
 
-  constructor(private readonly o: AgentLinkOptions) {}
+  constructor(private readonly o: AgentLinkOptions) {
+    this.#runs = new AgentRuns(o.tools, (message) => {
+      const ws = this.#ws;
+      if (ws !== null && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+    }, o.log);
+  }
 
   start(): void {
     this.dial();
@@ -37,6 +48,7 @@ export class AgentLink {
   stop(): Promise<void> {
     this.#stopped = true;
     if (this.#retry !== null) clearTimeout(this.#retry);
+    this.#runs.stopAll();
     const ws = this.#ws;
     if (ws === null) return Promise.resolve();
     return new Promise((resolve) => {
@@ -67,14 +79,21 @@ export class AgentLink {
     ws.on('close', (code, reason) => this.closed(code, reason.toString()));
   }
 
-  // Only a welcome is expected for now; anything else means the two ends do not speak the same protocol.
+  // A welcome first, then measurements; anything else means the two ends do not speak the same protocol.
   private received(ws: WebSocket, text: string | null): void {
-    const message = text === null ? null : welcomeIn(text);
+    if (text === null) return ws.close(CLOSE.policy, 'unexpected message');
+    if (this.#welcome) {
+      const message = readHubMessage(text);
+      if (!message.ok) return ws.close(CLOSE.policy, `bad message: ${message.message}`);
+      return this.#runs.received(message.value);
+    }
+    const message = welcomeIn(text);
     if (message === null) return ws.close(CLOSE.policy, 'unexpected message');
     this.#attempt = 0;
     const fields = { hub: this.o.url.href, hubLocation: message.hub, location: this.o.hello.location };
     this.o.log.log('info', this.#welcomed === 0 ? 'connected to hub' : 'reconnected to hub', fields);
     this.#welcomed++;
+    this.#welcome = true;
   }
 
   // A hub that stops pinging is gone even when no close arrives (a cut cable, a NAT that forgot us).
@@ -91,6 +110,9 @@ export class AgentLink {
     if (this.#silence !== null) clearTimeout(this.#silence);
     this.#silence = null;
     this.#ws = null;
+    this.#welcome = false;
+    // Nobody is left to read what still runs: it stops (the hub has ended it as offline already).
+    this.#runs.stopAll();
     if (this.#stopped) return this.#stopping?.();
     const waitMs = backoffMs(this.#attempt++, this.o.reconnectMs, this.o.reconnectMaxMs, this.o.random);
     this.o.log.log('warn', 'hub connection ended; dialling again', { code, reason: reason || undefined, error: this.#lastError || undefined, retryInMs: waitMs });

@@ -1,5 +1,5 @@
 import Ajv2020 from 'ajv/dist/2020';
-import { MAX_LABELS } from '../config/location';
+import { LOCATION_NAME_SCHEMA, MAX_LABELS } from '../config/location';
 import { fail, ok, type Result } from '../util/result';
 
 // What an agent says first, and the one thing the hub reads from it before it is listed. The hub
@@ -13,7 +13,7 @@ export interface Hello {
 }
 
 // Shared by the hub's check and the OpenAPI document of GET /api/locations, so the two cannot drift.
-export const LOCATION_NAME_SCHEMA = { type: 'string', pattern: '^[a-z0-9-]{1,32}$' } as const;
+export { LOCATION_NAME_SCHEMA };
 export const LABELS_SCHEMA = {
   type: 'object',
   maxProperties: MAX_LABELS,

@@ -2,8 +2,14 @@ import { readCredential } from '../keys/api-key';
 import type { AgentKeyRing } from '../keys/agent-key-ring';
 import type { Logger } from '../log';
 import { fail, ok, type Result } from '../util/result';
+import type { Outcome } from '../tools/outcome';
+import type { ToolEvents } from '../tools/tool';
+import type { CancelToken } from '../util/cancel';
+import type { OutputChecks } from './agent-output';
 import { readHello } from './hello-schema';
-import { CLOSE, MAX_BACKPRESSURE_BYTES, type Welcome } from './protocol';
+import { CLOSE, MAX_BACKPRESSURE_BYTES, MAX_MESSAGES_PER_SECOND, type Welcome } from './protocol';
+import { RemoteRuns, type RemoteRun, type RunPeer } from './remote-runs';
+import { readAgentMessage } from './run-messages';
 
 // The hub's side of its agents, apart from the socket library: what is let in, who is listed, who is
 // dropped. The HTTP layer turns uWS's events into these calls (http/agents-socket.ts).
@@ -33,6 +39,14 @@ export interface AgentSession {
   lastHeardMs: number;
   entry: LocationEntry | null; // null until a good hello
   peer: AgentPeer | null; // null once closed
+  readonly runs: Map<number, RemoteRun>; // measurements handed to it, by id
+  windowStartMs: number; // its messages in the current second, against flooding
+  windowMessages: number;
+}
+
+// A new connection's session, before its hello.
+export function newSession(keyHash: string, location: string, nowMs: number): AgentSession {
+  return { keyHash, location, openedMs: nowMs, lastHeardMs: nowMs, entry: null, peer: null, runs: new Map(), windowStartMs: nowMs, windowMessages: 0 };
 }
 
 export type Admission = Result<{ keyHash: string; location: string }, 'invalid-agent-key' | 'too-many-agents'>;
@@ -43,6 +57,7 @@ export interface HubOptions {
   maxAgents: number;
   timeoutMs: number;
   log: Logger;
+  checks: OutputChecks; // what an agent's events and results must look like, per tool
   now?: () => number;
 }
 
@@ -50,10 +65,12 @@ export class Hub {
   readonly #sessions = new Set<AgentSession>();
   readonly #listed = new Map<string, AgentSession>();
   readonly #now: () => number;
+  readonly #runs: RemoteRuns;
   #timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly o: HubOptions) {
     this.#now = o.now ?? Date.now;
+    this.#runs = new RemoteRuns(o.checks);
     // A third of the timeout: a peer that misses two pings in a row is still within it.
     this.#timer = setInterval(() => this.tick(), Math.max(100, Math.floor(o.timeoutMs / 3)));
     this.#timer.unref();
@@ -83,11 +100,11 @@ export class Hub {
     session.lastHeardMs = this.#now();
   }
 
-  // The first message must be a good hello for the key's location; nothing else has a place yet.
-  // `text` is null for a binary message or one that is not UTF-8.
+  // The first message must be a good hello for the key's location; after it, what the agent says of the
+  // measurements it was handed. `text` is null for a binary message or one that is not UTF-8.
   message(session: AgentSession, text: string | null): void {
     this.heard(session);
-    if (session.entry !== null) return this.end(session, CLOSE.policy, 'no message is expected after the hello');
+    if (session.entry !== null) return this.measurementMessage(session, text);
     if (text === null) return this.end(session, CLOSE.policy, 'bad hello: not text');
     const hello = readHello(text);
     if (!hello.ok) return this.end(session, CLOSE.policy, `bad hello: ${hello.message}`);
@@ -102,8 +119,40 @@ export class Hub {
     this.o.log.log('info', 'agent connected', { location, version, replaced: previous !== undefined || undefined });
   }
 
+  // One measurement at a listed location; `location-offline` if it is not listed (any more).
+  run(location: string, tool: string, request: Record<string, unknown>, cancel: CancelToken, events?: ToolEvents): Promise<Outcome<unknown>> {
+    const session = this.#listed.get(location);
+    if (session === undefined) return Promise.resolve({ ok: false, failure: { code: 'location-offline', detail: `location ${location} is not connected` } });
+    return this.#runs.start(this.runPeer(session), tool, request, cancel, events);
+  }
+
+  private runPeer(session: AgentSession): RunPeer {
+    return { location: session.location, runs: session.runs, send: (message) => this.send(session, message) };
+  }
+
+  // A listed agent's message about a measurement; one that breaks the protocol cuts it off, and every
+  // measurement it holds ends as offline (never the hub's, never another location's).
+  private measurementMessage(session: AgentSession, text: string | null): void {
+    const now = this.#now();
+    if (now - session.windowStartMs >= 1000) {
+      session.windowStartMs = now;
+      session.windowMessages = 0;
+    }
+    let why: string | null;
+    if (++session.windowMessages > MAX_MESSAGES_PER_SECOND) why = `more than ${MAX_MESSAGES_PER_SECOND} messages in a second`;
+    else if (text === null) why = 'a message that is not text';
+    else {
+      const message = readAgentMessage(text);
+      why = message.ok ? this.#runs.received(this.runPeer(session), message.value) : `a malformed message (${message.message})`;
+    }
+    if (why === null) return;
+    this.#runs.lost(this.runPeer(session), `was cut off (${why})`);
+    this.end(session, CLOSE.policy, why);
+  }
+
   closed(session: AgentSession, code: number): void {
     session.peer = null;
+    this.#runs.lost(this.runPeer(session), 'went away');
     this.#sessions.delete(session);
     const entry = session.entry;
     if (entry === null || this.#listed.get(entry.name) !== session) return;

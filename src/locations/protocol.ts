@@ -17,6 +17,9 @@ export const CLOSE = {
 
 // The longest message either end accepts; a hello is well under 4 KiB.
 export const MAX_MESSAGE_BYTES = 64 * 1024;
+// What one agent may send in a second; a flood past it cuts that agent off. Generous: 64 streamed pings
+// at their fastest send about 640 events a second.
+export const MAX_MESSAGES_PER_SECOND = 2000;
 // What the hub lets pile up unsent to one agent before it gives that agent up.
 export const MAX_BACKPRESSURE_BYTES = 1024 * 1024;
 

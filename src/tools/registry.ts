@@ -8,6 +8,7 @@ import { SharedCap, sharedCapMemory } from '../ratelimit/shared-cap';
 import { MemoryLimiterStore } from '../ratelimit/memory-limiter-store';
 import { DEFAULT_TARGET_CACHE_MAX } from '../ratelimit/target-budget';
 import { createSchemaCompiler, type Validate } from '../validation/validator';
+import { locatable } from './locations-field';
 import { dnsTool } from './dns';
 import { openIcmpEngine } from './icmp-engine';
 import { mtrTool } from './mtr';
@@ -19,7 +20,8 @@ import { Upstream } from './upstream';
 // Every tool the server offers. Adding a tool: its folder, and one line here.
 // eslint-style `any`: the list holds tools of different request and result types.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const TOOLS: ReadonlyArray<Tool<any, any>> = [pingTool, dnsTool, tracerouteTool, mtrTool];
+// Each takes `locations` (locations/request-field.ts): the same request, measured elsewhere too.
+export const TOOLS: ReadonlyArray<Tool<any, any>> = [pingTool, dnsTool, tracerouteTool, mtrTool].map(locatable);
 
 // A tool ready to serve: its definition, its request validator and what runs it.
 export interface OpenTool<Req = unknown, Res = unknown> {

@@ -86,6 +86,9 @@ export interface Tool<Req, Res> {
   normalize(request: Req, formats: FormatValues): Req;
   open(deps: ToolDeps): ToolSlot<Req, Res>;
   probe?: ProbeSpec<Req, Res>; // GET /probe module, for tools that have one
+  // With `locations`: what every location's result says together (ping: reached from how many of how
+  // many). `results` are the locations' 200 bodies; `of` counts the failed locations too.
+  verdict?(results: readonly Res[], of: number): Record<string, unknown>;
 }
 
 // A tool with a GET /probe module.

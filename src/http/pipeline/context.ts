@@ -1,5 +1,6 @@
 import type { Config } from '../../config/types';
 import type { KeyRing } from '../../keys/key-ring';
+import type { Places } from '../../locations/measure-at';
 import type { Logger } from '../../log';
 import type { Deadlines } from '../deadlines';
 import type { OpenStreams } from '../open-streams';
@@ -15,4 +16,5 @@ export interface PipelineContext {
   keys: KeyRing | null; // null: keys are off
   streams: StreamMetrics;
   openStreams: OpenStreams; // ended with a problem event at shutdown
+  places: Places; // where a request with `locations` can run
 }

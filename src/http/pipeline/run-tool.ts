@@ -1,7 +1,9 @@
+import type { LocatedRequest, Places } from '../../locations/measure-at';
 import type { Logger } from '../../log';
 import type { Outcome } from '../../tools/outcome';
 import type { ToolEvents, ToolSlot } from '../../tools/tool';
 import type { CancelToken } from '../../util/cancel';
+import { runLocated } from './run-located';
 import { later, type Flow, type Stage } from './runner';
 
 // Runs a tool for a validated request, aborting it when the client goes away. A tool the server cannot
@@ -16,16 +18,19 @@ export async function runTool<Req, Res>(slot: ToolSlot<Req, Res>, request: Req, 
 }
 
 export interface RunFlow extends Flow {
-  readonly ctx: { readonly log: Logger };
+  readonly ctx: { readonly log: Logger; readonly places: Places };
   readonly slot: ToolSlot<unknown, unknown>;
+  readonly tool: string;
   request: unknown;
+  located: LocatedRequest | null; // with `locations`: where, and the request as each place takes it
   outcome: Outcome<unknown> | null;
 }
 
 export const RUN: Stage<RunFlow> = {
   name: 'run',
   run(r, next) {
-    later(r.ex, runTool(r.slot, r.request, r.ex), (outcome) => {
+    const run = r.located === null ? runTool(r.slot, r.request, r.ex) : runLocated(r.ctx.places, r.tool, r.located, r.ex);
+    later(r.ex, run, (outcome) => {
       r.outcome = outcome;
       next();
     });

@@ -11,12 +11,12 @@ import { respond } from './respond';
 import type { AdmitRefusal } from './admit';
 import type { Caller } from './caller';
 import type { PipelineContext } from './context';
+import { locatedHooks, runLocated } from './run-located';
 import { runTool, type RunFlow } from './run-tool';
 import { later, type Stage } from './runner';
 
 export interface StreamFlow extends RunFlow {
   readonly ctx: RunFlow['ctx'] & { readonly streams: StreamMetrics; readonly openStreams: OpenStreams; readonly admission: PipelineContext['admission'] };
-  readonly tool: string;
   mode: 'json' | StreamMode;
   caller: Caller | null;
 }
@@ -61,9 +61,10 @@ function toolEvents(r: StreamFlow, stream: EventStream): ToolEvents {
 
 // The outcome at the end of a stream: the summary (exactly the JSON 200 body) or one problem event. A
 // refusal decided before the start has no stream yet: it is the ordinary problem response.
-function finish(ex: Exchange, stream: EventStream, outcome: Outcome<unknown>): void {
-  if (!stream.started) return respond(ex, outcome);
-  if (outcome.ok) return stream.end('summary', JSON.stringify(outcome.value));
+// With `locations`, the last event is `locations` (the JSON body), and a 200 body is never a refusal.
+function finish(ex: Exchange, stream: EventStream, outcome: Outcome<unknown>, last = 'summary'): void {
+  if (!stream.started && !(outcome.ok && last === 'locations')) return respond(ex, outcome);
+  if (outcome.ok) return stream.end(last, JSON.stringify(outcome.value));
   const problem = problemFor(outcome.failure);
   ex.problemCode = problem.code;
   stream.failed(problemJson(problem.code, problem.detail, problem.extensions));
@@ -85,11 +86,13 @@ export const RUN_STREAMED: Stage<StreamFlow> = {
     });
     // Settled either way: a rejection (a bug) is the exchange's fault, its problem event, and the
     // measurement stops with the stream.
-    const settled = runTool(r.slot, r.request, cancel, toolEvents(r, stream)).finally(() => {
+    const events = toolEvents(r, stream);
+    const run = r.located === null ? runTool(r.slot, r.request, cancel, events) : runLocated(r.ctx.places, r.tool, r.located, cancel, locatedHooks(ex, stream, events.spend));
+    const settled = run.finally(() => {
       forget();
       clientGone();
       cancel.abort();
     });
-    later(ex, settled, (outcome) => finish(ex, stream, outcome));
+    later(ex, settled, (outcome) => finish(ex, stream, outcome, r.located === null ? 'summary' : 'locations'));
   },
 };

@@ -1,3 +1,4 @@
+import { dnsVerdict } from '../located-verdict';
 import type { Tool } from '../tool';
 import { dnsStreamEvents } from './stream-schema';
 import { dnsProbe } from './probe';
@@ -19,5 +20,6 @@ export const dnsTool: Tool<DnsRequest, DnsResult> = {
   // The schema's `domain` format has accepted it: its ASCII form is the one the format made.
   normalize: (request, formats) => ({ ...request, domain: formats.domain(request.domain) as string }),
   open: (deps) => openDns(deps),
+  verdict: dnsVerdict,
   probe: dnsProbe,
 };

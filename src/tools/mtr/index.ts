@@ -1,3 +1,4 @@
+import { reachedVerdict } from '../located-verdict';
 import { withTarget } from '../host-target';
 import { TARGET_FAILURES } from '../target-path';
 import type { Tool } from '../tool';
@@ -20,4 +21,5 @@ export const mtrTool: Tool<MtrRequest, MtrResult> = {
   streamEvents: mtrStreamEvents,
   normalize: (request, formats) => withTarget<MtrRequest>(request, formats),
   open: (deps) => openMtr(deps),
+  verdict: reachedVerdict<MtrResult>((r) => r.destinationReached),
 };

@@ -1,3 +1,4 @@
+import { reachedVerdict } from '../located-verdict';
 import { withTarget } from '../host-target';
 import { TARGET_FAILURES } from '../target-path';
 import type { Tool } from '../tool';
@@ -21,5 +22,6 @@ export const pingTool: Tool<PingRequest, PingResult> = {
   streamEvents: pingStreamEvents,
   normalize: (request, formats) => withTarget<PingRequest>(request, formats),
   open: (deps) => openPing(deps),
+  verdict: reachedVerdict<PingResult>((r) => r.reachable),
   probe: pingProbe,
 };

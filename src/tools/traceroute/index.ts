@@ -1,3 +1,4 @@
+import { reachedVerdict } from '../located-verdict';
 import { withTarget } from '../host-target';
 import { TARGET_FAILURES } from '../target-path';
 import type { Tool } from '../tool';
@@ -19,4 +20,5 @@ export const tracerouteTool: Tool<TracerouteRequest, TracerouteResult> = {
   streamEvents: tracerouteStreamEvents,
   normalize: (request, formats) => withTarget<TracerouteRequest>(request, formats),
   open: (deps) => openTraceroute(deps),
+  verdict: reachedVerdict<TracerouteResult>((r) => r.destinationReached),
 };

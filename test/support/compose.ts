@@ -18,7 +18,7 @@ export const SERVER_NAME = 'nettools.test';
 
 export interface ComposeProject {
   name: string;
-  dir: string; // the test's files: ca.pem, tls/, nettools.env
+  dir: string; // the test's files: ca.pem, tls/, keys/ (empty), nettools.env
   port: number; // nginx's published port on 127.0.0.1
   container(service: string): string;
   exec(service: string, command: string[]): Promise<Run>;
@@ -82,6 +82,7 @@ export async function composeUp(settings: Record<string, string>): Promise<Compo
     NETTOOLS_REDIS_IMAGE: REDIS_IMAGE,
     NETTOOLS_PUBLISH: `127.0.0.1:${port}`,
     NETTOOLS_TLS_DIR: join(dir, 'tls'),
+    NETTOOLS_KEYS_DIR: join(dir, 'keys'),
     NETTOOLS_ENV_FILE: join(dir, 'nettools.env'),
   };
   const compose = (args: string[]) => run('podman-compose', ['-p', name, '-f', COMPOSE_FILE, '-f', join(dir, 'egress-internal.yaml'), ...args], env, 180_000);
@@ -100,6 +101,7 @@ export async function composeUp(settings: Record<string, string>): Promise<Compo
   };
   projects.add(name);
   try {
+    mkdirSync(join(dir, 'keys'), { mode: 0o700 });
     makeCertificates(dir);
     writeSettings(dir, settings);
     const up = await compose(['up', '--detach']);

@@ -24,9 +24,10 @@ async function healthy(project: ComposeProject): Promise<boolean> {
 test.before(async (ctx) => {
   await ensureComposeImages();
   ctx.project = await composeUp({ NETTOOLS_RATE_LIMIT: `${BUDGET}/600s`, NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true' });
-  await waitFor('the instances, Redis and nginx to be healthy', () => healthy(ctx.project), { timeoutMs: 60_000, everyMs: 500 }).catch(async (err) => {
+  await waitFor('the instances, Redis and nginx to be healthy', () => healthy(ctx.project), { timeoutMs: 60_000, everyMs: 500 }).catch(async (err: Error) => {
+    const state = await ctx.project.describe();
     await ctx.project.down();
-    throw err;
+    throw new Error(`${err.message}\n${state}`);
   });
 });
 

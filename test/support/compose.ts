@@ -22,6 +22,7 @@ export interface ComposeProject {
   port: number; // nginx's published port on 127.0.0.1
   container(service: string): string;
   exec(service: string, command: string[]): Promise<Run>;
+  describe(): Promise<string>; // each container's state and last log lines, for a failure's message
   down(): Promise<void>;
 }
 
@@ -92,6 +93,14 @@ export async function composeUp(settings: Record<string, string>): Promise<Compo
     port,
     container: (service) => `${name}_${service}_1`,
     exec: (service, command) => podman(['exec', project.container(service), ...command]),
+    async describe() {
+      const ps = await podman(['ps', '--all', '--filter', `label=io.podman.compose.project=${name}`, '--format', '{{.Names}}: {{.Status}}']);
+      const tails = await Promise.all(ps.stdout.split('\n').filter(Boolean).map(async (line) => {
+        const logs = await podman(['logs', '--tail', '5', line.slice(0, line.indexOf(':'))]);
+        return `${line}\n${logs.stdout}${logs.stderr}`;
+      }));
+      return tails.join('\n');
+    },
     async down() {
       await compose(['down', '--timeout', '5']);
       removeNow(name);

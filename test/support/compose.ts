@@ -11,7 +11,9 @@ import { IMAGE, NGINX_IMAGE, PODMAN_ENV, podman, REDIS_IMAGE, REPO, type Run } f
 // added: the instances' egress network becomes internal too, so no container but nginx (which opens no
 // connection but to the instances) has a route off its networks. podman-compose 1.0.3 (Debian 12)
 // leaves the networks behind on `down`: they are removed by the project's label, as are containers left
-// by a failed `up`, and at the latest when this process exits.
+// by a failed `up`, and at the latest when this process exits. The containers find each other by name
+// (redis, nettools-1) through podman's aardvark-dns, which answers those itself: Debian 12's 1.4 forwards
+// no single-label name and none under dns.podman to the host's resolvers (it answers NXDOMAIN).
 
 export const COMPOSE_FILE = join(REPO, 'deploy', 'compose', 'compose.yaml');
 export const SERVER_NAME = 'nettools.test';

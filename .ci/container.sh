@@ -13,6 +13,8 @@ root=$cache/root
 base=docker.io/library/debian:trixie-slim
 image=${NETTOOLS_IMAGE:-nettools:test}
 build_stage=${image%%:*}-build:${image#*:}
+# The nginx and Redis of deploy/compose/compose.yaml, from Debian's packages (no registry to pull from).
+compose_images=("${image%%:*}-nginx:${image#*:}" "${image%%:*}-redis:${image#*:}")
 export CONTAINERS_CONF=$src/.ci/containers.conf
 
 source "$src/.ci/debian-mirror.sh"
@@ -34,9 +36,10 @@ timed() {
 bounded() { timeout --kill-after=10 "$@"; }
 
 ensure_podman() {
-  command -v podman >/dev/null 2>&1 && command -v runc >/dev/null 2>&1 && return 0
+  command -v podman >/dev/null 2>&1 && command -v runc >/dev/null 2>&1 &&
+    command -v podman-compose >/dev/null 2>&1 && return 0
   bounded 120 apt-get update -qq &&
-    DEBIAN_FRONTEND=noninteractive bounded 300 apt-get install -y -qq --no-install-recommends podman runc
+    DEBIAN_FRONTEND=noninteractive bounded 300 apt-get install -y -qq --no-install-recommends podman runc podman-compose
 }
 
 # debootstrap once; a root left half-built by an earlier run (no marker) is built again. Nothing is ever
@@ -78,6 +81,18 @@ build_image() {
   podman image prune --force --filter label=org.opencontainers.image.title=nettools > /dev/null
 }
 
+# The compose example's nginx and Redis: two small Debian images that copy nothing in, so their context
+# is their own folder. Also cached by layer; what a rebuild leaves untagged is pruned by title as above.
+build_compose_images() {
+  local kind i=0
+  for kind in nginx redis; do
+    bounded 600 podman build --pull=never --format docker --network host \
+      -f "$src/deploy/compose/$kind.Containerfile" -t "${compose_images[$i]}" "$src/deploy/compose" || return 1
+    podman image prune --force --filter "label=org.opencontainers.image.title=nettools-$kind" > /dev/null
+    i=$((i + 1))
+  done
+}
+
 main() {
   local started=$SECONDS
   mkdir -p "$cache" && exec 9> "$cache/.lock"
@@ -87,6 +102,7 @@ main() {
   timed "Debian 13 minimal root" build_root || return 1
   timed "base image $base" import_base || return 1
   timed "image $image" build_image || return 1
+  timed "images ${compose_images[*]}" build_compose_images || return 1
   say "$image: $(podman image inspect --format '{{.Size}}' "$image") bytes; built in $((SECONDS - started)) s"
   exec 9>&-
   [ "${1:-}" = --build-only ] && return 0

@@ -4,7 +4,8 @@
 # (the benchmark suite's tests also run wrk, iputils ping, fping and dnsperf for real; bench/ensure-tools.sh
 # uses this list too; python3 runs the ICMP test responder inside namespaces; python3's urllib3 and curl
 # read streamed responses as their users do; clang builds the libFuzzer targets and the sanitizer build
-# of the addon).
+# of the addon; podman-compose brings up deploy/compose/compose.yaml in test/container/compose.test.ts,
+# with the podman .ci/container.sh installs).
 set -euo pipefail
 
 declare -A wanted=(
@@ -29,6 +30,7 @@ declare -A wanted=(
   [traceroute]=traceroute
   [mtr]=mtr-tiny
   [curl]=curl
+  [podman-compose]=podman-compose
 )
 
 missing=()

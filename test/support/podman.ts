@@ -7,9 +7,13 @@ import { freeTcpPort } from './ports';
 // container's own status. Every container started here is removed by name when the test is done with it,
 // and at the latest when this process exits: none outlives a failed or killed run.
 
-const REPO = path.resolve(__dirname, '..', '..', '..');
+export const REPO = path.resolve(__dirname, '..', '..', '..');
 export const IMAGE = process.env['NETTOOLS_IMAGE'] ?? 'nettools:test';
-const PODMAN_ENV = { ...process.env, CONTAINERS_CONF: path.join(REPO, '.ci', 'containers.conf') };
+// The nginx and Redis images deploy/compose/*.Containerfile make, named after IMAGE as .ci/container.sh
+// names them: nettools:test gives nettools-nginx:test and nettools-redis:test.
+export const NGINX_IMAGE = IMAGE.replace(/^([^:]*)/, '$1-nginx');
+export const REDIS_IMAGE = IMAGE.replace(/^([^:]*)/, '$1-redis');
+export const PODMAN_ENV = { ...process.env, CONTAINERS_CONF: path.join(REPO, '.ci', 'containers.conf') };
 
 // Every container on the host's network, so its traffic is loopback's; resolvers at loopback only.
 const DEFAULT_ENV: Record<string, string> = {
@@ -37,8 +41,18 @@ export function podman(args: string[], timeoutMs = 60_000): Promise<Run> {
 }
 
 // The image, built by .ci/container.sh (the same build CI runs) when it is not in podman's store.
-export async function ensureImage(): Promise<void> {
-  if ((await podman(['image', 'exists', IMAGE])).code === 0) return;
+export function ensureImage(): Promise<void> {
+  return ensureImages([IMAGE]);
+}
+
+// The three images deploy/compose/compose.yaml runs here, built the same way when one is missing.
+export function ensureComposeImages(): Promise<void> {
+  return ensureImages([IMAGE, NGINX_IMAGE, REDIS_IMAGE]);
+}
+
+async function ensureImages(wanted: string[]): Promise<void> {
+  const present = await Promise.all(wanted.map(async (name) => (await podman(['image', 'exists', name])).code === 0));
+  if (present.every(Boolean)) return;
   const build = await new Promise<Run>((resolve) =>
     execFile('bash', [path.join(REPO, '.ci', 'container.sh'), '--build-only'], { env: { ...process.env, NETTOOLS_IMAGE: IMAGE }, timeout: 25 * 60_000, maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
       resolve({ code: err ? 1 : 0, stdout, stderr }),

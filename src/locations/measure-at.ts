@@ -4,6 +4,7 @@ import type { ToolEvents } from '../tools/tool';
 import type { CancelToken } from '../util/cancel';
 import type { Candidates } from './choose';
 import type { Hub } from './hub';
+import type { LocationMetrics } from './metrics';
 
 // Where a request with `locations` can run: this server under its own name, and the hub's agents.
 export interface Places {
@@ -12,6 +13,7 @@ export interface Places {
   candidates(): Candidates;
   tool(name: string): OpenTool | undefined; // this server's own tool
   readonly hub: Hub | null; // null: no agents, only `self`
+  readonly metrics: LocationMetrics;
 }
 
 export interface LocatedRequest {
@@ -35,7 +37,9 @@ export function measureAt(places: Places, tool: string, request: LocatedRequest,
   return Promise.all(
     request.names.map(async (name) => {
       const events = hooks?.events(name);
+      places.metrics.dispatched(name, tool);
       const outcome = name === places.self ? await runHere(places, tool, request.local, cancel, events) : await runThere(places.hub, name, tool, request.body, cancel, events);
+      places.metrics.ended(name, outcome.ok ? 'ok' : outcome.failure.code);
       hooks?.settled(name, outcome);
       return [name, outcome] as const;
     }),

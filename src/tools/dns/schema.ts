@@ -1,6 +1,11 @@
+import { RECORD_TYPES } from '../../engines/dns/types';
 import { TYPE_OUTCOMES } from '../resolver-verdict';
+import { recordSchemas } from './record-schemas';
 
-export const RECORD_TYPES = ['A', 'AAAA', 'MX', 'TXT'] as const;
+export { RECORD_TYPES };
+// What a request without `types` asks.
+export const DEFAULT_TYPES = ['A', 'AAAA', 'MX', 'TXT'] as const;
+export const MAX_TYPES = 8;
 
 export const DNS_LIMITS = { timeoutMs: { minimum: 100, maximum: 5000, default: 2000 } } as const;
 
@@ -24,10 +29,10 @@ export function dnsRequestSchema(resolverIds: readonly string[]) {
         type: 'array',
         items: { type: 'string', enum: [...RECORD_TYPES] },
         minItems: 1,
-        maxItems: 4,
+        maxItems: MAX_TYPES,
         uniqueItems: true,
-        default: [...RECORD_TYPES],
-        description: 'Record types to query.',
+        default: [...DEFAULT_TYPES],
+        description: 'Record types to query, 1..8 of them. Each answer is shaped per type (see `records`).',
       },
       resolvers: {
         type: 'array',
@@ -42,37 +47,8 @@ export function dnsRequestSchema(resolverIds: readonly string[]) {
   } as const;
 }
 
-const ttl = { type: 'integer', minimum: 0, description: 'Seconds the record may be cached.' } as const;
-const recordSchemas = {
-  A: { type: 'object', required: ['address', 'ttl'], properties: { address: { type: 'string', description: 'IPv4 address.' }, ttl } },
-  AAAA: { type: 'object', required: ['address', 'ttl'], properties: { address: { type: 'string', description: 'IPv6 address in RFC 5952 form.' }, ttl } },
-  MX: {
-    type: 'object',
-    required: ['priority', 'exchange', 'ttl'],
-    properties: {
-      priority: { type: 'integer', description: 'Preference: lower is tried first.' },
-      exchange: { type: 'string', description: 'Mail server name, without a trailing dot.' },
-      ttl,
-    },
-  },
-  TXT: {
-    type: 'object',
-    required: ['value', 'parts', 'ttl'],
-    properties: {
-      value: { type: 'string', description: 'The character strings of the record joined without a separator.' },
-      parts: { type: 'array', items: { type: 'string' }, description: 'The character strings of the record as sent (each at most 255 bytes).' },
-      ttl,
-    },
-  },
-  CNAME: {
-    type: 'object',
-    required: ['name', 'target', 'ttl'],
-    properties: { name: { type: 'string', description: 'The alias.' }, target: { type: 'string', description: 'The name it points to.' }, ttl },
-  },
-} as const;
-
 const recordLists = Object.fromEntries(
-  Object.entries(recordSchemas).map(([t, s]) => [t, { type: 'array', items: s, description: `${t} records${t === 'CNAME' ? ' followed on the way to the answers' : ''}.` }]),
+  Object.entries(recordSchemas).map(([t, s]) => [t, { type: 'array', items: s, description: `${t} records${t === 'CNAME' ? ' asked for, and those followed on the way to the answers' : ''}.` }]),
 );
 
 export const querySchema = {

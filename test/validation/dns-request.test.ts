@@ -48,7 +48,20 @@ test('a 253-character name is accepted and a 254-character one refused', () => {
 });
 
 test('an unknown record type is refused at /types/<i>', () => {
-  assert.is(errorsOf({ domain: 'a.test', types: ['A', 'SOA'] })[0]?.pointer, '/types/1');
+  assert.is(errorsOf({ domain: 'a.test', types: ['A', 'ANY'] })[0]?.pointer, '/types/1');
+});
+
+test('a type name is exact: lower case is refused', () => {
+  assert.is(errorsOf({ domain: 'a.test', types: ['soa'] })[0]?.pointer, '/types/0');
+});
+
+test('every offered type is accepted, eight at once', () => {
+  assert.ok(v.dns({ domain: 'a.test', types: ['CNAME', 'NS', 'SOA', 'CAA', 'SRV', 'PTR', 'HTTPS', 'SVCB'] }).ok);
+  assert.ok(v.dns({ domain: 'a.test', types: ['DS', 'DNSKEY', 'TLSA', 'NAPTR', 'A', 'AAAA', 'MX', 'TXT'] }).ok);
+});
+
+test('nine types are refused', () => {
+  assert.is(errorsOf({ domain: 'a.test', types: ['A', 'AAAA', 'MX', 'TXT', 'CNAME', 'NS', 'SOA', 'CAA', 'SRV'] })[0]?.pointer, '/types');
 });
 
 test('duplicate types are refused', () => {

@@ -2,6 +2,7 @@ import type { Tool } from '../tool';
 import { dnsStreamEvents } from './stream-schema';
 import { dnsProbe } from './probe';
 import { openDns } from './run';
+import { normalizeDns } from './normalize';
 import { dnsRequestSchema, dnsResolverResultSchema, dnsResultSchema } from './schema';
 import type { DnsRequest, DnsResult } from './types';
 
@@ -16,8 +17,7 @@ export const dnsTool: Tool<DnsRequest, DnsResult> = {
   components: [dnsResolverResultSchema],
   failures: ['upstream-failed', 'upstream-timeout', 'upstream-busy', 'invalid-field', 'engine-unavailable', 'internal-error'],
   streamEvents: dnsStreamEvents,
-  // The schema's `domain` format has accepted it: its ASCII form is the one the format made.
-  normalize: (request, formats) => ({ ...request, domain: formats.domain(request.domain) as string }),
+  normalize: (request, formats) => normalizeDns(request, formats),
   open: (deps) => openDns(deps),
   probe: dnsProbe,
 };

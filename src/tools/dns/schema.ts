@@ -22,8 +22,9 @@ export function dnsRequestSchema(resolverIds: readonly string[]) {
         minLength: 1,
         maxLength: 254,
         format: 'domain',
-        description: 'Domain name, 1..253 characters, labels 1..63; trailing dot allowed; IDN converted to ASCII; no IP literals.',
-        examples: ['example.com', 'bücher.example'],
+        description:
+          'Domain name, 1..253 characters, labels 1..63; trailing dot allowed; IDN converted to ASCII. Or an IPv4 or IPv6 literal (brackets allowed): its reverse name (in-addr.arpa, ip6.arpa) is asked instead, PTR alone unless `types` says otherwise.',
+        examples: ['example.com', 'bücher.example', '192.0.2.10'],
       },
       types: {
         type: 'array',
@@ -31,8 +32,7 @@ export function dnsRequestSchema(resolverIds: readonly string[]) {
         minItems: 1,
         maxItems: MAX_TYPES,
         uniqueItems: true,
-        default: [...DEFAULT_TYPES],
-        description: 'Record types to query, 1..8 of them. Each answer is shaped per type (see `records`).',
+        description: 'Record types to query, 1..8 of them; each answer is shaped per type (see `records`). Default: A, AAAA, MX, TXT for a name; PTR for an IP literal.',
       },
       resolvers: {
         type: 'array',
@@ -99,7 +99,8 @@ export const dnsResultSchema = {
   description: 'At least one resolver answered (NOERROR or NXDOMAIN) at least one query.',
   required: ['domain', 'records', 'consistent', 'outcomes', 'resolvers', 'durationMs'],
   properties: {
-    domain: { type: 'string', description: 'The domain as asked, in ASCII form, without a trailing dot.', examples: ['example.com'] },
+    domain: { type: 'string', description: 'The domain as asked, in ASCII form, without a trailing dot; or the IP literal as asked, bare and lowercase.', examples: ['example.com'] },
+    reverseName: { type: 'string', description: 'Only when `domain` is an IP literal: the name asked in its place, in in-addr.arpa or ip6.arpa.', examples: ['10.2.0.192.in-addr.arpa'] },
     records: { type: 'object', properties: recordLists, description: 'Union over resolvers, de-duplicated; ttl is the smallest seen. Only requested types appear.' },
     consistent: {
       type: 'boolean',

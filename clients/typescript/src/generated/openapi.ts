@@ -539,20 +539,13 @@ export interface components {
         DnsRequest: {
             /**
              * Format: domain
-             * @description Domain name, 1..253 characters, labels 1..63; trailing dot allowed; IDN converted to ASCII; no IP literals.
+             * @description Domain name, 1..253 characters, labels 1..63; trailing dot allowed; IDN converted to ASCII. Or an IPv4 or IPv6 literal (brackets allowed): its reverse name (in-addr.arpa, ip6.arpa) is asked instead, PTR alone unless `types` says otherwise.
              * @example example.com
              * @example bücher.example
+             * @example 192.0.2.10
              */
             domain: string;
-            /**
-             * @description Record types to query, 1..8 of them. Each answer is shaped per type (see `records`).
-             * @default [
-             *       "A",
-             *       "AAAA",
-             *       "MX",
-             *       "TXT"
-             *     ]
-             */
+            /** @description Record types to query, 1..8 of them; each answer is shaped per type (see `records`). Default: A, AAAA, MX, TXT for a name; PTR for an IP literal. */
             types?: ("A" | "AAAA" | "MX" | "TXT" | "CNAME" | "NS" | "PTR" | "SOA" | "CAA" | "SRV" | "NAPTR" | "DS" | "DNSKEY" | "TLSA" | "HTTPS" | "SVCB")[];
             /** @description Ids of configured resolvers to ask; all of them when absent. */
             resolvers?: string[];
@@ -631,10 +624,15 @@ export interface components {
          */
         DnsResult: {
             /**
-             * @description The domain as asked, in ASCII form, without a trailing dot.
+             * @description The domain as asked, in ASCII form, without a trailing dot; or the IP literal as asked, bare and lowercase.
              * @example example.com
              */
             domain: string;
+            /**
+             * @description Only when `domain` is an IP literal: the name asked in its place, in in-addr.arpa or ip6.arpa.
+             * @example 10.2.0.192.in-addr.arpa
+             */
+            reverseName?: string;
             /** @description Union over resolvers, de-duplicated; ttl is the smallest seen. Only requested types appear. */
             records: {
                 /** @description A records. */
@@ -1007,8 +1005,10 @@ export interface components {
             event: "start";
             /** @description The queries start: every resolver's budget took them. */
             data: {
-                /** @description The domain asked, in ASCII form. */
+                /** @description The domain asked, in ASCII form; or the IP literal as asked. */
                 domain: string;
+                /** @description Only when `domain` is an IP literal: the name asked in its place. */
+                reverseName?: string;
                 /** @description Record types asked. */
                 types: string[];
                 /** @description How long each query may take, ms. */

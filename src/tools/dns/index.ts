@@ -11,7 +11,7 @@ export type { DnsRequest, DnsResult, RecordType, ResolverReport } from './types'
 export const dnsTool: Tool<DnsRequest, DnsResult> = {
   name: 'dns',
   path: '/api/tools/dns',
-  summary: 'A, AAAA, MX, TXT records of one domain from several recursive resolvers at once',
+  summary: 'Records of one domain (A, AAAA, MX, TXT and twelve more types), or the PTR of an address, from several recursive resolvers at once',
   requestSchema: (resolverIds) => dnsRequestSchema(resolverIds),
   resultSchema: dnsResultSchema,
   components: [dnsResolverResultSchema],

@@ -5,6 +5,7 @@ import { kdigAnswer } from '../support/kdig';
 import { postJson } from '../support/http';
 import { startKnot, type KnotServer } from '../support/knot';
 import { startServer, type RunningServer } from '../support/server';
+import { parseNdjson, postStream } from './stream-reader';
 
 // An IP literal in `domain`: PTR of its reverse name, from a Knot holding the reverse zones of
 // 127.0.0.0/24 and fd00::/16.
@@ -64,6 +65,16 @@ test('an address without a PTR record is NXDOMAIN, an answer like any other', as
   const body = (await dns(server, { domain: '127.0.0.9' })).json();
   assert.is(body.resolvers[0].queries.PTR.rcode, 'NXDOMAIN');
   assert.is(body.outcomes.PTR, 'nxdomain');
+});
+
+test('a streamed reverse lookup names the reverse name in its start event', async ({ server }) => {
+  const s = await postStream(server.base, '/api/tools/dns', { domain: '127.0.0.2' }, 'application/x-ndjson');
+  await s.ended;
+  const events = parseNdjson(s);
+  assert.equal(events[0]?.data.domain, '127.0.0.2');
+  assert.equal(events[0]?.data.reverseName, '2.0.0.127.in-addr.arpa');
+  assert.equal(events[0]?.data.types, ['PTR']);
+  assert.is(events.at(-1)?.data.reverseName, '2.0.0.127.in-addr.arpa');
 });
 
 test('a name carries no reverseName', async ({ server }) => {

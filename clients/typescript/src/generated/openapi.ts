@@ -28,7 +28,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A, AAAA, MX, TXT records of one domain from several recursive resolvers at once */
+        /** Records of one domain (A, AAAA, MX, TXT and twelve more types), or the PTR of an address, from several recursive resolvers at once */
         post: operations["dns"];
         delete?: never;
         options?: never;

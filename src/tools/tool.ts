@@ -40,6 +40,9 @@ export interface ToolEvents {
 // goes away: stop work, free sockets, resolve soon (with an `aborted` failure). `events`: see ToolEvents.
 export interface ToolRunner<Req, Res> {
   run(request: Req, cancel: CancelToken, events?: ToolEvents): Promise<Outcome<Res>>;
+  // The same request measured at another location (`run` hands it on): what this server's own budgets
+  // take of it first (target-path.ts, Elsewhere). Absent: nothing here, the location's budgets alone.
+  elsewhere?(request: Req, cancel: CancelToken, events: ToolEvents | undefined, run: (events?: ToolEvents) => Promise<Outcome<Res>>): Promise<Outcome<Res>>;
   info: Record<string, unknown>; // what it runs on, for the start-up log line
   close(): void;
 }

@@ -26,7 +26,7 @@ test.before(async (ctx) => {
   ctx.net = createLocationsTopology();
   ctx.keys = agentKeysFile();
   const keys = await Promise.all(ctx.net.agents.map((a) => ctx.keys.create(a.name)));
-  ctx.hub = await startHub(ctx.keys, { NETTOOLS_LOCATION: 'hub' });
+  ctx.hub = await startHub(ctx.keys, { NETTOOLS_LOCATION: 'hub', NETTOOLS_TARGET_TRACES_PER_MINUTE: '100' });
   ctx.nginx = await startNginx(ctx.hub.port, [], { alsoOn: ctx.net.agents.map((a) => a.host.hostV4) });
   ctx.agents = ctx.net.agents.map((a, i) =>
     spawnAgent(

@@ -7,7 +7,7 @@ import type { TargetBudget } from '../../ratelimit/target-budget';
 import type { CancelToken } from '../../util/cancel';
 import { failed, succeeded, type Outcome, type ToolFailure } from '../outcome';
 import { lookUpName } from '../reverse-name';
-import { payAgain, TargetPath, type Target, type TargetTerms } from '../target-path';
+import { payAgain, TargetPath, type Target, type TargetTerms, measuredElsewhere, type Elsewhere } from '../target-path';
 import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
 import { icmpToolSlot, type Measure } from '../icmp-tool-slot';
 import { holdingTracePlace, traceBudget, traceRefusal, tracePlaces } from '../trace-budget';
@@ -27,17 +27,18 @@ export function openMtr(deps: ToolDeps, options: MtrToolOptions = {}): ToolSlot<
   if ('unavailable' in deps.icmp) return deps.icmp;
   const { pinger } = deps.icmp;
   const metrics = deps.registry === null ? null : watchMtr(deps.registry);
-  const measure = createMeasure(deps, pinger, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }), metrics);
-  return icmpToolSlot(pinger, measure, metrics);
+  const { measure, elsewhere } = createMeasure(deps, pinger, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }), metrics);
+  return icmpToolSlot(pinger, measure, metrics, elsewhere);
 }
 
-function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck, metrics: MtrMetrics | null): Measure<MtrRequest, MtrResult> {
+function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck, metrics: MtrMetrics | null): { measure: Measure<MtrRequest, MtrResult>; elsewhere: Elsewhere<MtrRequest, MtrResult> } {
   const { config } = deps;
   const client = 'upstream' in deps.dns ? deps.dns.upstream : null;
   const path = new TargetPath(deps, pinger.socketKinds, checkTarget);
   const terms = mtrTerms(traceBudget(deps));
   // An mtr is a trace that goes on: it holds one place among the traces in flight for its whole run.
-  return holdingTracePlace(tracePlaces(deps), mtrOnce);
+  // Elsewhere, as here: a unit of the destination's trace budget per started ten cycles.
+  return { measure: holdingTracePlace(tracePlaces(deps), mtrOnce), elsewhere: measuredElsewhere(path, terms, () => 1, () => 1) };
 
   async function mtrOnce(request: MtrRequest, cancel: CancelToken, events: ToolEvents | undefined): Promise<Outcome<MtrResult>> {
     const tooLong = events === undefined ? null : beyondStreamLimit(request, config.streamMaxSeconds);

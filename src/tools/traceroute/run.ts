@@ -7,7 +7,7 @@ import type { TargetBudget } from '../../ratelimit/target-budget';
 import type { CancelToken } from '../../util/cancel';
 import { engineFailure } from '../icmp-engine';
 import { failed, succeeded, type Outcome, type ToolFailure } from '../outcome';
-import { TargetPath, type TargetTerms } from '../target-path';
+import { TargetPath, type TargetTerms, measuredElsewhere, type Elsewhere } from '../target-path';
 import { icmpToolSlot, type Measure } from '../icmp-tool-slot';
 import { holdingTracePlace, traceBudget, traceRefusal, tracePlaces } from '../trace-budget';
 import { PACE_US, PROBE_SIZE, traceSession } from '../trace-session';
@@ -27,16 +27,17 @@ export function openTraceroute(deps: ToolDeps, options: TracerouteToolOptions = 
   if ('unavailable' in deps.icmp) return deps.icmp;
   const { pinger } = deps.icmp;
   const metrics = deps.registry === null ? null : watchTracer(deps.registry, () => pinger.stats());
-  const measure = createMeasure(deps, pinger, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }));
-  return icmpToolSlot(pinger, measure, metrics);
+  const { measure, elsewhere } = createMeasure(deps, pinger, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }));
+  return icmpToolSlot(pinger, measure, metrics, elsewhere);
 }
 
-function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck): Measure<TracerouteRequest, TracerouteResult> {
+function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck): { measure: Measure<TracerouteRequest, TracerouteResult>; elsewhere: Elsewhere<TracerouteRequest, TracerouteResult> } {
   const { config } = deps;
   const client = 'upstream' in deps.dns ? deps.dns.upstream : null;
   const path = new TargetPath(deps, pinger.socketKinds, checkTarget);
   const terms = traceTerms(traceBudget(deps));
-  return holdingTracePlace(tracePlaces(deps), traceOnce);
+  // Elsewhere, as here: one trace of the destination's trace budget.
+  return { measure: holdingTracePlace(tracePlaces(deps), traceOnce), elsewhere: measuredElsewhere(path, terms, () => 1, () => 1) };
 
   async function traceOnce(request: TracerouteRequest, cancel: CancelToken, events: ToolEvents | undefined): Promise<Outcome<TracerouteResult>> {
     const reached = await path.reach(request, cancel, events, terms, 1);

@@ -4,7 +4,7 @@
 // asked: with the default policy only public addresses leave the server in a question.
 import { LRUCache } from 'lru-cache';
 import type { Address } from '../net/address';
-import { asnQueryName, parseOriginTxt, type Asn, type AsnZones } from './asn-origin';
+import { asnQueryName, covers, parseOriginTxt, type Asn, type AsnZones } from './asn-origin';
 import { firstAnswer, type ResolveOptions } from './resolve-host';
 import type { TargetCheck } from './tool';
 import type { Upstream } from './upstream';
@@ -32,7 +32,8 @@ export interface AsnLookupTerms {
   asked: TargetCheck; // null for an address that may be asked about, the refused range otherwise
 }
 
-// The origin AS, or null: a skipped address, no answer in time, NXDOMAIN, a malformed answer, a budget
+// The origin AS, or null: a skipped address, no answer in time, NXDOMAIN, a malformed answer or one whose
+// prefix does not hold the address, a budget
 // that cannot take the question (an AS number is a nicety, never worth a refusal).
 export async function lookUpAsn(terms: AsnLookupTerms, address: Address, opts: ResolveOptions): Promise<Asn | null> {
   if (terms.asked(address) !== null) return null;
@@ -42,7 +43,7 @@ export async function lookUpAsn(terms: AsnLookupTerms, address: Address, opts: R
   if (name === null || opts.resolvers.length === 0) return null;
   const raced = await firstAnswer(terms.client, name, 'TXT', opts, (a) => {
     const asn = 'parts' in a ? parseOriginTxt(a.value) : null;
-    return asn === null ? undefined : { asn, ttl: a.ttl };
+    return asn === null || !covers(asn, address) ? undefined : { asn, ttl: a.ttl };
   });
   if (!('found' in raced)) return null;
   terms.cache.set(address, raced.found.asn, raced.found.ttl);

@@ -1,7 +1,7 @@
 // The origin AS of an address as an IP-to-ASN zone tells it (Team Cymru's layout): the question's name,
 // from the address's bytes, and the TXT answer read defensively, since it comes from a zone we do not run.
 import type { Address } from '../net/address';
-import { formatIp, parseCidr } from '../net/ip';
+import { cidrContains, formatIp, parseCidr } from '../net/ip';
 
 export interface Asn {
   number: number;
@@ -45,4 +45,10 @@ export function parseOriginTxt(text: string): Asn | null {
   const prefix = prefixOf(fields[1] as string);
   if (number < 1 || number > MAX_ASN || prefix === null) return null;
   return { number, prefix };
+}
+
+// Whether the answer is about the address asked: a prefix that does not hold it is another's answer.
+export function covers(asn: Asn, address: Address): boolean {
+  const parsed = parseCidr(asn.prefix);
+  return parsed.ok && parsed.value.family === address.family && cidrContains(parsed.value, address);
 }

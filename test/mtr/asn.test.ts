@@ -58,6 +58,11 @@ zone('a malformed answer is ignored: no asn', async ({ server }) => {
   assert.equal(r.hops[0]!.addresses, [{ address: '127.0.0.4', count: 1 }]);
 });
 
+zone('an answer whose prefix does not hold the address is ignored: no asn', async ({ server }) => {
+  const r = await mtr(server, { host: '127.0.0.8', cycles: 1, asn: true });
+  assert.equal(r.hops[0]!.addresses, [{ address: '127.0.0.8', count: 1 }]);
+});
+
 zone('names and AS numbers together, each from its own zone', async ({ server }) => {
   // The resolver holds no reverse zone: the name is missing, the AS is there.
   const r = await mtr(server, { host: '127.0.0.2', cycles: 1, asn: true, resolveNames: true });

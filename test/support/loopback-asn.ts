@@ -1,7 +1,7 @@
 // Servers whose resolver is a loopback Knot holding a made-up IP-to-ASN zone in Team Cymru's layout, with
 // NETTOOLS_ASN_ZONE_V4 / _V6 pointed at it, for the asn tests of traceroute and mtr (which go to loopback
 // only: the hop is the target). 127.0.0.2, .5, .7 and ::1 have an origin AS; 127.0.0.4 a malformed
-// answer; every other address none (NXDOMAIN).
+// answer; 127.0.0.8 one whose prefix does not hold it; every other address none (NXDOMAIN).
 import { startKnot, type KnotServer } from './knot';
 import { V6_LOOPBACK_ZONE } from './loopback-reverse-names';
 import { startServer, type RunningServer } from './server';
@@ -22,7 +22,7 @@ export function startAsnKnot(address: string): Promise<KnotServer> {
     [
       {
         domain: ASN_ZONE_V4,
-        records: ['2.0.0.127 TXT "64500 | 127.0.0.0/24 | ZZ | test | 2026-11-27"', '5.0.0.127 TXT "4200000001 64502 | 127.0.0.4/30 | ZZ | test | 2026-11-27"', '4.0.0.127 TXT "no origin here"', '7.0.0.127 TXT "64503 | 127.0.0.7/32"'],
+        records: ['2.0.0.127 TXT "64500 | 127.0.0.0/24 | ZZ | test | 2026-11-27"', '5.0.0.127 TXT "4200000001 64502 | 127.0.0.4/30 | ZZ | test | 2026-11-27"', '4.0.0.127 TXT "no origin here"', '7.0.0.127 TXT "64503 | 127.0.0.7/32"', '8.0.0.127 TXT "64504 | 10.0.0.0/8 | ZZ | test | 2026-11-27"'],
       },
       { domain: ASN_ZONE_V6, records: [`1.${V6_LOOPBACK_NIBBLES}${ASN_ZONE_V6}. TXT "64501 | ::1/128 | ZZ | test | 2026-11-27"`] },
     ],

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addressOf, parseAddress, type Address } from '../../src/net/address';
-import { asnQueryName, parseOriginTxt } from '../../src/tools/asn-origin';
+import { asnQueryName, covers, parseOriginTxt } from '../../src/tools/asn-origin';
 
 const ZONES = { v4: 'origin.asn.cymru.com', v6: 'origin6.asn.cymru.com' };
 
@@ -59,6 +59,13 @@ test('malformed answers are no answer', () => {
     '13335 | ::ffff:1.2.3.4:/64',
   ];
   for (const text of bad) assert.is(parseOriginTxt(text), null, text);
+});
+
+test('an answer counts only when its prefix holds the address asked about', () => {
+  assert.ok(covers({ number: 64500, prefix: '104.16.0.0/13' }, ip('104.23.255.1')));
+  assert.not.ok(covers({ number: 64500, prefix: '104.16.0.0/13' }, ip('104.24.0.1')));
+  assert.ok(covers({ number: 64500, prefix: '2001:db8::/32' }, ip('2001:db8::1')));
+  assert.not.ok(covers({ number: 64500, prefix: '0.0.0.0/0' }, ip('2001:db8::1')));
 });
 
 test.run();

@@ -9,6 +9,7 @@ import type { CancelToken } from '../util/cancel';
 import type { Answer } from '../util/answer';
 import type { FormatValues } from '../validation/format-values';
 import type { FailureCode, Outcome, ToolFailure } from './outcome';
+import type { AsnCache } from './asn-lookup';
 import type { Upstream } from './upstream';
 
 export type JsonSchema = { $id: string } & Record<string, unknown>;
@@ -23,6 +24,7 @@ export interface ToolDeps {
   registry: Registry | null;
   targetStore?: LimiterStore; // where per-target budgets live; in this thread by default
   traceCap?: SharedCap; // traces in flight, for the whole process; this thread's own by default
+  asnCache?: AsnCache; // hop addresses' origin AS, for every tool of this worker; each tool's own by default
 }
 
 // What a streamed request hears while its tool runs. `start` comes once, when the measurement really

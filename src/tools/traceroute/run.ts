@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { roundMicros } from '../../engines/icmp/stats';
 import type { Pinger, TraceOptions } from '../../engines/icmp/types';
-import type { Address } from '../../net/address';
 import { createTargetCheck } from '../../policy/target-policy';
 import type { TargetBudget } from '../../ratelimit/target-budget';
 import type { CancelToken } from '../../util/cancel';
@@ -15,7 +14,7 @@ import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
 import { watchTracer } from './metrics';
 import type { TracerouteRequest, TracerouteResult } from './types';
 import { HopNames } from './hop-names';
-import { lookUpName } from '../reverse-name';
+import { detailSource } from '../hop-details';
 
 export interface TracerouteToolOptions {
   checkTarget?: TargetCheck; // default: the operator's target policy
@@ -33,7 +32,7 @@ export function openTraceroute(deps: ToolDeps, options: TracerouteToolOptions = 
 
 function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck): { measure: Measure<TracerouteRequest, TracerouteResult>; elsewhere: Elsewhere<TracerouteRequest, TracerouteResult> } {
   const { config } = deps;
-  const client = 'upstream' in deps.dns ? deps.dns.upstream : null;
+  const details = detailSource(deps);
   const path = new TargetPath(deps, pinger.socketKinds, checkTarget);
   const terms = traceTerms(traceBudget(deps));
   // Elsewhere, as here: one trace of the destination's trace budget.
@@ -44,8 +43,7 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck)
     if (!reached.ok) return failed(reached.failure);
     const { target } = reached;
     const options: TraceOptions = { address: target.address, maxHops: request.maxHops, probesPerHop: request.probesPerHop, timeoutMs: request.timeoutMs, paceUs: PACE_US, size: PROBE_SIZE };
-    const lookUp = request.resolveNames && client !== null ? (hop: Address) => lookUpName(client, hop, { client, resolvers: config.resolvers, timeoutMs: request.timeoutMs, cancel }) : null;
-    const names = new HopNames(lookUp, events && ((hop) => events.item('hop', hop)));
+    const names = new HopNames(details(request, cancel), events && ((hop) => events.item('hop', hop)));
     const traced = await traceSession(pinger, options, cancel, (hop) => names.add(hop));
     if (!traced.ok) return failed(engineFailure(traced.error, ABORTED));
     const hops = await names.withNames(traced.hops.hops());

@@ -1200,6 +1200,11 @@ export interface components {
              */
             resolveNames?: boolean;
             /**
+             * @description Ask for the origin AS number and prefix of each public hop address: a TXT question under the server's ASN zone (NETTOOLS_ASN_ZONE_V4 / _V6, Team Cymru's by default) to the configured resolvers, charged to their query budgets, within timeoutMs, answers kept for their TTL. Private and special-range addresses are not asked about. An address without an answer in time has no asn; the measurement is never refused for it. Asked about each hop's first answering address, as resolveNames asks its name; streamed hops come once both are in.
+             * @default false
+             */
+            asn?: boolean;
+            /**
              * @description Where to measure: location names (GET /api/locations), "all" connected locations, or any N of them. Absent: this server measures itself and the answer is its own. Present: one result per location and a verdict.
              * @example [
              *       "local"
@@ -1325,6 +1330,19 @@ export interface components {
                 })[];
                 /** @description PTR name of the hop's first answering address, without its final dot (with resolveNames, when a resolver gave one). */
                 name?: string;
+                /** @description The origin AS of the hop's first answering address (with asn, when the ASN zone gave one in time). */
+                asn?: {
+                    /**
+                     * @description The origin AS number (the first, when the prefix has several origins).
+                     * @example 64500
+                     */
+                    number: number;
+                    /**
+                     * @description The announced prefix the address lies in.
+                     * @example 192.0.2.0/24
+                     */
+                    prefix: string;
+                };
             }[];
             /** @description Time for the whole trace, resolution included, ms. */
             durationMs: number;
@@ -1418,6 +1436,19 @@ export interface components {
                 })[];
                 /** @description PTR name of the hop's first answering address, without its final dot (with resolveNames, when a resolver gave one). */
                 name?: string;
+                /** @description The origin AS of the hop's first answering address (with asn, when the ASN zone gave one in time). */
+                asn?: {
+                    /**
+                     * @description The origin AS number (the first, when the prefix has several origins).
+                     * @example 64500
+                     */
+                    number: number;
+                    /**
+                     * @description The announced prefix the address lies in.
+                     * @example 192.0.2.0/24
+                     */
+                    prefix: string;
+                };
             };
         } | {
             /**
@@ -1502,6 +1533,11 @@ export interface components {
              * @default false
              */
             resolveNames?: boolean;
+            /**
+             * @description Ask for the origin AS number and prefix of each public hop address: a TXT question under the server's ASN zone (NETTOOLS_ASN_ZONE_V4 / _V6, Team Cymru's by default) to the configured resolvers, charged to their query budgets, within timeoutMs, answers kept for their TTL. Private and special-range addresses are not asked about. An address without an answer in time has no asn; the measurement is never refused for it. Each address is asked about once, when it is first seen.
+             * @default false
+             */
+            asn?: boolean;
             /**
              * @description Where to measure: location names (GET /api/locations), "all" connected locations, or any N of them. Absent: this server measures itself and the answer is its own. Present: one result per location and a verdict.
              * @example [
@@ -1618,6 +1654,19 @@ export interface components {
                     address: string;
                     /** @description Its PTR name, without the final dot (with resolveNames, when a resolver gave one). */
                     name?: string;
+                    /** @description The origin AS of the address (with asn, when the ASN zone gave one in time). */
+                    asn?: {
+                        /**
+                         * @description The origin AS number (the first, when the prefix has several origins).
+                         * @example 64500
+                         */
+                        number: number;
+                        /**
+                         * @description The announced prefix the address lies in.
+                         * @example 192.0.2.0/24
+                         */
+                        prefix: string;
+                    };
                     /** @description How many of this hop's probes it answered. */
                     count: number;
                 }[];
@@ -1717,7 +1766,7 @@ export interface components {
              * @constant
              */
             event: "cycle";
-            /** @description Sent as each cycle ends: every hop's figures over the cycles so far, as the summary's `hops` will show them (names that are already in). */
+            /** @description Sent as each cycle ends: every hop's figures over the cycles so far, as the summary's `hops` will show them (names and AS numbers that are already in). */
             data: {
                 /** @description The cycle that just ended, from 1. */
                 cycle: number;
@@ -1733,6 +1782,19 @@ export interface components {
                         address: string;
                         /** @description Its PTR name, without the final dot (with resolveNames, when a resolver gave one). */
                         name?: string;
+                        /** @description The origin AS of the address (with asn, when the ASN zone gave one in time). */
+                        asn?: {
+                            /**
+                             * @description The origin AS number (the first, when the prefix has several origins).
+                             * @example 64500
+                             */
+                            number: number;
+                            /**
+                             * @description The announced prefix the address lies in.
+                             * @example 192.0.2.0/24
+                             */
+                            prefix: string;
+                        };
                         /** @description How many of this hop's probes it answered. */
                         count: number;
                     }[];

@@ -52,9 +52,10 @@ socklen_t SockaddrOf(const IpBytes& address, uint16_t port, sockaddr_storage* ou
   return sizeof(sockaddr_in6);
 }
 
-ConnectResult ResultOf(int error, uint64_t elapsed_ns) {
+// `answered`: the error came back from the network (SO_ERROR after the wait), not from connect() itself.
+ConnectResult ResultOf(int error, uint64_t elapsed_ns, bool answered = false) {
   ConnectResult r;
-  r.outcome = error == 0 ? Outcome::kConnected : Classify(error);
+  r.outcome = error == 0 ? Outcome::kConnected : Classify(error, answered);
   r.error = error;
   r.elapsed_ns = elapsed_ns;
   return r;
@@ -77,7 +78,7 @@ void OnWritable(uv_poll_t* handle, int status, int /*events*/) {
   socklen_t len = sizeof(error);
   if (getsockopt(attempt->fd, SOL_SOCKET, SO_ERROR, &error, &len) != 0) error = errno;
   if (error == 0 && status < 0) error = -status;
-  attempt->owner->Finish(attempt, ResultOf(error, t1 - attempt->t0_ns), true);
+  attempt->owner->Finish(attempt, ResultOf(error, t1 - attempt->t0_ns, true), true);
 }
 
 void OnTimer(uv_timer_t* handle) {
@@ -124,7 +125,10 @@ bool Connect(uv_loop_t* loop, Attempt* a, const IpBytes& address, uint16_t port)
 
 }  // namespace
 
-Outcome Classify(int error) {
+Outcome Classify(int error, bool answered) {
+  // The kernel turns an ICMPv6 administratively-prohibited (and reject-route, policy-fail) into EACCES;
+  // from connect() itself EACCES is a local refusal, an error of this server.
+  if (error == EACCES) return answered ? Outcome::kUnreachable : Outcome::kError;
   switch (error) {
     case 0:
       return Outcome::kConnected;

@@ -19,7 +19,7 @@ namespace nettools::tcp {
 enum class Outcome : int {
   kConnected = 0,
   kRefused,      // ECONNREFUSED: a RST answered the SYN
-  kUnreachable,  // EHOSTUNREACH / ENETUNREACH: an ICMP unreachable, or no route
+  kUnreachable,  // EHOSTUNREACH / ENETUNREACH (an ICMP unreachable, or no route), EACCES answered
   kTimeout,      // nothing within the attempt's timeout
   kError,        // any other errno, named in the result
 };
@@ -63,7 +63,9 @@ class Connector {
   std::function<void()> closed_;
 };
 
-// The outcome an errno from connect() or SO_ERROR stands for.
-Outcome Classify(int error);
+// The outcome an errno stands for: from connect() itself, or `answered` by the network (SO_ERROR once the
+// socket reported, where ICMP errors land: EHOSTUNREACH, ENETUNREACH, and EACCES for ICMPv6's
+// administratively prohibited).
+Outcome Classify(int error, bool answered);
 
 }  // namespace nettools::tcp

@@ -73,6 +73,7 @@ export const tcpResultSchema = {
     connected: { type: 'boolean', description: 'True when at least one attempt connected.' },
     attempts: {
       type: 'object',
+      description: 'Attempts made and attempts that connected.',
       required: ['sent', 'connected', 'lossPercent'],
       properties: {
         sent: { type: 'integer', minimum: 0, description: 'Attempts made.' },
@@ -87,7 +88,12 @@ export const tcpResultSchema = {
         {
           type: 'object',
           required: ['min', 'avg', 'max', 'stddev'],
-          properties: { min: { ...ms, description: 'ms' }, avg: { ...ms, description: 'ms' }, max: { ...ms, description: 'ms' }, stddev: { ...ms, description: 'ms' } },
+          properties: {
+            min: { ...ms, description: 'Shortest connect time, ms.' },
+            avg: { ...ms, description: 'Mean connect time, ms.' },
+            max: { ...ms, description: 'Longest connect time, ms.' },
+            stddev: { ...ms, description: 'Population standard deviation of the connect times, ms.' },
+          },
         },
       ],
     },

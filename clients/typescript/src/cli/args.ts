@@ -17,7 +17,8 @@ export type Command =
   | { command: 'version' }
   | ({ command: 'ping'; host: string; count?: number; intervalMs?: number; timeoutMs?: number; size?: number } & Family & Common)
   | ({ command: 'dns'; domain: string; types: string[]; expect: string[]; consistent: boolean; resolvers: string[]; timeoutMs?: number } & Common)
-  | ({ command: 'trace'; host: string; maxHops?: number; probesPerHop?: number; timeoutMs?: number; resolveNames?: boolean } & Family & Common);
+  | ({ command: 'trace'; host: string; maxHops?: number; probesPerHop?: number; timeoutMs?: number; resolveNames?: boolean } & Family & Common)
+  | ({ command: 'tcp'; host: string; port: number; count?: number; intervalMs?: number; timeoutMs?: number } & Family & Common);
 
 export type Parsed = { ok: true; value: Command } | { ok: false; message: string; command?: string };
 
@@ -26,12 +27,13 @@ const FLAGS = new Set(['--json', '--no-wait', '--watch', '--consistent', '--name
 // Flags that belong to some commands only.
 const OWN_FLAGS = ['--consistent', '--names', '-4', '-6'];
 const COMMON_VALUED = ['--server', '--key', '--deadline', '-w'];
-const OPERAND: Record<string, string> = { ping: 'HOST', dns: 'DOMAIN', trace: 'HOST' };
+const OPERAND: Record<string, string> = { ping: 'HOST', dns: 'DOMAIN', trace: 'HOST', tcp: 'HOST and a PORT' };
 const FAMILY = ['--ip-version', '-4', '-6'];
 const OWN: Record<string, string[]> = {
   ping: ['--count', '-c', '--interval', '-i', '--timeout', '-W', '--size', '-s', ...FAMILY],
   dns: ['--type', '--expect', '--resolver', '--consistent', '--timeout'],
   trace: ['--max-hops', '--probes', '--timeout', '--names', ...FAMILY],
+  tcp: ['--count', '-c', '--interval', '-i', '--timeout', '-W', ...FAMILY],
 };
 
 interface Scan {
@@ -76,20 +78,26 @@ function foreign(s: Scan, allowed: readonly string[]): string | null {
 export function parseArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Parsed {
   const s = scan(argv);
   if (typeof s === 'string') return { ok: false, message: s };
-  const [command, operand, ...extra] = s.operands;
+  const [command, operand, ...more] = s.operands;
+  // tcp takes a second operand, its PORT.
+  const [second, ...extra] = command === 'tcp' ? more : [undefined, ...more];
   const known = command !== undefined && Object.hasOwn(OWN, command);
   if (s.flags.has('--help') || s.flags.has('-h')) return { ok: true, value: { command: 'help', ...(known ? { topic: command } : {}) } };
   if (s.flags.has('--version')) return { ok: true, value: { command: 'version' } };
   if (command === undefined) return { ok: false, message: 'no command given' };
   if (!known) return { ok: false, message: `unknown command ${command}` };
   const fail = (message: string): Parsed => ({ ok: false, message, command });
-  if (operand === undefined) return fail(`${command} needs a ${OPERAND[command]}`);
+  if (operand === undefined || (command === 'tcp' && second === undefined)) return fail(`${command} needs a ${OPERAND[command]}`);
   if (extra.length > 0) return fail(`unexpected argument ${extra[0]}`);
   const stray = foreign(s, OWN[command]!);
   if (stray !== null) return fail(`${stray} does not go with ${command}`);
   const c = common(s, env);
-  const parsed = typeof c === 'string' ? c : command === 'ping' ? pingCommand(s, operand, c) : command === 'trace' ? traceCommand(s, operand, c) : dnsCommand(s, operand, c);
+  const parsed = typeof c === 'string' ? c : command === 'tcp' ? tcpCommand(s, operand, second as string, c) : measureCommand(command, s, operand, c);
   return typeof parsed === 'string' ? fail(parsed) : { ok: true, value: parsed };
+}
+
+function measureCommand(command: string, s: Scan, operand: string, c: Common): Command | string {
+  return command === 'ping' ? pingCommand(s, operand, c) : command === 'trace' ? traceCommand(s, operand, c) : dnsCommand(s, operand, c);
 }
 
 function common(s: Scan, env: Readonly<Record<string, string | undefined>>): Common | string {
@@ -152,4 +160,12 @@ function ipVersion(s: Scan): 4 | 6 | undefined | string {
 function traceCommand(s: Scan, host: string, c: Common): Command | string {
   const given = fields({ maxHops: whole(s, '--max-hops'), probesPerHop: whole(s, '--probes'), timeoutMs: whole(s, '--timeout'), ipVersion: ipVersion(s), resolveNames: s.flags.has('--names') || undefined });
   return typeof given === 'string' ? given : { command: 'trace', host, ...given, ...c };
+}
+
+// Seconds or milliseconds as ping takes them; the PORT a whole number (its bounds are the server's).
+function tcpCommand(s: Scan, host: string, portText: string, c: Common): Command | string {
+  if (!/^\d{1,5}$/.test(portText)) return `PORT must be a whole number, not ${portText}`;
+  const count = s.values.has('--count') && s.values.has('-c') ? 'choose one of -c and --count' : whole(s, s.values.has('-c') ? '-c' : '--count');
+  const given = fields({ count, intervalMs: milliseconds(s, '--interval', '-i', true), timeoutMs: milliseconds(s, '--timeout', '-W', true), ipVersion: ipVersion(s) });
+  return typeof given === 'string' ? given : { command: 'tcp', host, port: Number(portText), ...given, ...c };
 }

@@ -1,6 +1,7 @@
 import { withTarget } from '../host-target';
 import { TARGET_FAILURES } from '../target-path';
 import type { Tool } from '../tool';
+import { tcpProbe } from './probe';
 import { openTcp } from './run';
 import { tcpRequestSchema, tcpResultSchema, tcpStreamRequestSchema } from './schema';
 import { tcpStreamEvents } from './stream-schema';
@@ -20,4 +21,5 @@ export const tcpTool: Tool<TcpRequest, TcpResult> = {
   streamEvents: tcpStreamEvents,
   normalize: (request, formats) => withTarget<TcpRequest>(request, formats),
   open: (deps) => openTcp(deps),
+  probe: tcpProbe,
 };

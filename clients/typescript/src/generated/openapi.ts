@@ -198,7 +198,7 @@ export interface paths {
         };
         /**
          * blackbox_exporter-compatible probe: one measurement as Prometheus metrics
-         * @description Modules: icmp (/api/tools/ping), dns (/api/tools/dns). Same rate limits and target policy as the tool endpoints. A target without an address, or no resolver answering, is probe_success 0; `nettools_probe_dns_outcome` and `nettools_probe_icmp_resolve_outcome` tell a name that does not exist from resolvers that gave no answer. Bad parameters and refusals are problems.
+         * @description Modules: icmp (/api/tools/ping), dns (/api/tools/dns), tcp (/api/tools/tcp). Same rate limits and target policy as the tool endpoints. A target without an address, or no resolver answering, is probe_success 0; `nettools_probe_dns_outcome` and `nettools_probe_icmp_resolve_outcome` tell a name that does not exist from resolvers that gave no answer. Bad parameters and refusals are problems.
          */
         get: operations["probe"];
         put?: never;
@@ -3569,15 +3569,15 @@ export interface operations {
     probe: {
         parameters: {
             query: {
-                /** @description which measurement: the module of a tool (icmp, dns) */
+                /** @description which measurement: the module of a tool (icmp, dns, tcp) */
                 module: string;
-                /** @description icmp: host name or IP literal; dns: domain name */
+                /** @description icmp: host name or IP literal; dns: domain name; tcp: host:port ([address]:port for IPv6) */
                 target: string;
-                /** @description per reply (icmp, 1000) or per query (dns, 2000) */
+                /** @description per reply (icmp, 1000), per query (dns, 2000) or per connection (tcp, 2000) */
                 timeout_ms?: string;
-                /** @description icmp: ip4 or ip6 (blackbox_exporter naming) */
+                /** @description icmp, tcp: ip4 or ip6 (blackbox_exporter naming) */
                 ip_protocol?: string;
-                /** @description icmp: echo requests, 1..10 (1) */
+                /** @description icmp: echo requests, tcp: connection attempts, 1..10 (1) */
                 count?: string;
                 /** @description dns: A, AAAA, MX or TXT (A) */
                 type?: string;

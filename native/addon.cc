@@ -9,6 +9,7 @@
 #include "worker_teardown.h"
 #include "dns/dns_engine_binding.h"
 #include "icmp/icmp_engine_binding.h"
+#include "tcp/tcp_engine_binding.h"
 
 namespace nettools {
 
@@ -40,6 +41,7 @@ class Addon : public Napi::Addon<Addon> {
     // Each engine defines its own class; registering it is all this file does.
     exports.Set("IcmpEngine", icmp::DefineIcmpEngine(env));
     exports.Set("DnsEngine", dns::DefineDnsEngine(env));
+    exports.Set("TcpEngine", tcp::DefineTcpEngine(env));
     // The HTTP layer's end-of-turn writes (src/http/write-batch.ts).
     exports.Set("TurnEnd", DefineTurnEnd(env));
   }

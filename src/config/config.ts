@@ -77,6 +77,14 @@ const asnZone: Parser<string> = (text) => {
   return zone;
 };
 
+// A comma list of ports (1..65535), each once; empty: none.
+const portList: Parser<number[]> = (text) => {
+  if (text === '') return [];
+  const ports = text.split(',').map((p) => p.trim());
+  if (!ports.every((p) => /^\d{1,5}$/.test(p) && Number(p) >= 1 && Number(p) <= 65535)) return refuse('expected a comma list of ports 1..65535');
+  return [...new Set(ports.map(Number))].sort((a, b) => a - b);
+};
+
 const SETTINGS: { [K in keyof Config]: Setting<K> } = {
   port: { key: 'port', variable: 'PORT', fallback: '8080', parse: integer(0, 65535), help: 'listen port (0 picks a free one)' },
   host: { key: 'host', variable: 'HOST', fallback: '0.0.0.0', parse: listenHost, help: 'listen address' },
@@ -137,6 +145,20 @@ const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     fallback: '20',
     parse: integer(1, 100_000),
     help: 'echo requests per second the whole server sends to one address',
+  },
+  targetConnectionsPerMinute: {
+    key: 'targetConnectionsPerMinute',
+    variable: 'NETTOOLS_TARGET_CONNECTIONS_PER_MINUTE',
+    fallback: '60',
+    parse: integer(1, 100_000),
+    help: 'TCP connections per minute the whole server opens to one address and port',
+  },
+  checkPorts: {
+    key: 'checkPorts',
+    variable: 'NETTOOLS_CHECK_PORTS',
+    fallback: '',
+    parse: portList,
+    help: 'ports below 1024 besides 80 and 443 that the tcp check may connect to, e.g. 465,636,853,993,995',
   },
   streamMaxSeconds: {
     key: 'streamMaxSeconds',

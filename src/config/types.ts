@@ -29,6 +29,8 @@ export interface Config {
   maxInFlight: number;
   targetEchoesPerSecond: number;
   streamMaxSeconds: number; // a streamed ping's longest run
+  targetConnectionsPerMinute: number; // TCP connections a minute to one address and port
+  checkPorts: number[]; // ports below 1024 besides 80 and 443 that connection checks may use
   maxTracesInFlight: number;
   targetTracesPerMinute: number;
   rateLimitCacheMax: number;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { NativeDnsEngineClass } from './dns-engine';
 import type { NativeIcmpEngineClass } from './icmp-engine';
+import type { NativeTcpEngineClass } from './tcp-engine';
 
 export type SocketOutcome = true | string; // true: it opened; string: why it was refused
 
@@ -20,6 +21,7 @@ export interface NativeAddon {
   // The engines' classes; their TypeScript sides (src/engines/*/native.ts) wrap them.
   IcmpEngine: NativeIcmpEngineClass;
   DnsEngine: NativeDnsEngineClass;
+  TcpEngine: NativeTcpEngineClass;
   // Calls `fire` at the end of the loop turn in which arm() was last called (src/native/turn-end.ts).
   TurnEnd: new (fire: () => void) => { arm(): void };
 }

@@ -3,9 +3,9 @@ import type { FieldError } from '../problems/codes';
 // GET /probe?module=...&target=...: what a Prometheus scrape config sends (blackbox_exporter style).
 // Each tool declares its own parameters; these are common to all of them.
 export const COMMON_PROBE_PARAMS: Readonly<Record<string, string>> = {
-  module: 'which measurement: the module of a tool (icmp, dns)',
-  target: 'icmp: host name or IP literal; dns: domain name',
-  timeout_ms: 'per reply (icmp, 1000) or per query (dns, 2000)',
+  module: 'which measurement: the module of a tool (icmp, dns, tcp)',
+  target: 'icmp: host name or IP literal; dns: domain name; tcp: host:port ([address]:port for IPv6)',
+  timeout_ms: 'per reply (icmp, 1000), per query (dns, 2000) or per connection (tcp, 2000)',
 };
 
 // What a tool's probe module offers to the query reader.
@@ -28,8 +28,9 @@ export function integerParam(text: string | undefined): number | string | undefi
 // and no parameter of another module.
 export function readProbeQuery(query: string, modules: readonly ProbeModule[]): ProbeQuery {
   const params = new URLSearchParams(query);
-  const owner = new Map<string, string | null>(Object.keys(COMMON_PROBE_PARAMS).map((name) => [name, null]));
-  for (const m of modules) for (const name of Object.keys(m.params)) owner.set(name, m.module);
+  // Each parameter's modules (several may share one, as icmp and tcp share ip_protocol); null: every module's.
+  const owner = new Map<string, string[] | null>(Object.keys(COMMON_PROBE_PARAMS).map((name) => [name, null]));
+  for (const m of modules) for (const name of Object.keys(m.params)) owner.set(name, [...(owner.get(name) ?? []), m.module]);
   const errors: FieldError[] = [];
   for (const name of new Set(params.keys())) {
     if (!owner.has(name)) errors.push({ pointer: `/${name}`, message: 'is not a known parameter' });
@@ -42,7 +43,7 @@ export function readProbeQuery(query: string, modules: readonly ProbeModule[]): 
   if (errors.length > 0 || target === undefined || module === undefined) return { ok: false, errors };
   for (const name of new Set(params.keys())) {
     const of = owner.get(name);
-    if (of !== null && of !== undefined && of !== module) errors.push({ pointer: `/${name}`, message: `applies to module=${of} only` });
+    if (of !== null && of !== undefined && !of.includes(module)) errors.push({ pointer: `/${name}`, message: `applies to ${of.map((m) => `module=${m}`).join(' or ')} only` });
   }
   if (errors.length > 0) return { ok: false, errors };
   return { ok: true, module, target, get: (name) => params.get(name) ?? undefined };

@@ -57,13 +57,14 @@ export class TargetBudget {
 
   /**
    * Reserves `units` (echo requests, traces) to `address`, answering through `done`: at once for a store
-   * in this process. The key is the value's canonical text, so spellings of one address share one budget.
+   * in this process. The key is the value's canonical text, so spellings of one address share one budget;
+   * `scope` parts it further (a TCP port: each port of an address has a budget of its own).
    */
-  reserve(address: Address, units: number, done: Answer<TargetReservation>): void {
+  reserve(address: Address, units: number, done: Answer<TargetReservation>, scope?: string): void {
     if (!Number.isInteger(units) || units < 1) throw new RangeError(`units must be a positive integer, got ${units}`);
     const limit = this.#rule.capacity;
     if (units > limit) return done({ granted: false, reason: 'over-budget', limit });
-    const key = this.#prefix + address.text;
+    const key = this.#prefix + address.text + (scope === undefined ? '' : `#${scope}`);
     this.#store.take(key, this.#rule, units, this.#now(), (a) => {
       if (a instanceof Error) return done(a);
       if (!a.allowed) return done({ granted: false, reason: 'budget-spent', retryAfterSeconds: a.retryAfterSeconds, limit });

@@ -12,6 +12,8 @@ import { locatable } from './locations-field';
 import { dnsTool } from './dns';
 import { openIcmpEngine } from './icmp-engine';
 import { mtrTool } from './mtr';
+import { tcpTool } from './tcp';
+import { openTcpEngine } from './tcp-engine';
 import { pingTool } from './ping';
 import { tracerouteTool } from './traceroute';
 import type { Tool, ToolDeps, ToolSlot } from './tool';
@@ -21,8 +23,8 @@ import { AsnCache } from './asn-lookup';
 // Every tool the server offers. Adding a tool: its folder, and one line here.
 // eslint-style `any`: the list holds tools of different request and result types.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-// Each takes `locations` (locations/request-field.ts): the same request, measured elsewhere too.
-export const TOOLS: ReadonlyArray<Tool<any, any>> = [pingTool, dnsTool, tracerouteTool, mtrTool].map(locatable);
+// Each takes `locations` (tools/locations-field.ts): the same request, measured elsewhere too.
+export const TOOLS: ReadonlyArray<Tool<any, any>> = [pingTool, dnsTool, tracerouteTool, mtrTool, tcpTool].map(locatable);
 
 // A tool ready to serve: its definition, its request validator and what runs it.
 export interface OpenTool<Req = unknown, Res = unknown> {
@@ -74,12 +76,13 @@ function openUpstream(config: Config, registry: Registry | null, store: LimiterS
 export function openTools(config: Config, registry: Registry | null, tools: ReadonlyArray<Tool<any, any>> = TOOLS, stores: SharedStores = {}): OpenTools {
   const dns = openUpstream(config, registry, stores.resolvers);
   const icmp = openIcmpEngine();
+  const tcp = openTcpEngine();
   // One store of per-target budgets and one count of traces in flight for every tool, also in a single
   // thread: traceroute and mtr spend the same trace budget of a destination and the same places.
   const targetStore = stores.targets ?? new MemoryLimiterStore({ max: DEFAULT_TARGET_CACHE_MAX });
   const traceCap = stores.traces ?? new SharedCap(sharedCapMemory(), config.maxTracesInFlight);
   // One ASN cache per worker: traceroute and mtr ask about the same routers.
-  const deps: ToolDeps = { config, dns, icmp, registry, targetStore, traceCap, asnCache: new AsnCache() };
+  const deps: ToolDeps = { config, dns, icmp, tcp, registry, targetStore, traceCap, asnCache: new AsnCache() };
   const ids = config.resolvers.map((r) => r.id);
   const validators = requestValidators(ids, tools);
   const list = tools.map((tool) => {
@@ -92,6 +95,7 @@ export function openTools(config: Config, registry: Registry | null, tools: Read
       for (const { slot } of list) if ('close' in slot) slot.close();
       if ('upstream' in dns) dns.upstream.close();
       if ('pinger' in icmp) icmp.pinger.close();
+      if ('connector' in tcp) tcp.connector.close();
     },
   };
 }

@@ -6,12 +6,14 @@ import type { ToolFailure } from './outcome';
 import type { ResolvedHost } from './resolve-host';
 import type { TargetCheck } from './tool';
 
-export function refuseTarget(host: ResolvedHost, kinds: SocketKinds, checkTarget: TargetCheck): ToolFailure | null {
+// `kinds`: the ICMP sockets the tool needs, one of the target's family; null for a tool that needs none
+// (tcp opens a socket of either family per attempt).
+export function refuseTarget(host: ResolvedHost, kinds: SocketKinds | null, checkTarget: TargetCheck): ToolFailure | null {
   const { address, shown } = host;
   const { family } = address;
   const range = checkTarget(address);
   if (range !== null) return { code: 'target-forbidden', detail: `${shown} is in the refused range ${range}`, address: shown, range };
-  if ((family === 4 ? kinds.v4 : kinds.v6) === null) {
+  if (kinds !== null && (family === 4 ? kinds.v4 : kinds.v6) === null) {
     const why = family === 4 ? kinds.reasons.v4 : kinds.reasons.v6;
     return { code: 'engine-unavailable', detail: `no ICMP socket for IPv${family} on this server: ${why}` };
   }

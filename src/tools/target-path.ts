@@ -38,6 +38,8 @@ export interface TargetTerms<Req> {
   refusal(reservation: RefusedReservation, address: string): ToolFailure;
   aborted: ToolFailure;
   settings(request: Req): Record<string, unknown>;
+  // Where a budget is kept per address and something more (tcp: per address and port): that more.
+  scope?(request: Req): string;
 }
 
 // A target resolved, admitted and paid for.
@@ -56,7 +58,7 @@ export class TargetPath {
 
   constructor(
     private readonly deps: ToolDeps,
-    private readonly kinds: SocketKinds,
+    private readonly kinds: SocketKinds | null, // null: no ICMP socket needed (target-admission.ts)
     private readonly checkTarget: TargetCheck,
   ) {
     this.client = 'upstream' in deps.dns ? deps.dns.upstream : null;
@@ -76,7 +78,8 @@ export class TargetPath {
     const { host } = resolved;
     const forbidden = refuseTarget(host, this.kinds, this.checkTarget);
     if (forbidden !== null) return { ok: false, failure: forbidden };
-    const unpaid = await promised((done: Answer<ToolFailure | null>) => pay(terms, host.address, units, done));
+    const scope = terms.scope?.(request);
+    const unpaid = await promised((done: Answer<ToolFailure | null>) => pay(terms, host.address, units, done, scope));
     if (unpaid !== null) return { ok: false, failure: unpaid };
     const target: Target = { address: host.address, shown: host.shown, startedAt, t0, resolveMs };
     events?.start({ host: request.host, address: target.shown, ipVersion: target.address.family, ...terms.settings(request), resolveMs, startedAt });
@@ -116,13 +119,14 @@ export function measuredElsewhere<Req extends TargetRequest, Res>(path: TargetPa
   };
 }
 
-// `units` of the target's budget (shared by every caller), or why not.
-export function pay<Req>(terms: TargetTerms<Req>, address: Address, units: number, done: Answer<ToolFailure | null>): void {
-  terms.budget.reserve(address, units, (reservation) => done(reservation instanceof Error ? storeFailure(reservation) : reservation.granted ? null : terms.refusal(reservation, address.text)));
+// `units` of the target's budget (shared by every caller), or why not; `scope`: see TargetTerms.scope.
+export function pay<Req>(terms: TargetTerms<Req>, address: Address, units: number, done: Answer<ToolFailure | null>, scope?: string): void {
+  const where = scope === undefined ? address.text : `${address.text} port ${scope}`;
+  terms.budget.reserve(address, units, (reservation) => done(reservation instanceof Error ? storeFailure(reservation) : reservation.granted ? null : terms.refusal(reservation, where)), scope);
 }
 
 // A later payment of a measurement that pays as it goes (a long streamed ping's round): one token of
 // the caller's bucket and `units` of the target's budget, in one step.
-export function payAgain<Req>(events: ToolEvents, terms: TargetTerms<Req>, address: Address, units: number, done: Answer<ToolFailure | null>): void {
-  events.spend((paid) => (paid !== null ? done(paid) : pay(terms, address, units, done)));
+export function payAgain<Req>(events: ToolEvents, terms: TargetTerms<Req>, address: Address, units: number, done: Answer<ToolFailure | null>, scope?: string): void {
+  events.spend((paid) => (paid !== null ? done(paid) : pay(terms, address, units, done, scope)));
 }

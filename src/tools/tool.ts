@@ -1,6 +1,7 @@
 import type { Registry } from 'prom-client';
 import type { Config } from '../config/types';
 import type { Pinger } from '../engines/icmp/types';
+import type { TcpConnector } from '../engines/tcp';
 import type { Address } from '../net/address';
 import type { FieldError } from '../problems/codes';
 import type { LimiterStore } from '../ratelimit/limiter-store';
@@ -21,6 +22,7 @@ export interface ToolDeps {
   config: Config;
   dns: { upstream: Upstream } | { unavailable: string }; // the one way to the resolvers
   icmp: { pinger: Pinger } | { unavailable: string }; // the one ICMP engine of this worker
+  tcp?: { connector: TcpConnector } | { unavailable: string }; // the TCP connect engine; absent: none opened
   registry: Registry | null;
   targetStore?: LimiterStore; // where per-target budgets live; in this thread by default
   traceCap?: SharedCap; // traces in flight, for the whole process; this thread's own by default

@@ -10,7 +10,7 @@ test('addon reports the package version it was built from', () => {
 
 test('addon exports every function and class its typed interface names', () => {
   const a = addon();
-  for (const name of ['version', 'capabilities', 'closeStrayPollsAtTeardown', 'IcmpEngine', 'DnsEngine', 'TurnEnd'] as const) {
+  for (const name of ['version', 'capabilities', 'closeStrayPollsAtTeardown', 'IcmpEngine', 'DnsEngine', 'TcpEngine', 'TurnEnd'] as const) {
     assert.type(a[name], 'function', name);
   }
 });

@@ -2,7 +2,7 @@ import { failed, MAX_BODY_BYTES, readAnswer, type Answer } from './answer.js';
 import { NettoolsError } from './error.js';
 import type { RateLimitInfo } from './rate-limit.js';
 import { openStream, readEvents } from './stream.js';
-import type { DnsEvent, DnsRequest, DnsResult, Limits, MtrEvent, MtrRequest, MtrResult, PingEvent, PingRequest, PingResult, ProblemCode, TracerouteEvent, TracerouteRequest, TracerouteResult } from './types.js';
+import type { DnsEvent, DnsRequest, DnsResult, Limits, MtrEvent, MtrRequest, MtrResult, PingEvent, PingRequest, PingResult, ProblemCode, TcpEvent, TcpRequest, TcpResult, TracerouteEvent, TracerouteRequest, TracerouteResult } from './types.js';
 import { wait } from './wait.js';
 
 // Good manners on 429 and 503: resend once `Retry-After` has passed, a bounded number of times, and
@@ -72,6 +72,12 @@ export class NettoolsClient {
     return this.send<MtrResult>('POST', 'api/tools/mtr', request, call);
   }
 
+  // Connections to one port of a host, each timed (a tcping). A closed port is still a value
+  // (connected false), not an error; a port below 1024 but 80 and 443 is refused unless the server lists it.
+  tcp(request: TcpRequest, call: CallOptions = {}): Promise<Answer<TcpResult>> {
+    return this.send<TcpResult>('POST', 'api/tools/tcp', request, call);
+  }
+
   // The caller's plan and budget; spends no token.
   limits(call: CallOptions = {}): Promise<Answer<Limits>> {
     return this.send<Limits>('GET', 'api/limits', undefined, call);
@@ -96,6 +102,10 @@ export class NettoolsClient {
 
   mtrStream(request: MtrRequest, call: CallOptions = {}): AsyncGenerator<MtrEvent, void, undefined> {
     return this.stream<MtrEvent>('api/tools/mtr', request, call);
+  }
+
+  tcpStream(request: TcpRequest, call: CallOptions = {}): AsyncGenerator<TcpEvent, void, undefined> {
+    return this.stream<TcpEvent>('api/tools/tcp', request, call);
   }
 
   private async *stream<E extends { event: string; data: unknown }>(path: string, body: unknown, call: CallOptions): AsyncGenerator<E, void, undefined> {

@@ -3,5 +3,5 @@ export { NettoolsClient, type CallOptions, type ClientOptions, type RetryOptions
 export { resolversFailed, unansweredTypes, type Answer, type ClientError } from './answer.js';
 export { NettoolsError } from './error.js';
 export { readRateLimit, retryAfterSeconds, type RateLimitInfo } from './rate-limit.js';
-export type { DnsEvent, DnsOutcome, DnsRequest, DnsResolverResult, DnsResult, HostResolverReport, DnsStreamEvent, Limits, MtrEvent, MtrHop, MtrRequest, MtrResult, MtrStreamEvent, PingEvent, PingRequest, PingResult, PingStreamEvent, Problem, ProblemCode, RecordType, TracerouteEvent, TracerouteHop, TracerouteProbe, TracerouteRequest, TracerouteResult, TracerouteStreamEvent } from './types.js';
+export type { DnsEvent, DnsOutcome, DnsRequest, DnsResolverResult, DnsResult, HostResolverReport, DnsStreamEvent, Limits, MtrEvent, MtrHop, MtrRequest, MtrResult, MtrStreamEvent, PingEvent, PingRequest, PingResult, PingStreamEvent, Problem, ProblemCode, RecordType, TracerouteEvent, TracerouteHop, TracerouteProbe, TracerouteRequest, TracerouteResult, TracerouteStreamEvent, TcpAttempt, TcpEvent, TcpRequest, TcpResult, TcpStreamEvent } from './types.js';
 export type { components, operations, paths } from './generated/openapi.js';

@@ -15,6 +15,9 @@ export type TracerouteProbe = TracerouteHop['probes'][number];
 export type MtrRequest = Schemas['MtrRequest'];
 export type MtrResult = Schemas['MtrResult'];
 export type MtrHop = MtrResult['hops'][number];
+export type TcpRequest = Schemas['TcpRequest'];
+export type TcpResult = Schemas['TcpResult'];
+export type TcpAttempt = TcpResult['results'][number];
 export type Limits = Schemas['Limits'];
 export type Problem = Schemas['Problem'];
 export type ProblemCode = Problem['code'];
@@ -27,9 +30,11 @@ export type PingStreamEvent = Schemas['PingStreamEvent'];
 export type DnsStreamEvent = Schemas['DnsStreamEvent'];
 export type TracerouteStreamEvent = Schemas['TracerouteStreamEvent'];
 export type MtrStreamEvent = Schemas['MtrStreamEvent'];
+export type TcpStreamEvent = Schemas['TcpStreamEvent'];
 // What a streamed call yields: every event of the stream but `problem`, which is thrown instead (and
 // `locations`, which ends only a stream asked with `locations`: this client does not ask for them yet).
 export type PingEvent = Exclude<PingStreamEvent, { event: 'problem' | 'locations' }>;
 export type DnsEvent = Exclude<DnsStreamEvent, { event: 'problem' | 'locations' }>;
 export type TracerouteEvent = Exclude<TracerouteStreamEvent, { event: 'problem' | 'locations' }>;
 export type MtrEvent = Exclude<MtrStreamEvent, { event: 'problem' | 'locations' }>;
+export type TcpEvent = Exclude<TcpStreamEvent, { event: 'problem' | 'locations' }>;

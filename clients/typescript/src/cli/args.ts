@@ -18,7 +18,9 @@ export type Command =
   | ({ command: 'ping'; host: string; count?: number; intervalMs?: number; timeoutMs?: number; size?: number } & Family & Common)
   | ({ command: 'dns'; domain: string; types: string[]; expect: string[]; consistent: boolean; resolvers: string[]; timeoutMs?: number } & Common)
   | ({ command: 'trace'; host: string; maxHops?: number; probesPerHop?: number; timeoutMs?: number; resolveNames?: boolean; asn?: boolean } & Family & Common)
-  | ({ command: 'mtr'; host: string; cycles?: number; intervalMs?: number; maxHops?: number; timeoutMs?: number; resolveNames?: boolean; asn?: boolean } & Family & Common);
+  | ({ command: 'mtr'; host: string; cycles?: number; intervalMs?: number; maxHops?: number; timeoutMs?: number; resolveNames?: boolean; asn?: boolean } & Family & Common)
+
+  | ({ command: 'tcp'; host: string; port: number; count?: number; intervalMs?: number; timeoutMs?: number } & Family & Common);
 
 export type Parsed = { ok: true; value: Command } | { ok: false; message: string; command?: string };
 
@@ -27,13 +29,14 @@ const FLAGS = new Set(['--json', '--no-wait', '--watch', '--consistent', '--name
 // Flags that belong to some commands only.
 const OWN_FLAGS = ['--consistent', '--names', '--asn', '-4', '-6'];
 const COMMON_VALUED = ['--server', '--key', '--deadline', '-w'];
-const OPERAND: Record<string, string> = { ping: 'HOST', dns: 'DOMAIN', trace: 'HOST', mtr: 'HOST' };
+const OPERAND: Record<string, string> = { ping: 'HOST', dns: 'DOMAIN', trace: 'HOST', mtr: 'HOST', tcp: 'HOST and a PORT' };
 const FAMILY = ['--ip-version', '-4', '-6'];
 const OWN: Record<string, string[]> = {
   ping: ['--count', '-c', '--interval', '-i', '--timeout', '-W', '--size', '-s', ...FAMILY],
   dns: ['--type', '--expect', '--resolver', '--consistent', '--timeout'],
   trace: ['--max-hops', '--probes', '--timeout', '--names', '--asn', ...FAMILY],
   mtr: ['--cycles', '-c', '--interval', '-i', '--max-hops', '--timeout', '--names', '--asn', ...FAMILY],
+  tcp: ['--count', '-c', '--interval', '-i', '--timeout', '-W', ...FAMILY],
 };
 
 interface Scan {
@@ -78,19 +81,21 @@ function foreign(s: Scan, allowed: readonly string[]): string | null {
 export function parseArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Parsed {
   const s = scan(argv);
   if (typeof s === 'string') return { ok: false, message: s };
-  const [command, operand, ...extra] = s.operands;
+  const [command, operand, ...more] = s.operands;
+  // tcp takes a second operand, its PORT.
+  const [second, ...extra] = command === 'tcp' ? more : [undefined, ...more];
   const known = command !== undefined && Object.hasOwn(OWN, command);
   if (s.flags.has('--help') || s.flags.has('-h')) return { ok: true, value: { command: 'help', ...(known ? { topic: command } : {}) } };
   if (s.flags.has('--version')) return { ok: true, value: { command: 'version' } };
   if (command === undefined) return { ok: false, message: 'no command given' };
   if (!known) return { ok: false, message: `unknown command ${command}` };
   const fail = (message: string): Parsed => ({ ok: false, message, command });
-  if (operand === undefined) return fail(`${command} needs a ${OPERAND[command]}`);
+  if (operand === undefined || (command === 'tcp' && second === undefined)) return fail(`${command} needs a ${OPERAND[command]}`);
   if (extra.length > 0) return fail(`unexpected argument ${extra[0]}`);
   const stray = foreign(s, OWN[command]!);
   if (stray !== null) return fail(`${stray} does not go with ${command}`);
   const c = common(s, env);
-  const parsed = typeof c === 'string' ? c : COMMANDS[command as keyof typeof COMMANDS](s, operand, c);
+  const parsed = typeof c === 'string' ? c : command === 'tcp' ? tcpCommand(s, operand, second as string, c) : COMMANDS[command as keyof typeof COMMANDS](s, operand, c);
   return typeof parsed === 'string' ? fail(parsed) : { ok: true, value: parsed };
 }
 
@@ -167,3 +172,11 @@ function mtrCommand(s: Scan, host: string, c: Common): Command | string {
 }
 
 const COMMANDS = { ping: pingCommand, dns: dnsCommand, trace: traceCommand, mtr: mtrCommand };
+
+// Seconds or milliseconds as ping takes them; the PORT a whole number (its bounds are the server's).
+function tcpCommand(s: Scan, host: string, portText: string, c: Common): Command | string {
+  if (!/^\d{1,5}$/.test(portText)) return `PORT must be a whole number, not ${portText}`;
+  const count = s.values.has('--count') && s.values.has('-c') ? 'choose one of -c and --count' : whole(s, s.values.has('-c') ? '-c' : '--count');
+  const given = fields({ count, intervalMs: milliseconds(s, '--interval', '-i', true), timeoutMs: milliseconds(s, '--timeout', '-W', true), ipVersion: ipVersion(s) });
+  return typeof given === 'string' ? given : { command: 'tcp', host, port: Number(portText), ...given, ...c };
+}

@@ -1,6 +1,6 @@
 import type { Command } from './args.js';
 
-type Measure = Extract<Command, { command: 'ping' | 'dns' | 'trace' | 'mtr' }>;
+type Measure = Extract<Command, { command: 'ping' | 'dns' | 'trace' | 'mtr' | 'tcp' }>;
 
 // Beyond the longest the measurement itself can take: host resolution, the server's queue, the network.
 const SLACK_MS = 15_000;
@@ -10,6 +10,8 @@ const SLACK_MS = 15_000;
 export function defaultDeadlineMs(cmd: Measure): number {
   if (cmd.command === 'ping') return (cmd.count ?? 4) * (cmd.intervalMs ?? 1000) + (cmd.timeoutMs ?? 1000) + SLACK_MS;
   if (cmd.command === 'dns') return (cmd.timeoutMs ?? 2000) + SLACK_MS;
+  // One connection at a time: an attempt that outlasts the interval delays the next.
+  if (cmd.command === 'tcp') return (cmd.count ?? 4) * Math.max(cmd.intervalMs ?? 1000, cmd.timeoutMs ?? 2000) + SLACK_MS;
   const probe = cmd.timeoutMs ?? 1000;
   // A cycle lasts at most one timeout, and the next starts an interval after it started, or when it ends.
   if (cmd.command === 'mtr') return (cmd.cycles ?? 10) * Math.max(cmd.intervalMs ?? 1000, probe) + (cmd.resolveNames || cmd.asn ? probe : 0) + SLACK_MS;

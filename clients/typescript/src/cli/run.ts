@@ -1,12 +1,13 @@
 import type { Answer } from '../answer.js';
 import { NettoolsClient } from '../client.js';
-import type { DnsRequest, MtrRequest, PingRequest, RecordType, TracerouteRequest } from '../types.js';
+import type { DnsRequest, MtrRequest, PingRequest, RecordType, TcpRequest, TracerouteRequest } from '../types.js';
 import { parseArgs, type Command } from './args.js';
 import { Deadline, defaultDeadlineMs } from './deadline.js';
 import { EXIT } from './exit-codes.js';
 import { dnsVerdict, formatDns } from './format-dns.js';
 import { formatPing, pingFailure } from './format-ping.js';
 import { formatMtr, mtrFailure } from './format-mtr.js';
+import { formatTcp, tcpFailure } from './format-tcp.js';
 import { formatTrace, traceFailure } from './format-trace.js';
 import { refused, verdict } from './refused.js';
 import { resultFault, type Tool } from './shapes.js';
@@ -17,13 +18,14 @@ import type { WatchIo } from './watch.js';
 import { watchDns } from './watch-dns.js';
 import { watchMtr } from './watch-mtr.js';
 import { watchPing } from './watch-ping.js';
+import { watchTcp } from './watch-tcp.js';
 import { watchTrace } from './watch-trace.js';
 
 export interface Io extends WatchIo {
   env: Readonly<Record<string, string | undefined>>;
 }
 
-type Measure = Extract<Command, { command: 'ping' | 'dns' | 'trace' | 'mtr' }>;
+type Measure = Extract<Command, { command: 'ping' | 'dns' | 'trace' | 'mtr' | 'tcp' }>;
 type Of<C extends Measure['command']> = Extract<Measure, { command: C }>;
 
 // The whole command line: arguments in, lines out, an exit status back. Every line passes through
@@ -65,6 +67,7 @@ async function runCommand(argv: readonly string[], io: Io): Promise<number> {
   try {
     if (cmd.command === 'trace') return await trace(client, cmd, io, deadline);
     if (cmd.command === 'mtr') return await mtr(client, cmd, io, deadline);
+    if (cmd.command === 'tcp') return await tcp(client, cmd, io, deadline);
     return await (cmd.command === 'ping' ? ping(client, cmd, io, deadline) : dns(client, cmd, io, deadline));
   } finally {
     deadline.stop();
@@ -125,4 +128,14 @@ async function mtr(client: NettoolsClient, cmd: Of<'mtr'>, io: Io, deadline: Dea
   if (typeof value === 'number') return value;
   for (const line of cmd.json ? [JSON.stringify(value, null, 2)] : formatMtr(value, columns, cmd.server)) io.out(line);
   return verdict(mtrFailure(value), io);
+}
+
+async function tcp(client: NettoolsClient, cmd: Of<'tcp'>, io: Io, deadline: Deadline): Promise<number> {
+  const { host, port, count, intervalMs, timeoutMs, ipVersion } = cmd;
+  const request: TcpRequest = given({ host, port, count, intervalMs, timeoutMs, ipVersion });
+  if (cmd.watch) return watchTcp(client, request, { ...cmd, target: host, tool: 'tcp', deadline }, io);
+  const value = usable(await client.tcp(request, { signal: deadline.signal }), 'tcp', cmd, io, deadline);
+  if (typeof value === 'number') return value;
+  for (const line of cmd.json ? [JSON.stringify(value, null, 2)] : formatTcp(value, cmd.server)) io.out(line);
+  return verdict(tcpFailure(value), io);
 }

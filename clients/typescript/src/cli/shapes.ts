@@ -76,13 +76,21 @@ const dnsStart = object({ domain: str, resolvers: arrayOf(object({ id: str, addr
 const dnsAnswer = object({ resolver: str, address: str, type: str, query });
 const traceStart = object({ host: str, address: str, ipVersion: family, maxHops: num, probesPerHop: num });
 
-export type Tool = 'ping' | 'dns' | 'trace' | 'mtr';
-const RESULTS: Record<Tool, Check> = { ping: pingResult, dns: dnsResult, trace: traceResult, mtr: mtrResult };
+const attempt = object({ seq: num, status: is('an attempt status', (v) => v === 'connected' || v === 'refused' || v === 'timeout' || v === 'unreachable' || v === 'error'), connectMs: optional(num), errno: optional(str) });
+const connectMs = nullable(object({ min: num, avg: num, max: num, stddev: num }));
+const tcpFigures = { host: str, address: str, ipVersion: family, port: num, connected: bool, attempts: object({ sent: num, connected: num, lossPercent: num }), connectMs, durationMs: num };
+const tcpResult = object({ ...tcpFigures, results: arrayOf(attempt) });
+const tcpSummary = object({ ...tcpFigures, results: optional(arrayOf(attempt)) });
+const tcpStart = object({ host: str, address: str, ipVersion: family, port: num });
+
+export type Tool = 'ping' | 'dns' | 'trace' | 'mtr' | 'tcp';
+const RESULTS: Record<Tool, Check> = { ping: pingResult, dns: dnsResult, trace: traceResult, mtr: mtrResult, tcp: tcpResult };
 const EVENTS: Record<Tool, Record<string, Check>> = {
   ping: { start: pingStart, reply, summary: pingSummary },
   dns: { start: dnsStart, answer: dnsAnswer, summary: dnsResult },
   trace: { start: traceStart, hop, summary: traceResult },
   mtr: { start: mtrStart, cycle: mtrCycle, summary: mtrResult },
+  tcp: { start: tcpStart, attempt, summary: tcpSummary },
 };
 
 // Why this 200 body is not the tool's result, or null.

@@ -16,7 +16,7 @@ const COMMON = `Options of every command:
   -h, --help         this text (after a command: that command's own)
   --version          the client's version`;
 
-const EXIT_STATUS = `Exit status: 0 success; 1 measured but failed (unreachable, packet loss, no such domain, no
+const EXIT_STATUS = `Exit status: 0 success; 1 measured but failed (unreachable, packet loss, a failed connection, no such domain, no
 record of the type, resolvers disagree, expectation not met, destination not reached; for ping, trace and
 mtr also a host name that does not resolve); 2 usage; 3 refused by the server; 4 no usable answer from the
 server (none, none within the deadline, cut off, too large, not the API's shape); 5 the resolvers behind
@@ -68,13 +68,25 @@ const MTR = `  nettools mtr HOST [-c N | --cycles N] [-i S | --interval MS] [--m
   --asn              an AS column: each address's origin AS (AS??? where the server found none)
   Prints a table as \`mtr --report\` does: Host, Loss%, Snt, Last, Avg, Best, Wrst, StDev per hop.`;
 
-export const COMMAND_USAGE: Record<string, string> = { ping: PING, dns: DNS, trace: TRACE, mtr: MTR };
+const TCP = `  nettools tcp HOST PORT [-c N] [-i S | --interval MS] [-W S | --timeout MS] [-4|-6] [--watch]
+
+  -c, --count N      connection attempts (the server's default: 4; up to 10, or 3600 with --watch)
+  -i S               seconds between attempt starts (decimals allowed)
+  --interval MS      the same in milliseconds (the server's bounds: 200 to 1000, or 60000 with --watch)
+  -W S               seconds each attempt may take to connect (decimals allowed)
+  --timeout MS       the same in milliseconds (100 to 10000, default 2000)
+  -4, -6             the address family to resolve HOST to (or --ip-version 4|6)
+  No byte is sent: each connection is closed once established. Ports below 1024 other than 80 and 443
+  are refused unless the server allows them. Exit 1 unless every attempt connected.`;
+
+export const COMMAND_USAGE: Record<string, string> = { ping: PING, dns: DNS, trace: TRACE, mtr: MTR, tcp: TCP };
 
 export const USAGE = `Usage:
 ${PING.split('\n')[0]}
 ${DNS.split('\n').slice(0, 2).join('\n')}
 ${TRACE.split('\n')[0]}
 ${MTR.split('\n').slice(0, 2).join('\n')}
+${TCP.split('\n')[0]}
 
 Run \`nettools COMMAND --help\` for a command's own options.
 

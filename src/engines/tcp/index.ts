@@ -1,0 +1,1 @@
+export { openTcpConnector, tcpLimits, type ConnectAttempt, type ConnectOutcome, type TcpConnector } from './connector';

@@ -1,0 +1,57 @@
+import { Gauge, Registry } from 'prom-client';
+import { fnv1a32, gauge, PROBE_DURATION_HELP, PROBE_SUCCESS_HELP } from '../../probe/gauges';
+import { integerParam } from '../../probe/query';
+import type { Outcome } from '../outcome';
+import type { ProbeSpec } from '../tool';
+import type { TcpRequest, TcpResult } from './types';
+
+// `host:port`, `[v6]:port`, as blackbox_exporter's tcp module takes its target.
+const TARGET = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/;
+
+// blackbox_exporter's tcp module: one connection by default, no byte sent (no query_response here).
+export const tcpProbe: ProbeSpec<TcpRequest, TcpResult> = {
+  module: 'tcp',
+  params: {
+    ip_protocol: 'icmp, tcp: ip4 or ip6 (blackbox_exporter naming)',
+    count: 'icmp: echo requests, tcp: connection attempts, 1..10 (1)',
+  },
+  body(target, get) {
+    const m = TARGET.exec(target);
+    if (m === null) return { errors: [{ pointer: '/target', message: 'must be host:port ([address]:port for IPv6)' }] };
+    const protocol = get('ip_protocol');
+    if (protocol !== undefined && protocol !== 'ip4' && protocol !== 'ip6') return { errors: [{ pointer: '/ip_protocol', message: 'must be ip4 or ip6' }] };
+    const body: Record<string, unknown> = { host: m[1] ?? m[2], port: Number(m[3]), count: integerParam(get('count')) ?? 1 };
+    if (protocol !== undefined) body['ipVersion'] = protocol === 'ip4' ? 4 : 6;
+    const timeout = integerParam(get('timeout_ms'));
+    if (timeout !== undefined) body['timeoutMs'] = timeout;
+    return { body };
+  },
+  pointers: [
+    [/^\/host$/, '/target'],
+    [/^\/port$/, '/target'],
+    [/^\/ipVersion$/, '/ip_protocol'],
+    [/^\/timeoutMs$/, '/timeout_ms'],
+  ],
+  // No address is a failed probe, as blackbox_exporter reports it; refusals stay problems.
+  failuresAsMetrics: new Set(['host-not-found', 'upstream-failed', 'upstream-timeout']),
+  exposition: (outcome, _request, seconds) => tcpExposition(outcome, seconds),
+};
+
+async function tcpExposition(outcome: Outcome<TcpResult>, durationSeconds: number): Promise<string> {
+  const registry = new Registry();
+  const result = outcome.ok ? outcome.value : null;
+  // Every attempt must connect, as blackbox's one connection must.
+  gauge(registry, 'probe_success', PROBE_SUCCESS_HELP, result !== null && result.attempts.connected === result.attempts.sent ? 1 : 0);
+  gauge(registry, 'probe_duration_seconds', PROBE_DURATION_HELP, durationSeconds);
+  if (result) {
+    gauge(registry, 'probe_dns_lookup_time_seconds', 'Returns the time taken for probe dns lookup in seconds', result.resolveMs / 1000);
+    gauge(registry, 'probe_ip_protocol', 'Specifies whether probe ip protocol is IP4 or IP6', result.ipVersion);
+    gauge(registry, 'probe_ip_addr_hash', "Specifies the hash of IP address. It's useful to detect if the IP address changes.", fnv1a32(result.address));
+    const phases = new Gauge({ name: 'nettools_probe_tcp_duration_seconds', help: 'Duration of the tcp probe by phase: resolve, and connect (the mean over the attempts that connected)', labelNames: ['phase'], registers: [registry] });
+    phases.set({ phase: 'resolve' }, result.resolveMs / 1000);
+    if (result.connectMs) phases.set({ phase: 'connect' }, result.connectMs.avg / 1000);
+    gauge(registry, 'nettools_probe_tcp_attempts_sent', 'Connection attempts made by this probe', result.attempts.sent);
+    gauge(registry, 'nettools_probe_tcp_attempts_connected', 'Connection attempts of this probe that connected', result.attempts.connected);
+  }
+  return registry.metrics();
+}

@@ -6,6 +6,7 @@ import { AgentKeyRing } from './keys/agent-key-ring';
 import { Hub, type LocationEntry } from './locations/hub';
 import { compileOutputChecks } from './locations/agent-output';
 import { NO_LOCATION_METRICS, watchLocations, type LocationMetrics } from './locations/metrics';
+import { LocationRelay } from './locations/relay';
 import { HUB_SELF_DEFAULT } from './locations/protocol';
 import { openSharedBudgets } from './shared-budgets';
 import type { Logger } from './log';
@@ -68,8 +69,14 @@ export function createApp(config: Config, log: Logger, options: AppOptions = {})
     version: pkg.version,
     connectedSince: new Date().toISOString(),
   };
-  const locations = () => [self, ...(agents?.hub.list() ?? [])];
-  const server = createServer({ config, tools: open.list, openapi, log, metrics, keys, hub: agents?.hub ?? null, self: self.name, locationMetrics, locations, ...(store ? { store } : {}), ...(inFlight ? { inFlight } : {}), ...(metricsText ? { metricsText } : {}), ...(health ? { health } : {}) });
+  // With Redis, every hub lists and can use every hub's agents.
+  const relay = config.redisUrl === null ? null : new LocationRelay({ url: config.redisUrl, hub: agents?.hub ?? null, log });
+  const locations = () => {
+    const here = agents?.hub.list() ?? [];
+    const there = relay?.remote().filter((e) => !agents?.hub.has(e.name) && e.name !== self.name) ?? [];
+    return [self, ...[...here, ...there].sort((a, b) => (a.name < b.name ? -1 : 1))];
+  };
+  const server = createServer({ config, tools: open.list, openapi, log, metrics, keys, hub: agents?.hub ?? null, self: self.name, locationMetrics, relay, locations, ...(store ? { store } : {}), ...(inFlight ? { inFlight } : {}), ...(metricsText ? { metricsText } : {}), ...(health ? { health } : {}) });
   return {
     server,
     tools: open,
@@ -79,6 +86,7 @@ export function createApp(config: Config, log: Logger, options: AppOptions = {})
     ready: async () => shared?.ready(STORE_READY_MS),
     async close() {
       open.close();
+      await relay?.close();
       await shared?.close();
     },
   };

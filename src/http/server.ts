@@ -5,6 +5,7 @@ import type { KeyRing } from '../keys/key-ring';
 import type { Hub, LocationEntry } from '../locations/hub';
 import type { Places } from '../locations/measure-at';
 import { NO_LOCATION_METRICS, type LocationMetrics } from '../locations/metrics';
+import type { LocationRelay } from '../locations/relay';
 import { HUB_SELF_DEFAULT } from '../locations/protocol';
 import { mountAgentsSocket } from './agents-socket';
 import type { Logger } from '../log';
@@ -40,6 +41,7 @@ export interface ServerDeps {
   hub?: Hub | null; // the agents' side; absent or null: this server accepts no agents
   self?: string; // this server's location name (NETTOOLS_LOCATION, default local)
   locationMetrics?: LocationMetrics; // what requests with `locations` count; nothing by default
+  relay?: LocationRelay | null; // other hubs' agents, through Redis
   locations: () => LocationEntry[]; // the GET /api/locations body
 }
 
@@ -109,7 +111,12 @@ function placesOf(deps: ServerDeps): Places {
   const hub = deps.hub ?? null;
   const self = deps.self ?? HUB_SELF_DEFAULT;
   const byName = new Map(deps.tools.map((open) => [open.tool.name, open]));
-  return { self, max: deps.config.maxLocationsPerRequest, hub, metrics: deps.locationMetrics ?? NO_LOCATION_METRICS, tool: (name) => byName.get(name), candidates: () => ({ self, agents: hub?.list() ?? [] }) };
+  const relay = deps.relay ?? null;
+  const agents = () => {
+    const here = hub?.list() ?? [];
+    return relay === null ? here : [...here, ...relay.remote().filter((e) => !hub?.has(e.name))];
+  };
+  return { self, max: deps.config.maxLocationsPerRequest, hub, relay, metrics: deps.locationMetrics ?? NO_LOCATION_METRICS, tool: (name) => byName.get(name), candidates: () => ({ self, agents: agents() }) };
 }
 
 // The agents' WebSocket, before the catch-all route; the gauge reads 0 on a server that takes no agents.

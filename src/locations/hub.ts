@@ -171,6 +171,10 @@ export class Hub {
     this.o.log.log('info', 'agent disconnected', { location: entry.name, code });
   }
 
+  has(location: string): boolean {
+    return this.#listed.has(location);
+  }
+
   // The connected agents, by name.
   list(): LocationEntry[] {
     return [...this.#listed.values()].map((s) => s.entry as LocationEntry).sort((a, b) => (a.name < b.name ? -1 : 1));

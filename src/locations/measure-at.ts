@@ -5,6 +5,7 @@ import type { CancelToken } from '../util/cancel';
 import type { Candidates } from './choose';
 import type { Hub } from './hub';
 import type { LocationMetrics } from './metrics';
+import type { LocationRelay } from './relay';
 
 // Where a request with `locations` can run: this server under its own name, and the hub's agents.
 export interface Places {
@@ -12,7 +13,8 @@ export interface Places {
   readonly max: number; // NETTOOLS_MAX_LOCATIONS_PER_REQUEST
   candidates(): Candidates;
   tool(name: string): OpenTool | undefined; // this server's own tool
-  readonly hub: Hub | null; // null: no agents, only `self`
+  readonly hub: Hub | null; // null: no agents of its own
+  readonly relay: LocationRelay | null; // other hubs' agents, through Redis; null without Redis
   readonly metrics: LocationMetrics;
 }
 
@@ -55,9 +57,10 @@ function runHere(places: Places, tool: string, request: unknown, cancel: CancelT
 // At an agent; what this server's own budgets take of it first, where the tool says (the per-target
 // budgets: N locations must not send a target N times what one may).
 function runThere(places: Places, name: string, tool: string, request: LocatedRequest, cancel: CancelToken, events?: ToolEvents): Promise<Outcome<unknown>> {
-  const { hub } = places;
-  if (hub === null) return Promise.resolve({ ok: false, failure: { code: 'location-offline', detail: `location ${name} is not connected` } });
-  const send = (ev?: ToolEvents) => hub.run(name, tool, request.body, cancel, ev);
+  const { hub, relay } = places;
+  const at = hub !== null && hub.has(name) ? hub : relay !== null && relay.has(name) ? relay : null;
+  if (at === null) return Promise.resolve({ ok: false, failure: { code: 'location-offline', detail: `location ${name} is not connected` } });
+  const send = (ev?: ToolEvents) => at.run(name, tool, request.body, cancel, ev);
   const slot = places.tool(tool)?.slot;
   if (slot === undefined || 'unavailable' in slot || slot.elsewhere === undefined) return send(events);
   return slot.elsewhere(request.local, cancel, events, send);

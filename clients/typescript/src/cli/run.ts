@@ -1,6 +1,6 @@
 import type { Answer } from '../answer.js';
 import { NettoolsClient } from '../client.js';
-import type { DnsRequest, PingRequest, RecordType, TracerouteRequest } from '../types.js';
+import type { DnsRequest, Here, PingRequest, RecordType, TracerouteRequest } from '../types.js';
 import { parseArgs, type Command } from './args.js';
 import { Deadline, defaultDeadlineMs } from './deadline.js';
 import { EXIT } from './exit-codes.js';
@@ -83,7 +83,7 @@ const given = <T extends object>(fields: T) => Object.fromEntries(Object.entries
 
 async function ping(client: NettoolsClient, cmd: Of<'ping'>, io: Io, deadline: Deadline): Promise<number> {
   const { host, count, intervalMs, timeoutMs, size, ipVersion } = cmd;
-  const request: PingRequest = given({ host, count, intervalMs, timeoutMs, size, ipVersion });
+  const request: Here<PingRequest> = given({ host, count, intervalMs, timeoutMs, size, ipVersion });
   if (cmd.watch) return watchPing(client, request, { ...cmd, target: host, tool: 'ping', deadline }, io);
   const value = usable(await client.ping(request, { signal: deadline.signal }), 'ping', cmd, io, deadline);
   if (typeof value === 'number') return value;
@@ -92,7 +92,7 @@ async function ping(client: NettoolsClient, cmd: Of<'ping'>, io: Io, deadline: D
 }
 
 async function dns(client: NettoolsClient, cmd: Of<'dns'>, io: Io, deadline: Deadline): Promise<number> {
-  const request: DnsRequest = given({ domain: cmd.domain, timeoutMs: cmd.timeoutMs });
+  const request: Here<DnsRequest> = given({ domain: cmd.domain, timeoutMs: cmd.timeoutMs });
   if (cmd.types.length > 0) request.types = cmd.types as RecordType[];
   if (cmd.resolvers.length > 0) request.resolvers = cmd.resolvers;
   if (cmd.watch) return watchDns(client, request, { ...cmd, tool: 'dns', deadline }, io);
@@ -104,7 +104,7 @@ async function dns(client: NettoolsClient, cmd: Of<'dns'>, io: Io, deadline: Dea
 
 async function trace(client: NettoolsClient, cmd: Of<'trace'>, io: Io, deadline: Deadline): Promise<number> {
   const { host, maxHops, probesPerHop, timeoutMs, ipVersion, resolveNames } = cmd;
-  const request: TracerouteRequest = given({ host, maxHops, probesPerHop, timeoutMs, ipVersion, resolveNames });
+  const request: Here<TracerouteRequest> = given({ host, maxHops, probesPerHop, timeoutMs, ipVersion, resolveNames });
   if (cmd.watch) return watchTrace(client, request, { ...cmd, target: host, tool: 'trace', deadline }, io);
   const value = usable(await client.traceroute(request, { signal: deadline.signal }), 'trace', cmd, io, deadline);
   if (typeof value === 'number') return value;

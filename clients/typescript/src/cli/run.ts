@@ -7,6 +7,8 @@ import { EXIT } from './exit-codes.js';
 import { dnsVerdict, formatDns } from './format-dns.js';
 import { formatPing, pingFailure } from './format-ping.js';
 import { formatTrace, traceFailure } from './format-trace.js';
+import { listLocations } from './list-locations.js';
+import { measureFrom } from './located.js';
 import { refused, verdict } from './refused.js';
 import { resultFault, type Tool } from './shapes.js';
 import { oneLine, terminalSafe } from './terminal.js';
@@ -49,7 +51,7 @@ async function runCommand(argv: readonly string[], io: Io): Promise<number> {
     io.err(`nettools: --server must be an http:// or https:// URL, not ${cmd.server}`);
     return EXIT.usage;
   }
-  const deadline = new Deadline(cmd.deadlineMs ?? defaultDeadlineMs(cmd));
+  const deadline = new Deadline(cmd.deadlineMs ?? (cmd.command === 'locations' ? defaultDeadlineMs({ command: 'dns' }) : defaultDeadlineMs(cmd)));
   const client = new NettoolsClient({
     baseUrl: cmd.server,
     ...(cmd.key ? { apiKey: cmd.key } : {}),
@@ -60,6 +62,7 @@ async function runCommand(argv: readonly string[], io: Io): Promise<number> {
     },
   });
   try {
+    if (cmd.command === 'locations') return await listLocations(client, cmd, io, deadline);
     if (cmd.command === 'trace') return await trace(client, cmd, io, deadline);
     return await (cmd.command === 'ping' ? ping(client, cmd, io, deadline) : dns(client, cmd, io, deadline));
   } finally {
@@ -84,6 +87,7 @@ const given = <T extends object>(fields: T) => Object.fromEntries(Object.entries
 async function ping(client: NettoolsClient, cmd: Of<'ping'>, io: Io, deadline: Deadline): Promise<number> {
   const { host, count, intervalMs, timeoutMs, size, ipVersion } = cmd;
   const request: Here<PingRequest> = given({ host, count, intervalMs, timeoutMs, size, ipVersion });
+  if (cmd.from !== undefined) return measureFrom(client, { ...cmd, from: cmd.from }, request, io, deadline);
   if (cmd.watch) return watchPing(client, request, { ...cmd, target: host, tool: 'ping', deadline }, io);
   const value = usable(await client.ping(request, { signal: deadline.signal }), 'ping', cmd, io, deadline);
   if (typeof value === 'number') return value;
@@ -95,6 +99,7 @@ async function dns(client: NettoolsClient, cmd: Of<'dns'>, io: Io, deadline: Dea
   const request: Here<DnsRequest> = given({ domain: cmd.domain, timeoutMs: cmd.timeoutMs });
   if (cmd.types.length > 0) request.types = cmd.types as RecordType[];
   if (cmd.resolvers.length > 0) request.resolvers = cmd.resolvers;
+  if (cmd.from !== undefined) return measureFrom(client, { ...cmd, from: cmd.from }, request, io, deadline);
   if (cmd.watch) return watchDns(client, request, { ...cmd, tool: 'dns', deadline }, io);
   const value = usable(await client.dns(request, { signal: deadline.signal }), 'dns', cmd, io, deadline);
   if (typeof value === 'number') return value;
@@ -105,6 +110,7 @@ async function dns(client: NettoolsClient, cmd: Of<'dns'>, io: Io, deadline: Dea
 async function trace(client: NettoolsClient, cmd: Of<'trace'>, io: Io, deadline: Deadline): Promise<number> {
   const { host, maxHops, probesPerHop, timeoutMs, ipVersion, resolveNames } = cmd;
   const request: Here<TracerouteRequest> = given({ host, maxHops, probesPerHop, timeoutMs, ipVersion, resolveNames });
+  if (cmd.from !== undefined) return measureFrom(client, { ...cmd, from: cmd.from }, request, io, deadline);
   if (cmd.watch) return watchTrace(client, request, { ...cmd, target: host, tool: 'trace', deadline }, io);
   const value = usable(await client.traceroute(request, { signal: deadline.signal }), 'trace', cmd, io, deadline);
   if (typeof value === 'number') return value;

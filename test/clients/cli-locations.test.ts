@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { run } from '../../clients/typescript/src/cli/run';
-import { startLocatedRig, stopLocatedRig, type LocatedRig } from './located-rig';
+import { startLocatedRig, stopLocatedRig, type LocatedRig } from '../support/located-rig';
 
 // `nettools … --from` and `nettools locations` against a real hub with real agents on loopback: `ams`
 // reaches 127.0.0.1, `strict` refuses it by its own target policy.

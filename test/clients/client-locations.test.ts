@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { entryProblem, NettoolsClient, NettoolsError, type PingLocatedEvent } from '../../clients/typescript/src/index';
 import { assertMatchesSchema } from '../support/contract';
-import { startLocatedRig, stopLocatedRig, type LocatedRig } from './located-rig';
+import { startLocatedRig, stopLocatedRig, type LocatedRig } from '../support/located-rig';
 
 // The typed client asks a real hub with real agents: a request with `locations` answers each location's
 // own body or problem and the verdict, JSON or streamed.

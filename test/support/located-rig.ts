@@ -1,10 +1,10 @@
 // A hub and two real agents on loopback for the client, CLI and page tests of `locations`: `hub` and
 // `ams` may measure loopback, `strict` keeps the default target policy and refuses it; all three ask one
 // Knot server of example.test.
-import { stopServers, type ChildServer } from '../support/child-server';
-import { agentKeysFile, connectUrl, spawnAgent, startHub, stopAgent, waitListed, type AgentKeys, type ChildAgent } from '../support/agents';
-import { startKnot, type KnotServer } from '../support/knot';
-import { RECORDS } from './servers';
+import { stopServers, type ChildServer } from './child-server';
+import { agentKeysFile, connectUrl, spawnAgent, startHub, stopAgent, waitListed, type AgentKeys, type ChildAgent } from './agents';
+import { startKnot, type KnotServer } from './knot';
+const RECORDS = ['@ A 192.0.2.10', '@ MX 10 mail', 'mail A 192.0.2.25'];
 
 export interface LocatedRig {
   knot: KnotServer;

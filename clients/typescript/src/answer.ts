@@ -80,7 +80,7 @@ export function unansweredTypes(result: DnsResult): RecordType[] {
   return (Object.entries(result.outcomes) as Array<[RecordType, string]>).filter(([, said]) => said === 'upstream-failed').map(([type]) => type);
 }
 
-// A location's problem, or null when the entry is that location's 200 body.
+// A location's problem, or null when the entry is that location's 200 body (no result has a `problem`).
 export function entryProblem<R extends object>(entry: LocationEntry<R>): Problem | null {
-  return 'problem' in entry && !('host' in entry) && !('domain' in entry) ? (entry as { problem: Problem }).problem : null;
+  return 'problem' in entry ? (entry as { problem: Problem }).problem : null;
 }

@@ -41,27 +41,18 @@ export type LocationsSelector = NonNullable<PingRequest['locations']>;
 export type At<R> = R & { locations: LocationsSelector };
 export type Here<R> = R & { locations?: undefined };
 
-// What the locations say together. ping, traceroute, mtr: from how many the target was reached; dns:
-// whether every location (and its resolvers) saw the same records, and how many answered at all.
-export interface ReachedVerdict {
-  reached: number;
-  of: number;
-}
-export interface DnsVerdict {
-  consistent: boolean;
-  answered: number;
-  of: number;
-}
+// A request with `locations`: each location's own 200 body or `{ problem }`, by name in the order asked,
+// and what they say together (the verdict).
+export type PingLocated = Schemas['PingLocated'];
+export type DnsLocated = Schemas['DnsLocated'];
+export type TracerouteLocated = Schemas['TracerouteLocated'];
+export type MtrLocated = Schemas['MtrLocated'];
+// ping, traceroute, mtr: from how many locations the target was reached; dns: whether every location
+// (and its resolvers) saw the same records, and how many answered at all.
+export type ReachedVerdict = PingLocated['verdict'];
+export type DnsVerdict = DnsLocated['verdict'];
 // One location's entry: its own 200 body, or the problem a request of its own would have had there.
 export type LocationEntry<R> = R | { problem: Problem };
-export interface Located<R, V> {
-  locations: Record<string, LocationEntry<R>>; // by name, in the order asked
-  verdict: V;
-}
-export type PingLocated = Located<PingResult, ReachedVerdict>;
-export type DnsLocated = Located<DnsResult, DnsVerdict>;
-export type TracerouteLocated = Located<TracerouteResult, ReachedVerdict>;
-export type MtrLocated = Located<MtrResult, ReachedVerdict>;
 
 // A streamed call with `locations` yields every location's events, each data with its `location`: its
 // `start`, its results, then its `summary` or its `problem` (yielded, not thrown: the others go on);

@@ -222,7 +222,12 @@ export interface components {
                 };
             };
             /** @description ping, traceroute, mtr: `{ "reached", "of" }`, from how many locations the target was reached of how many asked. dns: `{ "consistent", "answered", "of" }`, whether every location and its resolvers saw the same records. */
-            verdict: Record<string, never>;
+            verdict: {
+                /** @description Locations whose measurement reached the target. */
+                reached: number;
+                /** @description Locations asked, those that failed included. */
+                of: number;
+            };
         };
         /**
          * @example {
@@ -563,7 +568,14 @@ export interface components {
                 };
             };
             /** @description ping, traceroute, mtr: `{ "reached", "of" }`, from how many locations the target was reached of how many asked. dns: `{ "consistent", "answered", "of" }`, whether every location and its resolvers saw the same records. */
-            verdict: Record<string, never>;
+            verdict: {
+                /** @description Every location's resolvers agreed, and every location that answered saw the same records (TTLs aside). */
+                consistent: boolean;
+                /** @description Locations that answered (a 200 body, not a problem). */
+                answered: number;
+                /** @description Locations asked, those that failed included. */
+                of: number;
+            };
         };
         /**
          * @example {
@@ -918,7 +930,12 @@ export interface components {
                 };
             };
             /** @description ping, traceroute, mtr: `{ "reached", "of" }`, from how many locations the target was reached of how many asked. dns: `{ "consistent", "answered", "of" }`, whether every location and its resolvers saw the same records. */
-            verdict: Record<string, never>;
+            verdict: {
+                /** @description Locations whose measurement reached the target. */
+                reached: number;
+                /** @description Locations asked, those that failed included. */
+                of: number;
+            };
         };
         /**
          * @example {
@@ -1215,7 +1232,12 @@ export interface components {
                 };
             };
             /** @description ping, traceroute, mtr: `{ "reached", "of" }`, from how many locations the target was reached of how many asked. dns: `{ "consistent", "answered", "of" }`, whether every location and its resolvers saw the same records. */
-            verdict: Record<string, never>;
+            verdict: {
+                /** @description Locations whose measurement reached the target. */
+                reached: number;
+                /** @description Locations asked, those that failed included. */
+                of: number;
+            };
         };
         /**
          * @example {

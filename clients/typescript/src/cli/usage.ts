@@ -73,9 +73,9 @@ ${QUORUM}`;
 export const COMMAND_USAGE: Record<string, string> = { ping: PING, dns: DNS, trace: TRACE, locations: LOCATIONS };
 
 export const USAGE = `Usage:
-${PING.split('\n')[0]}
+${PING.split('\n').slice(0, 2).join('\n')}
 ${DNS.split('\n').slice(0, 2).join('\n')}
-${TRACE.split('\n')[0]}
+${TRACE.split('\n').slice(0, 2).join('\n')}
 ${LOCATIONS.split('\n')[0]}
 
 Run \`nettools COMMAND --help\` for a command's own options.

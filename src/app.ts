@@ -5,6 +5,7 @@ import { KeyRing } from './keys/key-ring';
 import { AgentKeyRing } from './keys/agent-key-ring';
 import { Hub, type LocationEntry } from './locations/hub';
 import { compileOutputChecks } from './locations/agent-output';
+import { NO_LOCATION_METRICS, watchLocations, type LocationMetrics } from './locations/metrics';
 import { HUB_SELF_DEFAULT } from './locations/protocol';
 import { openSharedBudgets } from './shared-budgets';
 import type { Logger } from './log';
@@ -58,7 +59,8 @@ export function createApp(config: Config, log: Logger, options: AppOptions = {})
   const openapi = JSON.stringify(buildOpenApi(tools, config.resolvers.map((r) => r.id), pkg.version));
   const { inFlight, metricsText } = options;
   const health = shared === null ? undefined : () => ({ status: 'ok', store: { kind: 'redis', state: shared.state() } });
-  const agents = openAgents(config, log, tools);
+  const locationMetrics = config.metrics ? watchLocations(metrics.registry) : NO_LOCATION_METRICS;
+  const agents = openAgents(config, log, tools, locationMetrics);
   const self: LocationEntry = {
     name: config.location ?? HUB_SELF_DEFAULT,
     labels: config.locationLabels,
@@ -67,7 +69,7 @@ export function createApp(config: Config, log: Logger, options: AppOptions = {})
     connectedSince: new Date().toISOString(),
   };
   const locations = () => [self, ...(agents?.hub.list() ?? [])];
-  const server = createServer({ config, tools: open.list, openapi, log, metrics, keys, hub: agents?.hub ?? null, self: self.name, locations, ...(store ? { store } : {}), ...(inFlight ? { inFlight } : {}), ...(metricsText ? { metricsText } : {}), ...(health ? { health } : {}) });
+  const server = createServer({ config, tools: open.list, openapi, log, metrics, keys, hub: agents?.hub ?? null, self: self.name, locationMetrics, locations, ...(store ? { store } : {}), ...(inFlight ? { inFlight } : {}), ...(metricsText ? { metricsText } : {}), ...(health ? { health } : {}) });
   return {
     server,
     tools: open,
@@ -91,11 +93,11 @@ function openKeys(config: Config): KeyRing | null {
 }
 
 // As with API keys, an agent keys file that cannot be read stops the server at start.
-function openAgents(config: Config, log: Logger, tools: ReadonlyArray<Tool<any, any>>): App['agents'] {
+function openAgents(config: Config, log: Logger, tools: ReadonlyArray<Tool<any, any>>, metrics: LocationMetrics): App['agents'] {
   if (config.agentKeysFile === null) return null;
   const opened = AgentKeyRing.open(config.agentKeysFile);
   if (!opened.ok) throw new ConfigError('NETTOOLS_AGENT_KEYS_FILE', opened.message);
   const keys = opened.value;
-  const hub = new Hub({ keys, self: config.location ?? HUB_SELF_DEFAULT, maxAgents: config.maxAgents, timeoutMs: config.agentTimeoutMs, log, checks: compileOutputChecks(tools) });
+  const hub = new Hub({ keys, self: config.location ?? HUB_SELF_DEFAULT, maxAgents: config.maxAgents, timeoutMs: config.agentTimeoutMs, log, checks: compileOutputChecks(tools), metrics });
   return { keys, hub };
 }

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const icmp = openIcmpEngine();
   const slot = openTraceroute({ config, dns: { unavailable: 'not needed: the hosts are IP literals' }, icmp, registry: null });
   if (!('run' in slot)) throw new Error(slot.unavailable);
-  const request = (host: string) => withTarget<TracerouteRequest>({ host, maxHops: 30, probesPerHop: 2, timeoutMs: 1000, resolveNames: false });
+  const request = (host: string) => withTarget<TracerouteRequest>({ host, maxHops: 30, probesPerHop: 2, timeoutMs: 1000, resolveNames: false, asn: false });
   try {
     await slot.run(request(hosts[0] as string), new CancelSource());
     const cpu0 = process.cpuUsage();

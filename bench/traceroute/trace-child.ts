@@ -20,7 +20,7 @@ async function main(): Promise<void> {
     for (let i = 0; i <= Number(roundsText); i++) {
       const cpu0 = process.cpuUsage();
       const t0 = performance.now();
-      const outcome = await slot.run(withTarget<TracerouteRequest>({ host, maxHops: 30, probesPerHop: 2, timeoutMs: 1000, resolveNames: false }), new CancelSource());
+      const outcome = await slot.run(withTarget<TracerouteRequest>({ host, maxHops: 30, probesPerHop: 2, timeoutMs: 1000, resolveNames: false, asn: false }), new CancelSource());
       const wallMs = performance.now() - t0;
       const cpu = process.cpuUsage(cpu0);
       if (!outcome.ok) throw new Error(`trace failed: ${outcome.failure.code}`);

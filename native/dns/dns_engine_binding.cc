@@ -1,5 +1,7 @@
 #include "dns/dns_engine_binding.h"
 
+#include "dns/dns_rdata.h"
+
 #include <uv.h>
 
 #include <algorithm>
@@ -35,13 +37,7 @@ bool ShortString(Napi::Value v, char (&buf)[N]) {
 bool TypeFromValue(Napi::Value v, uint16_t* out) {
   char name[8];
   if (!ShortString(v, name)) return false;
-  if (std::strcmp(name, "A") == 0) *out = type::kA;
-  else if (std::strcmp(name, "AAAA") == 0) *out = type::kAaaa;
-  else if (std::strcmp(name, "MX") == 0) *out = type::kMx;
-  else if (std::strcmp(name, "TXT") == 0) *out = type::kTxt;
-  else if (std::strcmp(name, "PTR") == 0) *out = type::kPtr;
-  else return false;
-  return true;
+  return TypeFromName(name, out);
 }
 
 bool ParseEndpoint(Napi::Value address_v, uint32_t port, sockaddr_storage* out) {

@@ -1,5 +1,7 @@
 #include "dns/dns_message.h"
 
+#include "dns/dns_rdata.h"
+
 namespace nettools::dns {
 
 namespace {
@@ -23,48 +25,6 @@ bool CountsFit(const Header& h, size_t size) {
   return need <= size - kHeaderSize;
 }
 
-Status ReadAddress(Reader& rd, size_t len, IpBytes* out) {
-  if (rd.remaining() != len) return Status::kBadRdata;
-  std::string raw;
-  if (!rd.bytes(len, &raw)) return Status::kBadRdata;
-  *out = IpBytes::Of(reinterpret_cast<const uint8_t*>(raw.data()), raw.size());
-  return Status::kOk;
-}
-
-Status ReadRdata(Reader& rd, Record* rec) {
-  Status s = Status::kOk;
-  switch (rec->type) {
-    case type::kA:
-      return ReadAddress(rd, 4, &rec->address);
-    case type::kAaaa:
-      return ReadAddress(rd, 16, &rec->address);
-    case type::kMx:
-      if (!rd.u16(&rec->preference)) return Status::kBadRdata;
-      s = ReadName(rd, &rec->target);
-      break;
-    case type::kCname:
-    case type::kPtr:
-      s = ReadName(rd, &rec->target);
-      break;
-    case type::kTxt:
-      while (rd.remaining() > 0) {
-        uint8_t len = 0;
-        std::string part;
-        if (!rd.u8(&len) || !rd.bytes(len, &part)) return Status::kBadRdata;
-        rec->parts.push_back(std::move(part));
-      }
-      break;
-    default:
-      return Status::kOk;  // not a type we report; its RDATA is skipped by the caller
-  }
-  if (s != Status::kOk) return s;
-  return rd.remaining() == 0 ? Status::kOk : Status::kBadRdata;
-}
-
-bool Wanted(uint16_t t) {
-  return t == type::kA || t == type::kAaaa || t == type::kMx || t == type::kTxt || t == type::kCname || t == type::kPtr;
-}
-
 // `out` null: authority and additional records, walked only so a cut or garbled tail is noticed.
 Status ReadRecord(Reader& r, std::vector<Record>* out) {
   Record rec;
@@ -78,7 +38,7 @@ Status ReadRecord(Reader& r, std::vector<Record>* out) {
   if (rec.ttl > 0x7FFFFFFFu) rec.ttl = 0;
   Reader rd(nullptr, 0);
   if (!r.limit(rdlength, &rd)) return Status::kTruncated;
-  if (out != nullptr && Wanted(rec.type) && rec.klass == kClassIn) {
+  if (out != nullptr && RdataWanted(rec.type) && rec.klass == kClassIn) {
     s = ReadRdata(rd, &rec);
     if (s != Status::kOk) return s;
     out->push_back(std::move(rec));

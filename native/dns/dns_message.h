@@ -1,4 +1,5 @@
-// DNS response parsing: header, question, and the answer section's A, AAAA, MX, TXT, PTR and CNAME records.
+// DNS response parsing: header, question, and the answer section's records of the types we report
+// (RDATA readers in dns_rdata.*).
 #pragma once
 
 #include <cstddef>
@@ -14,12 +15,22 @@ namespace nettools::dns {
 
 namespace type {
 constexpr uint16_t kA = 1;
+constexpr uint16_t kNs = 2;
 constexpr uint16_t kCname = 5;
+constexpr uint16_t kSoa = 6;
 constexpr uint16_t kPtr = 12;
 constexpr uint16_t kMx = 15;
 constexpr uint16_t kTxt = 16;
 constexpr uint16_t kAaaa = 28;
+constexpr uint16_t kSrv = 33;
+constexpr uint16_t kNaptr = 35;
 constexpr uint16_t kOpt = 41;
+constexpr uint16_t kDs = 43;
+constexpr uint16_t kDnskey = 48;
+constexpr uint16_t kTlsa = 52;
+constexpr uint16_t kSvcb = 64;
+constexpr uint16_t kHttps = 65;
+constexpr uint16_t kCaa = 257;
 }  // namespace type
 
 constexpr uint16_t kClassIn = 1;
@@ -53,6 +64,12 @@ struct Question {
   uint16_t klass = 0;
 };
 
+// One SvcParam of an SVCB or HTTPS record (RFC 9460), its value checked for its key's shape.
+struct SvcParam {
+  uint16_t key = 0;
+  std::string value;  // the wire bytes of the value
+};
+
 // One shape for the record types we read; fields not used by a type stay empty.
 struct Record {
   Name name;
@@ -61,8 +78,15 @@ struct Record {
   uint32_t ttl = 0;
   IpBytes address;                 // A, AAAA: the RDATA as it came (text is made in TypeScript)
   uint16_t preference = 0;         // MX
-  Name target;                     // MX exchange, CNAME target, PTR name
-  std::vector<std::string> parts;  // TXT character-strings, in order
+  Name target;                     // MX exchange, CNAME target, PTR and NS name
+  std::vector<std::string> parts;  // TXT character-strings; CAA tag; NAPTR flags, services, regexp
+  // The fixed-size fields, in RDATA order: SOA serial..minimum; CAA flags; SRV priority, weight, port;
+  // NAPTR order, preference; DS key tag, algorithm, digest type; DNSKEY flags, protocol, algorithm;
+  // TLSA usage, selector, matching type; SVCB/HTTPS priority.
+  std::vector<uint32_t> numbers;
+  std::vector<Name> names;       // SOA mname, rname; SRV, SVCB, HTTPS target; NAPTR replacement
+  std::string data;              // CAA value; DS digest; DNSKEY public key; TLSA association data
+  std::vector<SvcParam> params;  // SVCB, HTTPS, in wire order
 };
 
 struct Message {

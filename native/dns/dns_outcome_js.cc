@@ -2,6 +2,9 @@
 
 #include <string>
 
+#include "dns/dns_rdata.h"
+#include "dns/dns_rdata_text.h"
+
 namespace nettools::dns {
 
 PackedValues OutcomeWriter::Packed(const QueryOutcome* outcomes, size_t count) {
@@ -31,25 +34,96 @@ void OutcomeWriter::Write(const QueryOutcome& q) {
   p.Number(q.rtt_ms);
   p.Number(q.tcp ? 1 : 0);
   p.Number(static_cast<double>(q.records.size()));
-  for (const dns::Record& r : q.records) {
-    if (r.type == type::kMx) {
-      p.Number(r.preference);
-      p.Text(NameToText(r.target));
-    } else if (r.type == type::kPtr) {
-      p.Text(NameToText(r.target));
-    } else if (r.type == type::kTxt) {
-      p.Number(static_cast<double>(r.parts.size()));
-      for (const std::string& part : r.parts) p.Text(part);
-    } else {
-      p.Address(r.address);
-    }
-    p.Number(r.ttl);
-  }
+  for (const dns::Record& r : q.records) WriteRecord(r);
   p.Number(static_cast<double>(q.chain.size()));
   for (const CnameLink& link : q.chain) {
     p.Text(link.name);
     p.Text(link.target);
     p.Number(link.ttl);
+  }
+}
+
+void OutcomeWriter::WriteRecord(const Record& r) {
+  PackedWriter& p = packed_;
+  switch (r.type) {
+    case type::kA:
+    case type::kAaaa:
+      p.Address(r.address);
+      break;
+    case type::kMx:
+      p.Number(r.preference);
+      p.Text(NameToText(r.target));
+      break;
+    case type::kPtr:
+      p.Text(NameToText(r.target));
+      break;
+    case type::kTxt:
+      p.Number(static_cast<double>(r.parts.size()));
+      for (const std::string& part : r.parts) p.Text(part);
+      break;
+    case type::kCname:
+      p.Text(NameToText(r.name));
+      p.Text(NameToText(r.target));
+      break;
+    case type::kNs:
+      p.Text(RdataNameText(r.target));
+      break;
+    default:
+      WriteFields(r);
+  }
+  p.Number(r.ttl);
+}
+
+void OutcomeWriter::WriteFields(const Record& r) {
+  PackedWriter& p = packed_;
+  p.Number(static_cast<double>(r.numbers.size()));
+  for (uint32_t n : r.numbers) p.Number(n);
+  p.Number(static_cast<double>(r.names.size()));
+  for (const Name& n : r.names) p.Text(RdataNameText(n));
+  p.Number(static_cast<double>(r.parts.size()));
+  for (const std::string& part : r.parts) p.Text(part);
+  if (r.type == type::kCaa) p.Text(r.data);
+  else if (r.type == type::kDnskey) p.Text(Base64Text(r.data));
+  else if (r.type == type::kDs || r.type == type::kTlsa) p.Text(HexText(r.data));
+  else p.NoText();
+  p.Number(static_cast<double>(r.params.size()));
+  for (const SvcParam& param : r.params) WriteSvcParam(param);
+}
+
+// Values were checked for their key's shape by the reader (dns_rdata.cc, SvcValueFits).
+void OutcomeWriter::WriteSvcParam(const SvcParam& param) {
+  PackedWriter& p = packed_;
+  const std::string& v = param.value;
+  const auto* bytes = reinterpret_cast<const uint8_t*>(v.data());
+  p.Number(param.key);
+  switch (param.key) {
+    case svc::kMandatory:
+      p.Number(static_cast<double>(v.size() / 2));
+      for (size_t i = 0; i + 1 < v.size(); i += 2) p.Number((bytes[i] << 8) | bytes[i + 1]);
+      break;
+    case svc::kAlpn: {
+      std::vector<std::string> ids = AlpnIds(v);
+      p.Number(static_cast<double>(ids.size()));
+      for (const std::string& id : ids) p.Text(id);
+      break;
+    }
+    case svc::kNoDefaultAlpn:
+      break;
+    case svc::kPort:
+      p.Number((bytes[0] << 8) | bytes[1]);
+      break;
+    case svc::kIpv4Hint:
+    case svc::kIpv6Hint: {
+      size_t width = param.key == svc::kIpv4Hint ? 4 : 16;
+      p.Number(static_cast<double>(v.size() / width));
+      for (size_t i = 0; i + width <= v.size(); i += width) p.Address(IpBytes::Of(bytes + i, width));
+      break;
+    }
+    case svc::kEch:
+      p.Text(Base64Text(v));
+      break;
+    default:
+      p.Text(HexText(v));
   }
 }
 

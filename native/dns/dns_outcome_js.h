@@ -17,7 +17,8 @@ class OutcomeWriter {
 
   // Per outcome: 0, sends, error, detail | 1, sends, rcode, flag bits, rttMs, tcp, n, n records, c, c links;
   // rcode is the number and tcp 1 or 0 (JS names them);
-  // a record is address, ttl (A, AAAA) | priority, exchange, ttl (MX) | k, k parts, ttl (TXT) | name, ttl (PTR);
+  // a record is address, ttl (A, AAAA) | priority, exchange, ttl (MX) | k, k parts, ttl (TXT) | name, ttl (PTR, NS)
+  // | owner, target, ttl (CNAME) | the fields of any other type (WriteFields), ttl;
   // a link is name, target, ttl. An error's detail may be no text.
   PackedValues Packed(const std::vector<QueryOutcome>& outcomes) { return Packed(outcomes.data(), outcomes.size()); }
   PackedValues Packed(const QueryOutcome* outcomes, size_t count);
@@ -26,6 +27,11 @@ class OutcomeWriter {
   // 32 KiB: a request's eight answers need a few dozen numbers; only a huge TCP answer gets its own.
   static constexpr size_t kSharedNumbers = 4096;
   void Write(const QueryOutcome& q);
+  void WriteRecord(const Record& r);
+  // i, i numbers | j, j names | k, k texts | data (text, or no text) | m, m SvcParams (key, value by key):
+  // in RDATA order, read per type by src/engines/dns/rdata.ts.
+  void WriteFields(const Record& r);
+  void WriteSvcParam(const SvcParam& param);
   PackedWriter packed_;
 };
 

@@ -1,11 +1,13 @@
-// Feeds arbitrary bytes to the response parser and the answer extraction that runs on its output.
-// fuzz-sources: dns/dns_name.cc dns/dns_message.cc dns/dns_query.cc dns/dns_answer.cc dns/dns_status.cc
+// Feeds arbitrary bytes to the response parser (every RDATA reader of dns_rdata.cc among it), the answer
+// extraction that runs on its output, and the text forms the engine makes of what the readers kept.
+// fuzz-sources: dns/dns_name.cc dns/dns_message.cc dns/dns_rdata.cc dns/dns_rdata_text.cc dns/dns_query.cc dns/dns_answer.cc dns/dns_status.cc
 #include <cstddef>
 #include <cstdint>
 
 #include "dns/dns_answer.h"
 #include "dns/dns_message.h"
 #include "dns/dns_query.h"
+#include "dns/dns_rdata_text.h"
 
 using namespace nettools::dns;
 
@@ -18,6 +20,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Answer a = ExtractAnswer(m, q.name, q.type);
     for (const Record* r : a.records) (void)NameToText(r->target);
   }
-  for (const Record& r : m.answers) (void)NameToText(r.name);
+  for (const Record& r : m.answers) {
+    (void)NameToText(r.name);
+    for (const Name& n : r.names) (void)RdataNameText(n);
+    (void)HexText(r.data);
+    (void)Base64Text(r.data);
+    for (const SvcParam& p : r.params) {
+      (void)HexText(p.value);
+      (void)AlpnIds(p.value);
+    }
+  }
   return 0;
 }

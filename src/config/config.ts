@@ -68,6 +68,15 @@ const origin: Parser<string> = (text) => (/^[\x21-\x7e]+$/.test(text) ? text : r
 const logLevel: Parser<Config['logLevel']> = (text) =>
   (['debug', 'info', 'warn', 'error', 'silent'] as const).find((l) => l === text) ?? refuse('expected debug, info, warn, error or silent');
 
+// An ASN zone: a domain under which a hop's reversed address is asked. Room is left for the 64 characters
+// of an IPv6 address's nibbles in front of it, within DNS's 253.
+const ASN_ZONE_LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
+const asnZone: Parser<string> = (text) => {
+  const zone = text.toLowerCase().replace(/\.$/, '');
+  if (zone.length > 180 || !zone.split('.').every((label) => ASN_ZONE_LABEL.test(label))) return refuse('expected a domain name of at most 180 characters, e.g. origin.asn.cymru.com');
+  return zone;
+};
+
 const SETTINGS: { [K in keyof Config]: Setting<K> } = {
   port: { key: 'port', variable: 'PORT', fallback: '8080', parse: integer(0, 65535), help: 'listen port (0 picks a free one)' },
   host: { key: 'host', variable: 'HOST', fallback: '0.0.0.0', parse: listenHost, help: 'listen address' },
@@ -88,6 +97,27 @@ const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     fallback: 'false',
     parse: boolean,
     help: 'allow pings to loopback, private and other special ranges; multicast, broadcast and unspecified addresses stay refused',
+  },
+  asnZoneV4: {
+    key: 'asnZoneV4',
+    variable: 'NETTOOLS_ASN_ZONE_V4',
+    fallback: 'origin.asn.cymru.com',
+    parse: asnZone,
+    help: "the zone asked for an IPv4 hop's origin AS (asn: true): TXT of the reversed octets under it",
+  },
+  asnZoneV6: {
+    key: 'asnZoneV6',
+    variable: 'NETTOOLS_ASN_ZONE_V6',
+    fallback: 'origin6.asn.cymru.com',
+    parse: asnZone,
+    help: "the zone asked for an IPv6 hop's origin AS (asn: true): TXT of the reversed nibbles under it",
+  },
+  asnPrivateHops: {
+    key: 'asnPrivateHops',
+    variable: 'NETTOOLS_ASN_PRIVATE_HOPS',
+    fallback: 'false',
+    parse: boolean,
+    help: 'also ask the ASN zones about private and other special-range hop addresses (a private zone that maps them); multicast, broadcast and unspecified never',
   },
   trustProxy: { key: 'trustProxy', variable: 'NETTOOLS_TRUST_PROXY', fallback: '', parse: fromResult(parseCidrList), help: 'CIDRs whose X-Forwarded-For is believed' },
   corsOrigin: { key: 'corsOrigin', variable: 'NETTOOLS_CORS_ORIGIN', fallback: '*', parse: origin, help: 'Access-Control-Allow-Origin of tool responses' },
@@ -307,7 +337,7 @@ function parseFlags(argv: readonly string[]): Map<string, string> {
     let value: string | undefined = eq < 0 ? argv[++i] : arg.slice(eq + 1);
     if (value === undefined) {
       // A bare boolean flag means true.
-      if (setting.key === 'allowPrivateTargets' || setting.key === 'metrics') value = 'true';
+      if (setting.key === 'allowPrivateTargets' || setting.key === 'asnPrivateHops' || setting.key === 'metrics') value = 'true';
       else throw new ConfigError(flag, 'needs a value');
     }
     out.set(setting.variable, value);

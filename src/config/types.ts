@@ -18,6 +18,9 @@ export interface Config {
   resolvers: ResolverConfig[];
   rateLimit: RateLimitConfig;
   allowPrivateTargets: boolean;
+  asnZoneV4: string; // lowercase, no final dot
+  asnZoneV6: string;
+  asnPrivateHops: boolean; // ask the ASN zones about special-range hop addresses too
   trustProxy: Cidr[];
   corsOrigin: string;
   metrics: boolean;

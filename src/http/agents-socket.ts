@@ -66,7 +66,7 @@ export function mountAgentsSocket(app: TemplatedApp, hub: Hub): void {
       hub.opened(session);
     },
     message: (ws, message, isBinary) => hub.message(ws.getUserData(), isBinary ? null : textOf(message)),
-    pong: (ws) => hub.heard(ws.getUserData()),
+    pong: (ws) => hub.pong(ws.getUserData()),
     close: (ws, code) => hub.closed(ws.getUserData(), code),
   };
   app.ws(AGENTS_PATH, behaviour);

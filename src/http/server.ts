@@ -4,6 +4,7 @@ import { loadPageAssets } from '../page/page-assets';
 import type { KeyRing } from '../keys/key-ring';
 import type { Hub, LocationEntry } from '../locations/hub';
 import type { Places } from '../locations/measure-at';
+import { NO_LOCATION_METRICS, type LocationMetrics } from '../locations/metrics';
 import { HUB_SELF_DEFAULT } from '../locations/protocol';
 import { mountAgentsSocket } from './agents-socket';
 import type { Logger } from '../log';
@@ -38,6 +39,7 @@ export interface ServerDeps {
   health?: () => object; // the /health body; {"status":"ok"} by default
   hub?: Hub | null; // the agents' side; absent or null: this server accepts no agents
   self?: string; // this server's location name (NETTOOLS_LOCATION, default local)
+  locationMetrics?: LocationMetrics; // what requests with `locations` count; nothing by default
   locations: () => LocationEntry[]; // the GET /api/locations body
 }
 
@@ -107,7 +109,7 @@ function placesOf(deps: ServerDeps): Places {
   const hub = deps.hub ?? null;
   const self = deps.self ?? HUB_SELF_DEFAULT;
   const byName = new Map(deps.tools.map((open) => [open.tool.name, open]));
-  return { self, max: deps.config.maxLocationsPerRequest, hub, tool: (name) => byName.get(name), candidates: () => ({ self, agents: hub?.list() ?? [] }) };
+  return { self, max: deps.config.maxLocationsPerRequest, hub, metrics: deps.locationMetrics ?? NO_LOCATION_METRICS, tool: (name) => byName.get(name), candidates: () => ({ self, agents: hub?.list() ?? [] }) };
 }
 
 // The agents' WebSocket, before the catch-all route; the gauge reads 0 on a server that takes no agents.

@@ -10,6 +10,7 @@ import { readHello } from './hello-schema';
 import { CLOSE, MAX_BACKPRESSURE_BYTES, MAX_MESSAGES_PER_SECOND, type Welcome } from './protocol';
 import { RemoteRuns, type RemoteRun, type RunPeer } from './remote-runs';
 import { readAgentMessage } from './run-messages';
+import type { LocationMetrics } from './metrics';
 
 // The hub's side of its agents, apart from the socket library: what is let in, who is listed, who is
 // dropped. The HTTP layer turns uWS's events into these calls (http/agents-socket.ts).
@@ -42,11 +43,12 @@ export interface AgentSession {
   readonly runs: Map<number, RemoteRun>; // measurements handed to it, by id
   windowStartMs: number; // its messages in the current second, against flooding
   windowMessages: number;
+  pingSentAt: number | null; // performance.now() of the heartbeat ping not answered yet
 }
 
 // A new connection's session, before its hello.
 export function newSession(keyHash: string, location: string, nowMs: number): AgentSession {
-  return { keyHash, location, openedMs: nowMs, lastHeardMs: nowMs, entry: null, peer: null, runs: new Map(), windowStartMs: nowMs, windowMessages: 0 };
+  return { keyHash, location, openedMs: nowMs, lastHeardMs: nowMs, entry: null, peer: null, runs: new Map(), windowStartMs: nowMs, windowMessages: 0, pingSentAt: null };
 }
 
 export type Admission = Result<{ keyHash: string; location: string }, 'invalid-agent-key' | 'too-many-agents'>;
@@ -58,6 +60,7 @@ export interface HubOptions {
   timeoutMs: number;
   log: Logger;
   checks: OutputChecks; // what an agent's events and results must look like, per tool
+  metrics?: LocationMetrics; // the heartbeat's round trip
   now?: () => number;
 }
 
@@ -98,6 +101,14 @@ export class Hub {
 
   heard(session: AgentSession): void {
     session.lastHeardMs = this.#now();
+  }
+
+  // The answer to a heartbeat ping: a sign of life, and the round trip to the agent.
+  pong(session: AgentSession): void {
+    this.heard(session);
+    if (session.pingSentAt === null) return;
+    this.o.metrics?.roundTrip((performance.now() - session.pingSentAt) / 1000);
+    session.pingSentAt = null;
   }
 
   // The first message must be a good hello for the key's location; after it, what the agent says of the
@@ -187,7 +198,10 @@ export class Hub {
       if (peer === null) continue;
       if (session.entry === null && now - session.openedMs > this.o.timeoutMs) this.end(session, CLOSE.policy, 'no hello in time');
       else if (now - session.lastHeardMs > this.o.timeoutMs) this.drop(session, 'silent');
-      else peer.ping();
+      else {
+        session.pingSentAt = performance.now();
+        peer.ping();
+      }
     }
   }
 

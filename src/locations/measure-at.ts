@@ -4,6 +4,7 @@ import type { ToolEvents } from '../tools/tool';
 import type { CancelToken } from '../util/cancel';
 import type { Candidates } from './choose';
 import type { Hub } from './hub';
+import type { LocationMetrics } from './metrics';
 
 // Where a request with `locations` can run: this server under its own name, and the hub's agents.
 export interface Places {
@@ -12,6 +13,7 @@ export interface Places {
   candidates(): Candidates;
   tool(name: string): OpenTool | undefined; // this server's own tool
   readonly hub: Hub | null; // null: no agents, only `self`
+  readonly metrics: LocationMetrics;
 }
 
 export interface LocatedRequest {
@@ -35,7 +37,9 @@ export function measureAt(places: Places, tool: string, request: LocatedRequest,
   return Promise.all(
     request.names.map(async (name) => {
       const events = hooks?.events(name);
-      const outcome = name === places.self ? await runHere(places, tool, request.local, cancel, events) : await runThere(places.hub, name, tool, request.body, cancel, events);
+      places.metrics.dispatched(name, tool);
+      const outcome = name === places.self ? await runHere(places, tool, request.local, cancel, events) : await runThere(places, name, tool, request, cancel, events);
+      places.metrics.ended(name, outcome.ok ? 'ok' : outcome.failure.code);
       hooks?.settled(name, outcome);
       return [name, outcome] as const;
     }),
@@ -48,7 +52,13 @@ function runHere(places: Places, tool: string, request: unknown, cancel: CancelT
   return slot.run(request, cancel, events);
 }
 
-function runThere(hub: Hub | null, name: string, tool: string, body: Record<string, unknown>, cancel: CancelToken, events?: ToolEvents): Promise<Outcome<unknown>> {
+// At an agent; what this server's own budgets take of it first, where the tool says (the per-target
+// budgets: N locations must not send a target N times what one may).
+function runThere(places: Places, name: string, tool: string, request: LocatedRequest, cancel: CancelToken, events?: ToolEvents): Promise<Outcome<unknown>> {
+  const { hub } = places;
   if (hub === null) return Promise.resolve({ ok: false, failure: { code: 'location-offline', detail: `location ${name} is not connected` } });
-  return hub.run(name, tool, body, cancel, events);
+  const send = (ev?: ToolEvents) => hub.run(name, tool, request.body, cancel, ev);
+  const slot = places.tool(tool)?.slot;
+  if (slot === undefined || 'unavailable' in slot || slot.elsewhere === undefined) return send(events);
+  return slot.elsewhere(request.local, cancel, events, send);
 }

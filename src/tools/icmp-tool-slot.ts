@@ -4,6 +4,7 @@
 import type { Pinger } from '../engines/icmp/types';
 import type { CancelToken } from '../util/cancel';
 import type { Outcome } from './outcome';
+import type { Elsewhere } from './target-path';
 import type { ToolEvents, ToolSlot } from './tool';
 
 export type Measure<Req, Res> = (request: Req, cancel: CancelToken, events?: ToolEvents) => Promise<Outcome<Res>>;
@@ -12,7 +13,7 @@ export interface OutcomeMetrics<Res> {
   finished(outcome: Outcome<Res>): void;
 }
 
-export function icmpToolSlot<Req, Res>(pinger: Pinger, measure: Measure<Req, Res>, metrics: OutcomeMetrics<Res> | null, withReasons = false): ToolSlot<Req, Res> {
+export function icmpToolSlot<Req, Res>(pinger: Pinger, measure: Measure<Req, Res>, metrics: OutcomeMetrics<Res> | null, elsewhere: Elsewhere<Req, Res>, withReasons = false): ToolSlot<Req, Res> {
   const { v4, v6, reasons } = pinger.socketKinds;
   const told = withReasons && Object.keys(reasons).length > 0 ? { reasons } : {};
   return {
@@ -21,6 +22,7 @@ export function icmpToolSlot<Req, Res>(pinger: Pinger, measure: Measure<Req, Res
       metrics?.finished(outcome);
       return outcome;
     },
+    elsewhere,
     info: { socketKinds: { v4, v6 }, ...told },
     close: () => undefined,
   };

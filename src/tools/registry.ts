@@ -16,6 +16,7 @@ import { pingTool } from './ping';
 import { tracerouteTool } from './traceroute';
 import type { Tool, ToolDeps, ToolSlot } from './tool';
 import { Upstream } from './upstream';
+import { AsnCache } from './asn-lookup';
 
 // Every tool the server offers. Adding a tool: its folder, and one line here.
 // eslint-style `any`: the list holds tools of different request and result types.
@@ -77,7 +78,8 @@ export function openTools(config: Config, registry: Registry | null, tools: Read
   // thread: traceroute and mtr spend the same trace budget of a destination and the same places.
   const targetStore = stores.targets ?? new MemoryLimiterStore({ max: DEFAULT_TARGET_CACHE_MAX });
   const traceCap = stores.traces ?? new SharedCap(sharedCapMemory(), config.maxTracesInFlight);
-  const deps: ToolDeps = { config, dns, icmp, registry, targetStore, traceCap };
+  // One ASN cache per worker: traceroute and mtr ask about the same routers.
+  const deps: ToolDeps = { config, dns, icmp, registry, targetStore, traceCap, asnCache: new AsnCache() };
   const ids = config.resolvers.map((r) => r.id);
   const validators = requestValidators(ids, tools);
   const list = tools.map((tool) => {

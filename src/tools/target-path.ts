@@ -11,7 +11,7 @@ import type { TargetBudget, TargetReservation } from '../ratelimit/target-budget
 import { promised, type Answer } from '../util/answer';
 import type { CancelToken } from '../util/cancel';
 import type { HostTarget } from '../validation/names';
-import type { FailureCode, ToolFailure } from './outcome';
+import { failed, type FailureCode, type Outcome, type ToolFailure } from './outcome';
 import { resolveHost } from './resolve-host';
 import { refuseTarget, storeFailure } from './target-admission';
 import type { TargetCheck, ToolDeps, ToolEvents } from './tool';
@@ -82,6 +82,38 @@ export class TargetPath {
     events?.start({ host: request.host, address: target.shown, ipVersion: target.address.family, ...terms.settings(request), resolveMs, startedAt });
     return { ok: true, target };
   }
+
+  // The first payment of a measurement made elsewhere (see Elsewhere): the address paid for, or null when
+  // this server could not resolve the host (nothing paid here).
+  async reserveElsewhere<Req extends TargetRequest>(request: Req, cancel: CancelToken, terms: TargetTerms<Req>, units: number): Promise<{ ok: true; address: Address | null } | { ok: false; failure: ToolFailure }> {
+    const ipVersion = request.ipVersion;
+    const resolved = await resolveHost(request.target, { client: this.client, resolvers: this.deps.config.resolvers, ...(ipVersion !== undefined ? { ipVersion } : {}), cancel });
+    if (cancel.aborted) return { ok: false, failure: terms.aborted };
+    if (!resolved.ok) return { ok: true, address: null };
+    const { address } = resolved.host;
+    const unpaid = await promised((done: Answer<ToolFailure | null>) => pay(terms, address, units, done));
+    return unpaid === null ? { ok: true, address } : { ok: false, failure: unpaid };
+  }
+}
+
+// A measurement another location makes (an agent, for a request with `locations`), as this server's
+// budgets see it: the target as this server resolves it pays the units the location will spend, from this
+// server's budget, so that N locations cannot send a target N times what one may. `run` hands the request
+// on; a stream that pays as it goes pays each later round here too. A name this server cannot resolve is
+// paid for at the location alone, and the target policy is the location's own: an agent's operator may
+// allow it addresses this server refuses.
+export type Elsewhere<Req, Res> = (request: Req, cancel: CancelToken, events: ToolEvents | undefined, run: (events?: ToolEvents) => Promise<Outcome<Res>>) => Promise<Outcome<Res>>;
+
+// `first`: the units of the first payment; `later(request, round)`: of round 1, 2, ... of a stream.
+export function measuredElsewhere<Req extends TargetRequest, Res>(path: TargetPath, terms: TargetTerms<Req>, first: (request: Req) => number, later: (request: Req, round: number) => number): Elsewhere<Req, Res> {
+  return async (request, cancel, events, run) => {
+    const reserved = await path.reserveElsewhere(request, cancel, terms, first(request));
+    if (!reserved.ok) return failed(reserved.failure);
+    const { address } = reserved;
+    if (address === null || events === undefined) return run(events);
+    let round = 1;
+    return run({ ...events, spend: (done) => payAgain(events, terms, address, later(request, round++), done) });
+  };
 }
 
 // `units` of the target's budget (shared by every caller), or why not.

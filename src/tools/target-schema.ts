@@ -16,3 +16,22 @@ export const ipVersionProperty = {
   enum: [4, 6],
   description: 'Address family to resolve a host name to; an IP literal decides it itself. Without it: IPv4 first, then IPv6.',
 } as const;
+
+// Asking for each hop address's origin AS (traceroute, mtr), and the AS as a hop address carries it.
+export const asnRequestProperty = {
+  type: 'boolean',
+  default: false,
+  description:
+    "Ask for the origin AS number and prefix of each public hop address: a TXT question under the server's ASN zone (NETTOOLS_ASN_ZONE_V4 / _V6, Team Cymru's by default) to the configured resolvers, charged to their query budgets, within timeoutMs, answers kept for their TTL. Private and special-range addresses are not asked about. An address without an answer in time has no asn; the measurement is never refused for it.",
+} as const;
+
+export const asnProperty = {
+  type: 'object',
+  description: 'The origin AS of the address (with asn, when the ASN zone gave one in time).',
+  required: ['number', 'prefix'],
+  additionalProperties: false,
+  properties: {
+    number: { type: 'integer', minimum: 1, maximum: 4294967295, description: 'The origin AS number (the first, when the prefix has several origins).', examples: [64500] },
+    prefix: { type: 'string', description: 'The announced prefix the address lies in.', examples: ['192.0.2.0/24'] },
+  },
+} as const;

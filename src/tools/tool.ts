@@ -9,6 +9,7 @@ import type { CancelToken } from '../util/cancel';
 import type { Answer } from '../util/answer';
 import type { FormatValues } from '../validation/format-values';
 import type { FailureCode, Outcome, ToolFailure } from './outcome';
+import type { AsnCache } from './asn-lookup';
 import type { Upstream } from './upstream';
 
 export type JsonSchema = { $id: string } & Record<string, unknown>;
@@ -23,6 +24,7 @@ export interface ToolDeps {
   registry: Registry | null;
   targetStore?: LimiterStore; // where per-target budgets live; in this thread by default
   traceCap?: SharedCap; // traces in flight, for the whole process; this thread's own by default
+  asnCache?: AsnCache; // hop addresses' origin AS, for every tool of this worker; each tool's own by default
 }
 
 // What a streamed request hears while its tool runs. `start` comes once, when the measurement really
@@ -40,6 +42,9 @@ export interface ToolEvents {
 // goes away: stop work, free sockets, resolve soon (with an `aborted` failure). `events`: see ToolEvents.
 export interface ToolRunner<Req, Res> {
   run(request: Req, cancel: CancelToken, events?: ToolEvents): Promise<Outcome<Res>>;
+  // The same request measured at another location (`run` hands it on): what this server's own budgets
+  // take of it first (target-path.ts, Elsewhere). Absent: nothing here, the location's budgets alone.
+  elsewhere?(request: Req, cancel: CancelToken, events: ToolEvents | undefined, run: (events?: ToolEvents) => Promise<Outcome<Res>>): Promise<Outcome<Res>>;
   info: Record<string, unknown>; // what it runs on, for the start-up log line
   close(): void;
 }

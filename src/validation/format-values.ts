@@ -1,21 +1,21 @@
-import { parseDomain, parseHost, type HostTarget } from './names';
+import { parseDnsTarget, parseHost, type DnsTarget, type HostTarget } from './names';
 
 // What the `host` and `domain` formats made of a body's field while ajv checked it, kept for the
 // normalize step to take instead of parsing the same text again (a host's address, a domain's ASCII
-// form): the text is parsed once, at the edge. One compiled validator checks one body and normalizes it
+// form or an IP literal's reverse name): the text is parsed once, at the edge. One compiled validator checks one body and normalizes it
 // in the same synchronous call, so the last value its format made is the one for that body's field.
 export interface FormatValues {
   host(input: string): HostTarget | null;
-  domain(input: string): string | null;
+  domain(input: string): DnsTarget | null;
 }
 
 // The parsers the formats use: the real ones, or counting ones in a test.
 export interface FormatParsers {
   host(input: string): HostTarget | null;
-  domain(input: string): string | null;
+  domain(input: string): DnsTarget | null;
 }
 
-export const PARSERS: FormatParsers = { host: parseHost, domain: parseDomain };
+export const PARSERS: FormatParsers = { host: parseHost, domain: parseDnsTarget };
 
 // Parses whenever asked: for a caller with no validation behind it.
 export const PARSE_AGAIN: FormatValues = PARSERS;
@@ -46,7 +46,7 @@ class Kept<V> {
 // One per compiled schema set: `check` is what ajv's format calls, `values` what normalize reads.
 export class FormatKeeper {
   private readonly hosts: Kept<HostTarget>;
-  private readonly domains: Kept<string>;
+  private readonly domains: Kept<DnsTarget>;
   readonly values: FormatValues;
 
   constructor(parsers: FormatParsers = PARSERS) {

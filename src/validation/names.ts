@@ -1,6 +1,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { domainToASCII } from 'node:url';
 import { parseAddress, type Address } from '../net/address';
+import { reverseDomain } from '../net/reverse-name';
 import { plainAsciiName } from './plain-name';
 
 // Characters that mean the caller sent a URL, a port, a path, or something worse instead of a host.
@@ -58,4 +59,21 @@ export function parseDomain(input: string): string | null {
   // Every IPv6 literal has a colon: most names never reach the IPv6 parser.
   if (isIPv4(input) || (input.includes(':') && isIPv6(input.replace(/^\[|\]$/g, '')))) return null;
   return toAsciiName(input, 'domain');
+}
+
+// The dns tool's `domain`: a name, or an IP literal, which asks PTR of its reverse name (in-addr.arpa,
+// ip6.arpa). `value` is what the response shows as the domain: the ASCII name, or the literal bare and
+// lowercase. An IPv4-mapped IPv6 literal is its IPv4 address (parseAddress), so it asks in-addr.arpa.
+export type DnsTarget = { kind: 'name'; value: string } | { kind: 'ip'; value: string; reverse: string };
+
+export function parseDnsTarget(input: string): DnsTarget | null {
+  const address = parseAddress(input);
+  if (address === null) {
+    const name = parseDomain(input);
+    return name === null ? null : { kind: 'name', value: name };
+  }
+  const reverse = reverseDomain(address);
+  if (reverse === null) return null;
+  const value = input.includes(':') ? (input.startsWith('[') ? input.slice(1, -1) : input).toLowerCase() : input;
+  return { kind: 'ip', value, reverse };
 }

@@ -14,7 +14,7 @@ export type Validate<T> = (body: Record<string, unknown>) => Parsed<T>;
 
 const FORMAT_MESSAGES: Record<string, string> = {
   host: 'must be a host name, an IPv4 literal or an IPv6 literal, without scheme, port, path or spaces',
-  domain: 'must be a domain name (labels of 1-63 letters, digits, "-" or "_"; at most 253 characters), not an IP literal',
+  domain: 'must be a domain name (labels of 1-63 letters, digits, "-" or "_"; at most 253 characters) or an IP literal',
 };
 
 // What comes after the schema: canonical forms, taking the values the formats made (`formats`).

@@ -111,4 +111,20 @@ test('a flag without its value is refused', () => {
   assert.is(refusal(LOOPBACK, ['--port']).variable, '--port');
 });
 
+test("the ASN zones default to Team Cymru's and private hops to not asked about", () => {
+  const c = loadConfig(LOOPBACK, []);
+  assert.equal([c.asnZoneV4, c.asnZoneV6, c.asnPrivateHops], ['origin.asn.cymru.com', 'origin6.asn.cymru.com', false]);
+});
+
+test('an ASN zone is kept lowercase without its final dot', () => {
+  const c = loadConfig({ ...LOOPBACK, NETTOOLS_ASN_ZONE_V4: 'Origin.ASN.example.', NETTOOLS_ASN_ZONE_V6: 'asn6.example' }, ['--asn-private-hops']);
+  assert.equal([c.asnZoneV4, c.asnZoneV6, c.asnPrivateHops], ['origin.asn.example', 'asn6.example', true]);
+});
+
+test('an ASN zone that is no domain name, or too long for the nibbles of an IPv6 address, is refused', () => {
+  for (const zone of ['', 'a..b', '-a.example', 'a b.example', 'x'.repeat(64) + '.example', `${'abcdefgh.'.repeat(20)}example`, 'zone/with.slash']) {
+    assert.is(refusal({ ...LOOPBACK, NETTOOLS_ASN_ZONE_V4: zone }).variable, 'NETTOOLS_ASN_ZONE_V4', zone);
+  }
+});
+
 test.run();

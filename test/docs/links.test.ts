@@ -6,7 +6,7 @@ import { ROOT } from '../architecture/source-files';
 
 // Every relative link of the README and the pages it leads to reaches a file that exists, and an
 // #anchor a heading of that file (as GitHub makes anchors of headings).
-const PAGES = ['README.md', 'docs/deploying.md', 'docs/scaling.md', 'docs/rate-limits.md', 'docs/operations.md', 'docs/probes.md', 'docs/api-keys.md', 'docs/locations.md', 'docs/clients.md', 'docs/platforms.md', 'docs/testing.md', 'docs/configuration.md', 'docs/layout.md', 'bench/README.md', 'native/README.md', 'clients/typescript/README.md'];
+const PAGES = ['README.md', 'docs/deploying.md', 'docs/scaling.md', 'docs/rate-limits.md', 'docs/operations.md', 'docs/probes.md', 'docs/api-keys.md', 'docs/locations.md', 'docs/clients.md', 'docs/platforms.md', 'docs/testing.md', 'docs/dns.md', 'docs/configuration.md', 'docs/layout.md', 'bench/README.md', 'native/README.md', 'clients/typescript/README.md'];
 
 export function anchorOf(heading: string): string {
   return heading

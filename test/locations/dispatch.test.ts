@@ -1,7 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { stopServers, type ChildServer } from '../support/child-server';
-import { postJson } from '../support/http';
+import { postJson, request } from '../support/http';
+import { waitFor } from '../support/wait';
 import { agentKeysFile, connectUrl, spawnAgent, startHub, stopAgent, waitListed, type AgentKeys, type ChildAgent } from '../support/agents';
 
 // A request with `locations` runs at each named location: the hub itself and real agent processes
@@ -16,7 +17,8 @@ interface Ctx {
 const test = suite<Ctx>('a request with locations runs at every location it names');
 
 // The hub and the agents may ping loopback unless a test says otherwise; 10/60s leaves room to count.
-const HUB_ENV = { NETTOOLS_LOCATION: 'hub', NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true', NETTOOLS_RATE_LIMIT: '10/60s' };
+// Heartbeats every second (a third of the timeout), so that a round trip is measured soon.
+const HUB_ENV = { NETTOOLS_LOCATION: 'hub', NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true', NETTOOLS_RATE_LIMIT: '10/60s', NETTOOLS_AGENT_TIMEOUT_MS: '3000' };
 
 
 test.before.each(async (ctx) => {
@@ -136,6 +138,18 @@ test('traceroute with locations reports each location\'s path and whether it rea
   const body = reply.json();
   assert.is(body.locations.ams.destinationReached, true);
   assert.equal(body.verdict, { reached: 2, of: 2 });
+});
+
+test('/metrics counts dispatches and outcomes per location, and the heartbeat round trip to agents', async (ctx) => {
+  await withAgents(ctx, ['ams'], { ams: { NETTOOLS_ALLOW_PRIVATE_TARGETS: 'false' } });
+  assert.is((await postJson(ctx.hub.base, '/api/tools/ping', { host: '127.0.0.1', count: 1, locations: ['hub', 'ams'] })).status, 200);
+  const metrics = async () => (await request(ctx.hub.base, '/metrics')).text;
+  const text = await metrics();
+  assert.match(text, 'nettools_location_dispatches_total{location="hub",tool="ping"} 1');
+  assert.match(text, 'nettools_location_dispatches_total{location="ams",tool="ping"} 1');
+  assert.match(text, 'nettools_location_outcomes_total{location="hub",outcome="ok"} 1');
+  assert.match(text, 'nettools_location_outcomes_total{location="ams",outcome="target-forbidden"} 1');
+  await waitFor('a round trip', async () => /nettools_agent_round_trip_seconds_count [1-9]/.test(await metrics()));
 });
 
 test.run();

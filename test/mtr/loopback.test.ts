@@ -44,7 +44,8 @@ for (const [name, body, pointer] of [
   ['intervalMs 100', { host: '127.0.0.1', intervalMs: 100 }, '/intervalMs'],
   ['maxHops 33', { host: '127.0.0.1', maxHops: 33 }, '/maxHops'],
   ['timeoutMs 50', { host: '127.0.0.1', timeoutMs: 50 }, '/timeoutMs'],
-  ['an unknown field (asn is not offered yet)', { host: '127.0.0.1', asn: true }, '/asn'],
+  ['an unknown field', { host: '127.0.0.1', hops: 3 }, '/hops'],
+  ['asn not a boolean', { host: '127.0.0.1', asn: 'yes' }, '/asn'],
 ] as const) {
   test(`${name} is refused: 400 validation-failed pointing at ${pointer}`, async ({ server }) => {
     const reply = await postJson(server.base, '/api/tools/mtr', body);

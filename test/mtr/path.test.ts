@@ -114,4 +114,27 @@ test('a client that goes away stops its mtr at once: counted as aborted, no cycl
   assert.is(sampleValue(samples, 'nettools_streams_open', { tool: 'mtr' }), 0);
 });
 
+test('with asn, each router and the destination carry the origin AS a zone on the path gives their addresses (NETTOOLS_ASN_PRIVATE_HOPS)', async ({ path: p }) => {
+  const nodes = [...p.routers, p.destination];
+  // AS 64510 + k for node k's address, under the test zone; the benchmarking range is asked about only
+  // because NETTOOLS_ASN_PRIVATE_HOPS says so.
+  const records = nodes.map((n, k) => `${n.v4.split('.').reverse().join('.')} TXT "${64510 + k} | ${n.v4.replace(/\.\d+$/, '.0')}/24 | ZZ | test | 2026-11-27"`);
+  const env = { NETTOOLS_ASN_ZONE_V4: 'origin.asn.test', NETTOOLS_ASN_PRIVATE_HOPS: 'true' };
+  const { answers } = await traceInPath(p, { env, zones: [{ domain: 'origin.asn.test', records }], asks: [{ tool: 'mtr', body: { host: p.destination.v4, cycles: 2, intervalMs: 200, asn: true } }] });
+  assert.is(answers[0]!.status, 200, answers[0]!.text);
+  const r = JSON.parse(answers[0]!.text) as MtrResult;
+  assert.equal(
+    r.hops.map((h) => h.addresses[0]!.asn),
+    nodes.map((n, k) => ({ number: 64510 + k, prefix: n.v4.replace(/\.\d+$/, '.0') + '/24' })),
+  );
+});
+
+test('with asn but the default ASN policy, no hop of the path (all in 198.18.0.0/15) is asked about', async ({ path: p }) => {
+  const records = [`${p.routers[0]!.v4.split('.').reverse().join('.')} TXT "64510 | 198.18.0.0/15"`];
+  const { answers, metrics } = await traceInPath(p, { env: { NETTOOLS_ASN_ZONE_V4: 'origin.asn.test' }, zones: [{ domain: 'origin.asn.test', records }], asks: [{ tool: 'mtr', body: { host: p.destination.v4, cycles: 1, asn: true } }] });
+  const r = JSON.parse(answers[0]!.text) as MtrResult;
+  assert.equal(r.hops.map((h) => h.addresses[0]!.asn), [undefined, undefined, undefined, undefined]);
+  assert.is(sampleValue(parsePromText(metrics), 'nettools_resolver_queries_sent_total', { resolver: 'a' }), 0);
+});
+
 test.run();

@@ -48,9 +48,11 @@ export interface ChildAgent {
   saw(msg: string): number; // how many log lines carry this message
 }
 
-// `node dist/src/main.js agent`, with a short backoff so a test never waits for the default's seconds.
-export function spawnAgent(env: Record<string, string>): ChildAgent {
-  const child = spawn(process.execPath, [MAIN, 'agent'], {
+// `node dist/src/main.js agent`, with a short backoff so a test never waits for the default's seconds;
+// inside network namespace `netns` when given (`ip netns exec` execs node: the child is the agent itself).
+export function spawnAgent(env: Record<string, string>, netns?: string): ChildAgent {
+  const command = netns === undefined ? [process.execPath, MAIN, 'agent'] : ['ip', 'netns', 'exec', netns, process.execPath, MAIN, 'agent'];
+  const child = spawn(command[0] as string, command.slice(1), {
     env: { ...process.env, ...TEST_ENV, NETTOOLS_LOG_LEVEL: 'info', NETTOOLS_AGENT_RECONNECT_MS: '50', NETTOOLS_AGENT_RECONNECT_MAX_MS: '200', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

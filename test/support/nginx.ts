@@ -8,21 +8,29 @@ import { accepts, freeTcpPort } from './ports';
 import { waitFor } from './wait';
 
 export interface Nginx {
-  port: number; // TLS, on 127.0.0.1
+  port: number; // TLS, on 127.0.0.1 (and on any `alsoOn` address)
+  certFile: string; // the self-signed certificate it serves: a client's trust anchor
   stop(): Promise<void>;
+}
+
+export interface NginxOptions {
+  alsoOn?: readonly string[]; // more IPv4 addresses to listen on (the host ends of test veth links), same port
 }
 
 // A private nginx on loopback running deploy/nginx/nettools.conf as shipped, with only its listen
 // port, upstream port and certificate paths pointed at this test (a self-signed pair made here).
 // `edits`: further [shipped text, replacement] pairs, e.g. another operator network.
-export async function startNginx(upstreamPort: number, edits: ReadonlyArray<readonly [string, string]> = []): Promise<Nginx> {
+export async function startNginx(upstreamPort: number, edits: ReadonlyArray<readonly [string, string]> = [], options: NginxOptions = {}): Promise<Nginx> {
   const dir = mkdtempSync(join(tmpdir(), 'nt-nginx-'));
   for (const sub of ['client', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, sub));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '2', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+  const alsoOn = options.alsoOn ?? [];
+  const names = ['DNS:localhost', 'IP:127.0.0.1', ...alsoOn.map((a) => `IP:${a}`)].join(',');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '2', '-subj', '/CN=localhost', '-addext', `subjectAltName=${names}`], { stdio: 'ignore' });
   const port = await freeTcpPort('127.0.0.1');
+  const listen = [`127.0.0.1:${port}`, ...alsoOn.map((a) => `${a}:${port}`)].map((at) => `listen ${at} ssl http2;`).join('\n    ');
   const site = readFileSync(join(ROOT, 'deploy', 'nginx', 'nettools.conf'), 'utf8')
     .replace('server 127.0.0.1:8080;', `server 127.0.0.1:${upstreamPort};`)
-    .replace('listen 443 ssl http2;', `listen 127.0.0.1:${port} ssl http2;`)
+    .replace('listen 443 ssl http2;', listen)
     .replace('listen [::]:443 ssl http2;', '')
     .replace('/etc/nettools/tls/fullchain.pem', join(dir, 'cert.pem'))
     .replace('/etc/nettools/tls/privkey.pem', join(dir, 'key.pem'));
@@ -48,6 +56,7 @@ export async function startNginx(upstreamPort: number, edits: ReadonlyArray<read
   });
   return {
     port,
+    certFile: join(dir, 'cert.pem'),
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

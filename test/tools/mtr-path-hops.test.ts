@@ -18,7 +18,7 @@ function cycle(bound: number, probes: RawEcho[]): HopAssembler {
   return a;
 }
 
-const none = () => undefined;
+const none = () => ({});
 
 test('the first cycle probes up to maxHops; once the destination answers, the next cycles go no further than its hop', () => {
   const path = new MtrPath(30);
@@ -73,7 +73,7 @@ test(`past ${MAX_ADDRESSES} addresses at one hop, further ones are not listed bu
 test('names are taken from the lookup as the rows are shown', () => {
   const path = new MtrPath(1);
   path.fold(cycle(1, [reply(1)]));
-  assert.equal(path.hops((a) => (a === TARGET ? 'target.test' : undefined))[0]!.addresses, [{ address: TARGET, name: 'target.test', count: 1 }]);
+  assert.equal(path.hops((a) => (a === TARGET ? { name: 'target.test' } : {}))[0]!.addresses, [{ address: TARGET, name: 'target.test', count: 1 }]);
 });
 
 test('the figures are folded from unrounded round trips, in cycle order', () => {

@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addressOf, parseAddress, type Address } from '../../src/net/address';
 import { reverseDomain } from '../../src/tools/reverse-name';
+import type { HopDetails } from '../../src/tools/hop-details';
 import { HopNames } from '../../src/tools/traceroute/hop-names';
 import { SENDER, type TraceHop } from '../../src/tools/traceroute/types';
 
@@ -28,16 +29,16 @@ test('reverse names, from the bytes: IPv4 under in-addr.arpa, IPv6 nibble by nib
 });
 
 test('hops are handed on in TTL order, each once its name is in, whatever order the names come in', async () => {
-  const answers = new Map<string, (name: string | null) => void>();
+  const answers = new Map<string, (details: HopDetails) => void>();
   const seen: TraceHop[] = [];
   const names = new HopNames((address) => new Promise((resolve) => answers.set(address.text, resolve)), (h) => seen.push(h));
   names.add(hop(1, '198.18.0.1'));
   names.add(hop(2)); // a silent hop: nothing to ask
   names.add(hop(3, '198.18.0.3'));
-  answers.get('198.18.0.3')!('three.test');
+  answers.get('198.18.0.3')!({ name: 'three.test' });
   await Promise.resolve();
   assert.equal(seen, []);
-  answers.get('198.18.0.1')!(null);
+  answers.get('198.18.0.1')!({});
   const all = await names.withNames([hop(1, '198.18.0.1'), hop(2), hop(3, '198.18.0.3')]);
   assert.equal(seen.map((h) => [h.ttl, h.name]), [[1, undefined], [2, undefined], [3, 'three.test']]);
   assert.equal(all.map((h) => h.name), [undefined, undefined, 'three.test']);
@@ -46,7 +47,7 @@ test('hops are handed on in TTL order, each once its name is in, whatever order 
 test('a lookup that fails leaves its hop without a name and does not hold the others', async () => {
   const seen: number[] = [];
   const bad = '198.18.0.66';
-  const names = new HopNames((address) => (address.text === bad ? Promise.reject(new Error('boom')) : Promise.resolve('ok.test')), (h) => seen.push(h.ttl));
+  const names = new HopNames((address) => (address.text === bad ? Promise.reject(new Error('boom')) : Promise.resolve({ name: 'ok.test' })), (h) => seen.push(h.ttl));
   names.add(hop(1, bad));
   names.add(hop(2, '198.18.0.2'));
   const all = await names.withNames([hop(1, bad), hop(2, '198.18.0.2')]);

@@ -3,6 +3,7 @@
 // the server listens ({ ready }) and one with every answer ({ answers, metrics, kinds, sockets }).
 import { openPinger } from '../../src/engines/icmp';
 import { icmpSockets } from '../support/icmp-sockets';
+import { startKnot, type KnotServer, type ZoneSpec } from '../support/knot';
 import { startServer } from '../support/server';
 
 interface Ask {
@@ -14,6 +15,7 @@ interface Ask {
 
 interface Job {
   env?: Record<string, string>;
+  zones?: ZoneSpec[]; // served by a Knot on this namespace's loopback, the server's one resolver `a`
   asks: Ask[];
   parallel?: boolean; // all at once instead of one after another
 }
@@ -36,8 +38,13 @@ async function ask(base: string, a: Ask): Promise<{ status: number; contentType:
 
 async function main(): Promise<void> {
   const job = JSON.parse(process.argv[2] as string) as Job;
-  const env = { NETTOOLS_RESOLVERS: 'none=127.0.0.1:9', NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true', NETTOOLS_RATE_LIMIT: '1000/1s', NETTOOLS_TARGET_TRACES_PER_MINUTE: '1000', ...job.env };
-  const server = await startServer(env);
+  const knot: KnotServer | null = job.zones ? await startKnot(job.zones, '127.0.0.1') : null;
+  const resolvers = knot === null ? 'none=127.0.0.1:9' : `a=127.0.0.1:${knot.port}`;
+  const env = { NETTOOLS_RESOLVERS: resolvers, NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true', NETTOOLS_RATE_LIMIT: '1000/1s', NETTOOLS_TARGET_TRACES_PER_MINUTE: '1000', ...job.env };
+  const server = await startServer(env).catch(async (err: unknown) => {
+    await knot?.stop();
+    throw err;
+  });
   try {
     process.stdout.write(JSON.stringify({ ready: true }) + '\n');
     const answers = [];
@@ -54,6 +61,7 @@ async function main(): Promise<void> {
     process.stdout.write(JSON.stringify({ answers, metrics, kinds, sockets }) + '\n');
   } finally {
     await server.stop();
+    await knot?.stop();
   }
 }
 

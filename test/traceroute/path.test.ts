@@ -185,4 +185,22 @@ test('streamed: each hop arrives once decided, in TTL order even when a lower ho
   }
 });
 
+test('with asn over IPv6, each hop carries the origin AS a zone on the path gives its address by nibbles (NETTOOLS_ASN_PRIVATE_HOPS)', async ({ path: p }) => {
+  const nodes = [...p.routers, p.destination];
+  const nibbles = (v6: string) => {
+    const [head, tail] = v6.split('::') as [string, string];
+    const groups = [...head.split(':'), ...Array(8 - head.split(':').length - 1).fill('0'), tail].map((g) => g.padStart(4, '0'));
+    return [...groups.join('')].reverse().join('.');
+  };
+  const records = nodes.map((n, k) => `${nibbles(n.v6)}.origin6.asn.test. TXT "${64520 + k} | ${n.v6.replace(/::\d+$/, '::')}/64"`);
+  const env = { NETTOOLS_ASN_ZONE_V6: 'origin6.asn.test', NETTOOLS_ASN_PRIVATE_HOPS: 'true' };
+  const { answers } = await traceInPath(p, { env, zones: [{ domain: 'origin6.asn.test', records }], asks: [{ body: { host: p.destination.v6, asn: true } }] });
+  assert.is(answers[0]!.status, 200, answers[0]!.text);
+  const r = JSON.parse(answers[0]!.text) as TracerouteResult;
+  assert.equal(
+    r.hops.map((h) => h.asn),
+    nodes.map((n, k) => ({ number: 64520 + k, prefix: `${n.v6.replace(/::\d+$/, '::')}/64` })),
+  );
+});
+
 test.run();

@@ -1,5 +1,6 @@
 // Starts path-child.ts in a path's source namespace and reads its two lines: ready, then the answers.
 import path from 'node:path';
+import type { ZoneSpec } from '../support/knot';
 import type { TracePath } from '../support/trace-path';
 
 export interface Answer {
@@ -22,7 +23,7 @@ export interface PathAnswers {
 
 const CHILD = path.join(__dirname, 'path-child.js');
 
-export function runInPath(p: TracePath, job: { env?: Record<string, string>; asks: Array<{ tool?: 'traceroute' | 'ping' | 'mtr'; body: Record<string, unknown>; accept?: string; abortAfterMs?: number }>; parallel?: boolean }): InPath {
+export function runInPath(p: TracePath, job: { env?: Record<string, string>; zones?: ZoneSpec[]; asks: Array<{ tool?: 'traceroute' | 'ping' | 'mtr'; body: Record<string, unknown>; accept?: string; abortAfterMs?: number }>; parallel?: boolean }): InPath {
   const child = p.spawn(p.source.ns, [process.execPath, CHILD, JSON.stringify(job)]);
   let out = '';
   let err = '';

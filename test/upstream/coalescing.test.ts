@@ -46,6 +46,21 @@ test('30 identical requests for several types at once: exactly one query upstrea
   for (const r of replies) assert.equal([r.status, addresses(r)], [200, ['192.0.2.7']]);
 });
 
+test('30 identical requests for eight of the newer types at once: exactly one query upstream per type', async ({ dns, server }) => {
+  const before = dns.seen.length;
+  const types = ['SOA', 'NS', 'CAA', 'SRV', 'NAPTR', 'DNSKEY', 'TLSA', 'HTTPS'];
+  const replies = await Promise.all(Array.from({ length: 30 }, () => postJson(server.base, '/api/tools/dns', { domain: 'newtypes.example.test', types })));
+  const seen = dns.seen.slice(before).map((q) => q.type).sort((a, b) => a - b);
+  assert.equal(seen, [2, 6, 33, 35, 48, 52, 65, 257]);
+  for (const r of replies) assert.is(r.status, 200);
+});
+
+test('the same name asked for SVCB and for HTTPS is two questions, not one', async ({ dns, server }) => {
+  const before = dns.seen.length;
+  await Promise.all([postJson(server.base, '/api/tools/dns', { domain: 'svc.example.test', types: ['SVCB'] }), postJson(server.base, '/api/tools/dns', { domain: 'svc.example.test', types: ['HTTPS'] })]);
+  assert.equal(dns.seen.slice(before).map((q) => q.type).sort((a, b) => a - b), [64, 65]);
+});
+
 test('identical questions asked with different timeouts share one query', async ({ dns, server }) => {
   const before = dns.seen.length;
   const replies = await Promise.all([1000, 2000, 3000, 4000].map((timeoutMs) => postJson(server.base, '/api/tools/dns', { domain: 'timeouts.example.test', types: ['A'], timeoutMs })));

@@ -51,6 +51,16 @@ test('a burst of 40 distinct requests: the resolver sees 10, the rest are 503 up
   assert.is((await postJson(server.base, '/api/tools/dns', { domain: 'later.example.test', types: ['A'] })).status, 200);
 });
 
+test('a request for eight of the newer types is charged eight queries, and refused whole when they do not fit', async ({ dns, server, budgets }) => {
+  budgets.advance(1000);
+  const before = dns.seen.length;
+  const types = ['SOA', 'NS', 'CAA', 'SRV', 'NAPTR', 'DS', 'TLSA', 'SVCB'];
+  assert.is((await postJson(server.base, '/api/tools/dns', { domain: 'eight.example.test', types })).status, 200);
+  assert.is(dns.seen.length - before, 8);
+  assertProblem(await postJson(server.base, '/api/tools/dns', { domain: 'nine.example.test', types: ['CNAME', 'PTR', 'DNSKEY'] }), 503, 'upstream-busy');
+  assert.is(dns.seen.length - before, 8);
+});
+
 test("a request is refused whole: a type that would not fit sends nothing at all", async ({ dns, server, budgets }) => {
   budgets.advance(1000);
   const before = dns.seen.length;

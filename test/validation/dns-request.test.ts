@@ -32,7 +32,38 @@ test('underscore labels are valid domain names', () => {
   assert.ok(v.dns({ domain: '_dmarc.example.test' }).ok);
 });
 
-for (const domain of ['192.0.2.1', '2001:db8::1', '[2001:db8::1]', 'a..b', 'x'.repeat(64) + '.test', 'a b.test', 'http://a.test', '']) {
+test('an IPv4 literal asks PTR of its in-addr.arpa name, and only that', () => {
+  assert.equal(v.dns({ domain: '192.0.2.10' }), {
+    ok: true,
+    value: { domain: '192.0.2.10', reverseName: '10.2.0.192.in-addr.arpa', types: ['PTR'], timeoutMs: 2000 },
+  });
+});
+
+test('an IPv6 literal, bracketed and in capitals, is shown bare and lowercase, and asks its ip6.arpa name', () => {
+  const r = v.dns({ domain: '[2001:DB8::1]' });
+  assert.ok(r.ok);
+  assert.is(r.value.domain, '2001:db8::1');
+  assert.is(r.value.reverseName, `1.0.0.0.${'0.'.repeat(20)}8.b.d.0.1.0.0.2.ip6.arpa`);
+  assert.equal(r.value.types, ['PTR']);
+});
+
+test('an IP literal with types asks those types of the reverse name', () => {
+  const r = v.dns({ domain: '127.0.0.2', types: ['PTR', 'TXT'] });
+  assert.ok(r.ok);
+  assert.equal([r.value.reverseName, r.value.types], ['2.0.0.127.in-addr.arpa', ['PTR', 'TXT']]);
+});
+
+test('a name carries no reverse name', () => {
+  const r = v.dns({ domain: 'example.test' });
+  assert.ok(r.ok && !('reverseName' in r.value));
+});
+
+test('an IPv4-mapped IPv6 literal asks the in-addr.arpa name of its IPv4 address', () => {
+  const r = v.dns({ domain: '::ffff:192.0.2.1' });
+  assert.ok(r.ok && r.value.reverseName === '1.2.0.192.in-addr.arpa' && r.value.domain === '::ffff:192.0.2.1');
+});
+
+for (const domain of ['0x7f000001', '127.1', 'a..b', 'x'.repeat(64) + '.test', 'a b.test', 'http://a.test', '']) {
   test(`domain ${JSON.stringify(domain)} is refused at /domain`, () => {
     assert.is(errorsOf({ domain })[0]?.pointer, '/domain');
   });
@@ -48,7 +79,20 @@ test('a 253-character name is accepted and a 254-character one refused', () => {
 });
 
 test('an unknown record type is refused at /types/<i>', () => {
-  assert.is(errorsOf({ domain: 'a.test', types: ['A', 'SOA'] })[0]?.pointer, '/types/1');
+  assert.is(errorsOf({ domain: 'a.test', types: ['A', 'ANY'] })[0]?.pointer, '/types/1');
+});
+
+test('a type name is exact: lower case is refused', () => {
+  assert.is(errorsOf({ domain: 'a.test', types: ['soa'] })[0]?.pointer, '/types/0');
+});
+
+test('every offered type is accepted, eight at once', () => {
+  assert.ok(v.dns({ domain: 'a.test', types: ['CNAME', 'NS', 'SOA', 'CAA', 'SRV', 'PTR', 'HTTPS', 'SVCB'] }).ok);
+  assert.ok(v.dns({ domain: 'a.test', types: ['DS', 'DNSKEY', 'TLSA', 'NAPTR', 'A', 'AAAA', 'MX', 'TXT'] }).ok);
+});
+
+test('nine types are refused', () => {
+  assert.is(errorsOf({ domain: 'a.test', types: ['A', 'AAAA', 'MX', 'TXT', 'CNAME', 'NS', 'SOA', 'CAA', 'SRV'] })[0]?.pointer, '/types');
 });
 
 test('duplicate types are refused', () => {

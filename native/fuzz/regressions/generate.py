@@ -31,6 +31,7 @@ def rr(owner, rtype, rdata, ttl=300, klass=1):
 QNAME = name(b"example", b"test")  # at offset 12 in every message below
 QUESTION = QNAME + struct.pack(">HH", 1, 1)
 A, CNAME, MX, TXT, AAAA = 1, 5, 15, 16, 28
+NS, SOA, SRV, NAPTR, DS, DNSKEY, TLSA, SVCB, HTTPS, CAA = 2, 6, 33, 35, 43, 48, 52, 64, 65, 257
 
 
 def pointer_chain(hops):
@@ -117,6 +118,64 @@ DNS_RESPONSE = {
     # Names whose text form needs escapes: dots, backslashes, control and high bytes inside labels.
     "name_needs_escapes": header(an=1) + QUESTION + rr(ptr(12), CNAME, name(b"a.b\\c", b"\x00\x1f\x7f\xff")),
     "two_questions_case_differs": header(qd=2) + QUESTION + name(b"EXAMPLE", b"TEST") + struct.pack(">HH", 1, 1),
+}
+
+
+def answer(rtype, rdata):
+    return header(an=1) + QUESTION + rr(ptr(12), rtype, rdata)
+
+
+def svc_param(key, value):
+    return struct.pack(">HH", key, len(value)) + value
+
+
+SOA_RDATA = name(b"ns", b"test") + ptr(12) + struct.pack(">5I", 1, 3600, 900, 604800, 60)
+SVCB_RDATA = (struct.pack(">H", 1) + b"\x00" + svc_param(0, b"\x00\x01\x00\x03") + svc_param(1, b"\x02h2\x02h3")
+              + svc_param(2, b"") + svc_param(3, b"\x01\xbb") + svc_param(4, bytes([192, 0, 2, 1]))
+              + svc_param(5, b"\x00\x01\x02") + svc_param(6, bytes(16)) + svc_param(65000, b"\xff"))
+
+# The newer types' RDATA readers (native/dns/dns_rdata.cc): a well-formed record of each, then each cut
+# short, run over, or shaped wrongly for its type, so both sides of every length check are replayed.
+DNS_RDATA = {
+    "ns": answer(NS, ptr(12)),
+    "ns_name_past_rdata": answer(NS, b"\x05ab"),
+    "soa": answer(SOA, SOA_RDATA),
+    "soa_cut_in_numbers": answer(SOA, SOA_RDATA[:-3]),
+    "soa_one_name": answer(SOA, name(b"ns", b"test")),
+    "soa_trailing_byte": answer(SOA, SOA_RDATA + b"\x00"),
+    "soa_mname_pointer_loop": answer(SOA, b"\x01a" + ptr(12 + len(QUESTION) + 12)),
+    "soa_mname_pointer_forward": answer(SOA, ptr(200) + ptr(12) + bytes(20)),
+    "caa": answer(CAA, b"\x80\x05issueca.example"),
+    "caa_empty_tag": answer(CAA, b"\x00\x00value"),
+    "caa_tag_past_rdata": answer(CAA, b"\x00\x09iss"),
+    "caa_tag_not_alnum": answer(CAA, b"\x00\x03a-bv"),
+    "srv": answer(SRV, struct.pack(">3H", 1, 2, 443) + ptr(12)),
+    "srv_short": answer(SRV, struct.pack(">2H", 1, 2) + b"\x01"),
+    "srv_root_target": answer(SRV, struct.pack(">3H", 0, 0, 0) + b"\x00"),
+    "naptr": answer(NAPTR, struct.pack(">2H", 100, 10) + b"\x01U\x07E2U+sip\x00" + b"\x00"),
+    "naptr_string_past_rdata": answer(NAPTR, struct.pack(">2H", 100, 10) + b"\x01U\x30E2U"),
+    "naptr_no_replacement": answer(NAPTR, struct.pack(">2H", 100, 10) + b"\x00\x00\x00"),
+    "ds": answer(DS, struct.pack(">HBB", 12345, 13, 2) + bytes(range(32))),
+    "ds_no_digest": answer(DS, struct.pack(">HBB", 12345, 13, 2)),
+    "ds_cut_in_fields": answer(DS, b"\x30\x39\x0d"),
+    "dnskey": answer(DNSKEY, struct.pack(">HBB", 257, 3, 8) + bytes(range(256)) * 2),
+    "dnskey_no_key": answer(DNSKEY, struct.pack(">HBB", 256, 3, 8)),
+    "tlsa": answer(TLSA, b"\x03\x01\x01" + bytes(32)),
+    "tlsa_cut_in_fields": answer(TLSA, b"\x03\x01"),
+    "svcb": answer(SVCB, SVCB_RDATA),
+    "https_alias": answer(HTTPS, struct.pack(">H", 0) + ptr(12)),
+    "svcb_keys_out_of_order": answer(SVCB, struct.pack(">H", 1) + b"\x00" + svc_param(3, b"\x01\xbb") + svc_param(1, b"\x02h2")),
+    "svcb_key_repeated": answer(SVCB, struct.pack(">H", 1) + b"\x00" + svc_param(1, b"\x02h2") + svc_param(1, b"\x02h3")),
+    "svcb_value_past_rdata": answer(SVCB, struct.pack(">H", 1) + b"\x00" + struct.pack(">HH", 1, 40) + b"\x02h2"),
+    "svcb_alpn_id_past_value": answer(SVCB, struct.pack(">H", 1) + b"\x00" + svc_param(1, b"\x05h2")),
+    "svcb_alpn_empty_id": answer(SVCB, struct.pack(">H", 1) + b"\x00" + svc_param(1, b"\x00")),
+    "svcb_port_three_bytes": answer(SVCB, struct.pack(">H", 1) + b"\x00" + svc_param(3, b"\x01\xbb\x00")),
+    "svcb_ipv4hint_5_bytes": answer(SVCB, struct.pack(">H", 1) + b"\x00" + svc_param(4, bytes(5))),
+    "svcb_ipv6hint_15_bytes": answer(SVCB, struct.pack(">H", 1) + b"\x00" + svc_param(6, bytes(15))),
+    "svcb_mandatory_odd": answer(SVCB, struct.pack(">H", 1) + b"\x00" + svc_param(0, b"\x00")),
+    "svcb_no_default_alpn_with_value": answer(SVCB, struct.pack(">H", 1) + b"\x00" + svc_param(2, b"\x00")),
+    "svcb_param_header_cut": answer(SVCB, struct.pack(">H", 1) + b"\x00\x00\x01\x00"),
+    "svcb_no_target": answer(SVCB, struct.pack(">H", 1)),
 }
 
 # dns_name_fuzz reads text: names from requests, encoded and decoded back.
@@ -221,7 +280,7 @@ def write(base, inputs):
 
 
 if __name__ == "__main__":
-    write("dns_response", DNS_RESPONSE)
+    write("dns_response", {**DNS_RESPONSE, **DNS_RDATA})
     write("dns_name", DNS_NAME)
     write("dns_demux", DNS_DEMUX)
     write("icmp_reply", ICMP_REPLY)

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { ResolverClient } from './index';
-import { sendsOf, type QueryEntry, type RecordType, type ResolverQueries, type ResolverQuery, type SettledEntry } from './types';
+import { RECORD_TYPES, sendsOf, type QueryEntry, type RecordType, type ResolverQueries, type ResolverQuery, type SettledEntry } from './types';
 import type { ResolverConfig } from '../../config/types';
 import type { CancelToken } from '../../util/cancel';
 
@@ -22,7 +22,8 @@ const CANCELLED: QueryEntry = { error: 'cancelled' };
 // What a joining request reads for a question still unanswered at its own deadline: the entry the
 // engine itself gives a query whose budget ran out.
 const TIMED_OUT: QueryEntry = { error: 'timeout' };
-const TYPE_INDEX: Record<RecordType, number> = { A: 0, AAAA: 1, MX: 2, TXT: 3, PTR: 4 };
+// A question's slot among its name's flights to one resolver: every type has its own, so (name, type) is the key.
+const TYPE_INDEX = Object.fromEntries(RECORD_TYPES.map((t, i) => [t, i])) as Record<RecordType, number>;
 
 type Waiter = (entry: QueryEntry) => void;
 

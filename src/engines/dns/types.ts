@@ -2,8 +2,9 @@ import type { ResolverConfig } from '../../config/types';
 import type { NativeDnsCounters } from '../../native/dns-engine';
 import type { Address } from '../../net/address';
 
-// PTR is asked only by the server itself (traceroute's hop names); the dns tool offers the other four.
-export type RecordType = 'A' | 'AAAA' | 'MX' | 'TXT' | 'PTR';
+// Every type the engine asks and reads (native/dns/dns_rdata.cc); the dns tool offers them all.
+export const RECORD_TYPES = ['A', 'AAAA', 'MX', 'TXT', 'CNAME', 'NS', 'PTR', 'SOA', 'CAA', 'SRV', 'NAPTR', 'DS', 'DNSKEY', 'TLSA', 'HTTPS', 'SVCB'] as const;
+export type RecordType = (typeof RECORD_TYPES)[number];
 
 // An A or AAAA record's address as a value (family, bytes, its text made once) rides under a symbol, as
 // SENDS does: JSON and deep comparisons see `address`, its text, alone; whoever needs the address (a
@@ -12,9 +13,33 @@ export const ADDRESS: unique symbol = Symbol('address');
 export interface AddressRecord { address: string; ttl: number; readonly [ADDRESS]: Address }
 export interface MxRecord { priority: number; exchange: string; ttl: number }
 export interface TxtRecord { value: string; parts: string[]; ttl: number }
+// PTR, NS.
 export interface NameRecord { name: string; ttl: number }
-// One record of an answer section ("answer" names the callback type of util/answer.ts).
-export type DnsRecord = AddressRecord | MxRecord | TxtRecord | NameRecord;
+export interface SoaRecord { mname: string; rname: string; serial: number; refresh: number; retry: number; expire: number; minimum: number; ttl: number }
+export interface CaaRecord { flags: number; tag: string; value: string; ttl: number }
+export interface SrvRecord { priority: number; weight: number; port: number; target: string; ttl: number }
+export interface NaptrRecord { order: number; preference: number; flags: string; services: string; regexp: string; replacement: string; ttl: number }
+export interface DsRecord { keyTag: number; algorithm: number; digestType: number; digest: string; ttl: number }
+export interface DnskeyRecord { flags: number; protocol: number; algorithm: number; publicKey: string; ttl: number }
+export interface TlsaRecord { usage: number; selector: number; matchingType: number; data: string; ttl: number }
+// RFC 9460 SvcParams by name; a key without one as `key<N>`, its value in hex.
+export interface SvcParams {
+  mandatory?: string[];
+  alpn?: string[];
+  'no-default-alpn'?: true;
+  port?: number;
+  ipv4hint?: string[];
+  ech?: string;
+  ipv6hint?: string[];
+  [key: `key${number}`]: string;
+}
+// SVCB, HTTPS.
+export interface SvcbRecord { priority: number; target: string; params: SvcParams; ttl: number }
+// One record of an answer section ("answer" names the callback type of util/answer.ts). A CNAME asked
+// for has the shape of a link followed.
+export type DnsRecord =
+  | AddressRecord | MxRecord | TxtRecord | NameRecord | CnameLink | SoaRecord | CaaRecord | SrvRecord
+  | NaptrRecord | DsRecord | DnskeyRecord | TlsaRecord | SvcbRecord;
 
 // The record of an address, its text the value's own.
 export function addressRecord(address: Address, ttl: number): AddressRecord {

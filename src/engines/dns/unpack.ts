@@ -1,4 +1,5 @@
 import { PackedReader } from '../../native/packed';
+import { fieldsRecord } from './rdata';
 import { addressRecord, SENDS, type CnameLink, type DnsRecord, type Flag, type QueryEntry, type RecordType } from './types';
 
 // Reads the engine's packed outcomes (native/dns/dns_outcome_js.h, OutcomeWriter::Packed) for a whole
@@ -28,15 +29,21 @@ function record(c: PackedReader, type: RecordType): DnsRecord {
     const exchange = c.str();
     return { priority, exchange, ttl: c.num() };
   }
-  if (type === 'PTR') {
+  if (type === 'PTR' || type === 'NS') {
     const name = c.str();
     return { name, ttl: c.num() };
+  }
+  if (type === 'CNAME') {
+    const name = c.str();
+    const target = c.str();
+    return { name, target, ttl: c.num() };
   }
   if (type === 'TXT') {
     const parts: string[] = [];
     for (let k = c.num(); k > 0; k--) parts.push(c.str());
     return { value: parts.join(''), parts, ttl: c.num() };
   }
+  if (type !== 'A' && type !== 'AAAA') return fieldsRecord(c, type);
   const address = c.address();
   return addressRecord(address, c.num());
 }

@@ -10,7 +10,20 @@ export type MergedRecords = Partial<Record<RecordType | 'CNAME', Array<DnsRecord
 function keyOf(type: RecordType, a: DnsRecord): string {
   if (type === 'MX' && 'exchange' in a) return `${a.priority} ${a.exchange.toLowerCase()}`;
   if (type === 'TXT' && 'parts' in a) return JSON.stringify(a.parts);
-  return ADDRESS in a ? a[ADDRESS].text : JSON.stringify(a);
+  return ADDRESS in a ? a[ADDRESS].text : fieldsKey(a);
+}
+
+// Fields that hold names, compared case-insensitively as DNS compares them.
+const NAME_FIELDS: ReadonlySet<string> = new Set(['name', 'target', 'mname', 'rname', 'replacement']);
+
+// Every field but the TTL, in the record's own order (the engine writes each type's fields in one order).
+function fieldsKey(a: DnsRecord): string {
+  const parts: unknown[] = [];
+  for (const [field, value] of Object.entries(a)) {
+    if (field === 'ttl') continue;
+    parts.push(NAME_FIELDS.has(field) && typeof value === 'string' ? value.toLowerCase() : value);
+  }
+  return JSON.stringify(parts);
 }
 
 function cnameKey(link: CnameLink): string {
@@ -49,7 +62,9 @@ export function mergeRecords(results: ResolverQueries[], types: RecordType[]): M
     }
     records[type] = union.values();
   }
-  if (cnames.size > 0) records.CNAME = cnames.values();
+  // CNAMEs asked for and CNAMEs followed are one list: both are alias links, in one shape.
+  if (types.includes('CNAME')) for (const link of records.CNAME as CnameLink[]) cnames.add(cnameKey(link), link);
+  if (cnames.size > 0 || types.includes('CNAME')) records.CNAME = cnames.values();
   return records;
 }
 

@@ -36,9 +36,9 @@ function report(results: ResolverQueries[]): ResolverReport[] {
 // A streamed request's start (once the budgets took its queries) and its answers as each settles: one
 // resolver's answer to one type, as the result's `resolvers` will hold it.
 function progress(events: ToolEvents, request: DnsRequest, chosen: ResolverConfig[]): AskProgress {
-  const { domain, types, timeoutMs } = request;
+  const { domain, reverseName, types, timeoutMs } = request;
   return {
-    admitted: () => events.start({ domain, types, timeoutMs, resolvers: chosen.map((r) => ({ id: r.id, address: r.address })) }),
+    admitted: () => events.start({ domain, ...(reverseName === undefined ? {} : { reverseName }), types, timeoutMs, resolvers: chosen.map((r) => ({ id: r.id, address: r.address })) }),
     entry: ({ resolver, type, entry }) => events.item('answer', { resolver: resolver.id, address: resolver.address, type, query: entry }),
   };
 }
@@ -47,15 +47,15 @@ export async function runDns(upstream: Upstream, resolvers: ResolverConfig[], re
   const chosen = chooseResolvers(resolvers, request.resolvers);
   if ('faults' in chosen) return failed({ code: 'invalid-field', detail: 'resolvers must name configured resolvers', fields: chosen.faults });
   const started = performance.now();
-  const { domain, types, timeoutMs } = request;
-  const asked = await upstream.ask({ domain, types, resolvers: chosen.resolvers, timeoutMs }, cancel, events && progress(events, request, chosen.resolvers));
+  const { domain, reverseName, types, timeoutMs } = request;
+  const asked = await upstream.ask({ domain: reverseName ?? domain, types, resolvers: chosen.resolvers, timeoutMs }, cancel, events && progress(events, request, chosen.resolvers));
   if (!asked.ok) return failed(upstreamBusy(asked));
   const results = asked.results;
   if (cancel.aborted) return failed({ code: 'aborted', detail: 'the caller went away before every resolver answered' });
   const durationMs = roundMs(performance.now() - started);
   const reports = report(results);
   if (!anyAnswered(results)) return failed(noAnswer(request, reports, durationMs));
-  return succeeded({ domain, records: mergeRecords(results, types), consistent: isConsistent(results, types), outcomes: outcomesOf(results, types), resolvers: reports, durationMs });
+  return succeeded({ domain, ...(reverseName === undefined ? {} : { reverseName }), records: mergeRecords(results, types), consistent: isConsistent(results, types), outcomes: outcomesOf(results, types), resolvers: reports, durationMs });
 }
 
 // Not one query answered (NOERROR or NXDOMAIN) anywhere: an upstream failure, never an empty answer.

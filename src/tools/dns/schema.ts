@@ -1,6 +1,11 @@
+import { RECORD_TYPES } from '../../engines/dns/types';
 import { TYPE_OUTCOMES } from '../resolver-verdict';
+import { recordSchemas } from './record-schemas';
 
-export const RECORD_TYPES = ['A', 'AAAA', 'MX', 'TXT'] as const;
+export { RECORD_TYPES };
+// What a request without `types` asks.
+export const DEFAULT_TYPES = ['A', 'AAAA', 'MX', 'TXT'] as const;
+export const MAX_TYPES = 8;
 
 export const DNS_LIMITS = { timeoutMs: { minimum: 100, maximum: 5000, default: 2000 } } as const;
 
@@ -17,17 +22,17 @@ export function dnsRequestSchema(resolverIds: readonly string[]) {
         minLength: 1,
         maxLength: 254,
         format: 'domain',
-        description: 'Domain name, 1..253 characters, labels 1..63; trailing dot allowed; IDN converted to ASCII; no IP literals.',
-        examples: ['example.com', 'bücher.example'],
+        description:
+          'Domain name, 1..253 characters, labels 1..63; trailing dot allowed; IDN converted to ASCII. Or an IPv4 or IPv6 literal (brackets allowed): its reverse name (in-addr.arpa, ip6.arpa) is asked instead, PTR alone unless `types` says otherwise.',
+        examples: ['example.com', 'bücher.example', '192.0.2.10'],
       },
       types: {
         type: 'array',
         items: { type: 'string', enum: [...RECORD_TYPES] },
         minItems: 1,
-        maxItems: 4,
+        maxItems: MAX_TYPES,
         uniqueItems: true,
-        default: [...RECORD_TYPES],
-        description: 'Record types to query.',
+        description: 'Record types to query, 1..8 of them; each answer is shaped per type (see `records`). Default: A, AAAA, MX, TXT for a name; PTR for an IP literal.',
       },
       resolvers: {
         type: 'array',
@@ -42,37 +47,8 @@ export function dnsRequestSchema(resolverIds: readonly string[]) {
   } as const;
 }
 
-const ttl = { type: 'integer', minimum: 0, description: 'Seconds the record may be cached.' } as const;
-const recordSchemas = {
-  A: { type: 'object', required: ['address', 'ttl'], properties: { address: { type: 'string', description: 'IPv4 address.' }, ttl } },
-  AAAA: { type: 'object', required: ['address', 'ttl'], properties: { address: { type: 'string', description: 'IPv6 address in RFC 5952 form.' }, ttl } },
-  MX: {
-    type: 'object',
-    required: ['priority', 'exchange', 'ttl'],
-    properties: {
-      priority: { type: 'integer', description: 'Preference: lower is tried first.' },
-      exchange: { type: 'string', description: 'Mail server name, without a trailing dot.' },
-      ttl,
-    },
-  },
-  TXT: {
-    type: 'object',
-    required: ['value', 'parts', 'ttl'],
-    properties: {
-      value: { type: 'string', description: 'The character strings of the record joined without a separator.' },
-      parts: { type: 'array', items: { type: 'string' }, description: 'The character strings of the record as sent (each at most 255 bytes).' },
-      ttl,
-    },
-  },
-  CNAME: {
-    type: 'object',
-    required: ['name', 'target', 'ttl'],
-    properties: { name: { type: 'string', description: 'The alias.' }, target: { type: 'string', description: 'The name it points to.' }, ttl },
-  },
-} as const;
-
 const recordLists = Object.fromEntries(
-  Object.entries(recordSchemas).map(([t, s]) => [t, { type: 'array', items: s, description: `${t} records${t === 'CNAME' ? ' followed on the way to the answers' : ''}.` }]),
+  Object.entries(recordSchemas).map(([t, s]) => [t, { type: 'array', items: s, description: `${t} records${t === 'CNAME' ? ' asked for, and those followed on the way to the answers' : ''}.` }]),
 );
 
 export const querySchema = {
@@ -123,7 +99,8 @@ export const dnsResultSchema = {
   description: 'At least one resolver answered (NOERROR or NXDOMAIN) at least one query.',
   required: ['domain', 'records', 'consistent', 'outcomes', 'resolvers', 'durationMs'],
   properties: {
-    domain: { type: 'string', description: 'The domain as asked, in ASCII form, without a trailing dot.', examples: ['example.com'] },
+    domain: { type: 'string', description: 'The domain as asked, in ASCII form, without a trailing dot; or the IP literal as asked, bare and lowercase.', examples: ['example.com'] },
+    reverseName: { type: 'string', description: 'Only when `domain` is an IP literal: the name asked in its place, in in-addr.arpa or ip6.arpa.', examples: ['10.2.0.192.in-addr.arpa'] },
     records: { type: 'object', properties: recordLists, description: 'Union over resolvers, de-duplicated; ttl is the smallest seen. Only requested types appear.' },
     consistent: {
       type: 'boolean',

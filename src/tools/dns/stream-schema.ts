@@ -8,7 +8,8 @@ export const dnsStreamEvents: StreamEventSchemas = {
     description: "The queries start: every resolver's budget took them.",
     required: ['domain', 'types', 'timeoutMs', 'resolvers'],
     properties: {
-      domain: { type: 'string', description: 'The domain asked, in ASCII form.' },
+      domain: { type: 'string', description: 'The domain asked, in ASCII form; or the IP literal as asked.' },
+      reverseName: { type: 'string', description: 'Only when `domain` is an IP literal: the name asked in its place.' },
       types: { type: 'array', items: { type: 'string' }, description: 'Record types asked.' },
       timeoutMs: { type: 'integer', description: 'How long each query may take, ms.' },
       resolvers: {

@@ -2,6 +2,7 @@
 // often, the figures of stats.ts, and the ICMP message of the latest answer.
 import type { RawEcho } from '../../engines/icmp/types';
 import type { Address } from '../../net/address';
+import type { HopDetails } from '../hop-details';
 import type { HopAssembler } from '../traceroute/hops';
 import { HopTally } from './stats';
 import type { MtrHop } from './types';
@@ -48,9 +49,9 @@ export class MtrPath {
 
   // The rows as the API shows them: up to the path's end; without one, mtr's rule: up to one past the
   // highest hop that answered (hop 1 when none did), at most maxHops.
-  hops(nameOf: (address: string) => string | undefined): MtrHop[] {
+  hops(detailsOf: (address: string) => HopDetails): MtrHop[] {
     const shown = this.end ?? Math.min(this.maxHops, this.highestAnswered() + 1);
-    return this.rows.slice(0, shown).map((row, i) => toHop(i + 1, row, nameOf));
+    return this.rows.slice(0, shown).map((row, i) => toHop(i + 1, row, detailsOf));
   }
 
   private foldProbe(ttl: number, probe: RawEcho | undefined): void {
@@ -84,10 +85,7 @@ function answered(p: RawEcho): p is Answered {
   return p.status !== 'timeout' && p.from !== undefined && p.rttMs !== undefined && p.icmpType !== undefined;
 }
 
-function toHop(ttl: number, row: HopState, nameOf: (address: string) => string | undefined): MtrHop {
-  const addresses = [...row.addresses.values()].map(({ address, count }) => {
-    const name = nameOf(address.text);
-    return name === undefined ? { address: address.text, count } : { address: address.text, name, count };
-  });
+function toHop(ttl: number, row: HopState, detailsOf: (address: string) => HopDetails): MtrHop {
+  const addresses = [...row.addresses.values()].map(({ address, count }) => ({ address: address.text, ...detailsOf(address.text), count }));
   return { ttl, addresses, ...row.tally.figures(), ...(row.icmp ? { icmp: row.icmp } : {}) };
 }

@@ -1,13 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import { roundMicros } from '../../engines/icmp/stats';
 import type { Pinger } from '../../engines/icmp/types';
-import type { Address } from '../../net/address';
 import { createTargetCheck } from '../../policy/target-policy';
 import type { TargetBudget } from '../../ratelimit/target-budget';
 import type { CancelToken } from '../../util/cancel';
 import { failed, succeeded, type Outcome, type ToolFailure } from '../outcome';
-import { lookUpName } from '../reverse-name';
-import { payAgain, TargetPath, type Target, type TargetTerms } from '../target-path';
+import { detailSource } from '../hop-details';
+import { payAgain, TargetPath, type Target, type TargetTerms, measuredElsewhere, type Elsewhere } from '../target-path';
 import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
 import { icmpToolSlot, type Measure } from '../icmp-tool-slot';
 import { holdingTracePlace, traceBudget, traceRefusal, tracePlaces } from '../trace-budget';
@@ -27,30 +26,30 @@ export function openMtr(deps: ToolDeps, options: MtrToolOptions = {}): ToolSlot<
   if ('unavailable' in deps.icmp) return deps.icmp;
   const { pinger } = deps.icmp;
   const metrics = deps.registry === null ? null : watchMtr(deps.registry);
-  const measure = createMeasure(deps, pinger, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }), metrics);
-  return icmpToolSlot(pinger, measure, metrics);
+  const { measure, elsewhere } = createMeasure(deps, pinger, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }), metrics);
+  return icmpToolSlot(pinger, measure, metrics, elsewhere);
 }
 
-function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck, metrics: MtrMetrics | null): Measure<MtrRequest, MtrResult> {
+function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck, metrics: MtrMetrics | null): { measure: Measure<MtrRequest, MtrResult>; elsewhere: Elsewhere<MtrRequest, MtrResult> } {
   const { config } = deps;
-  const client = 'upstream' in deps.dns ? deps.dns.upstream : null;
+  const details = detailSource(deps);
   const path = new TargetPath(deps, pinger.socketKinds, checkTarget);
   const terms = mtrTerms(traceBudget(deps));
   // An mtr is a trace that goes on: it holds one place among the traces in flight for its whole run.
-  return holdingTracePlace(tracePlaces(deps), mtrOnce);
+  // Elsewhere, as here: a unit of the destination's trace budget per started ten cycles.
+  return { measure: holdingTracePlace(tracePlaces(deps), mtrOnce), elsewhere: measuredElsewhere(path, terms, () => 1, () => 1) };
 
   async function mtrOnce(request: MtrRequest, cancel: CancelToken, events: ToolEvents | undefined): Promise<Outcome<MtrResult>> {
     const tooLong = events === undefined ? null : beyondStreamLimit(request, config.streamMaxSeconds);
     const reached = await path.reach(request, cancel, events, terms, 1, tooLong);
     if (!reached.ok) return failed(reached.failure);
     const { target } = reached;
-    const lookUp = request.resolveNames && client !== null ? (hop: Address) => lookUpName(client, hop, { client, resolvers: config.resolvers, timeoutMs: request.timeoutMs, cancel }) : null;
-    const names = new AddressNames(lookUp);
+    const names = new AddressNames(details(request, cancel));
     const hops = new MtrPath(request.maxHops, (address) => names.ask(address));
     const pay = events === undefined ? NOTHING_TO_PAY : payCycles(events, terms, target);
     const onCycle = (cycle: number): void => {
       metrics?.cycle();
-      events?.item('cycle', { cycle, destinationReached: hops.destinationReached(), hops: hops.hops(names.nameOf) });
+      events?.item('cycle', { cycle, destinationReached: hops.destinationReached(), hops: hops.hops(names.detailsOf) });
     };
     const options = { address: target.address, cycles: request.cycles, intervalMs: request.intervalMs, timeoutMs: request.timeoutMs };
     const ran = await runCycles(pinger, options, hops, cancel, pay, ABORTED, onCycle);
@@ -58,7 +57,7 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck,
     await names.settled();
     if (cancel.aborted) return failed(ABORTED);
     const durationMs = roundMicros(performance.now() - target.t0);
-    return succeeded({ host: request.host, address: target.shown, ipVersion: target.address.family, destinationReached: hops.destinationReached(), cycles: hops.cycles, hops: hops.hops(names.nameOf), durationMs, startedAt: target.startedAt });
+    return succeeded({ host: request.host, address: target.shown, ipVersion: target.address.family, destinationReached: hops.destinationReached(), cycles: hops.cycles, hops: hops.hops(names.detailsOf), durationMs, startedAt: target.startedAt });
   }
 }
 

@@ -1,5 +1,5 @@
 import { traceHopSchema } from '../traceroute/schema';
-import { hostProperty, ipVersionProperty } from '../target-schema';
+import { asnProperty, asnRequestProperty, hostProperty, ipVersionProperty } from '../target-schema';
 
 export const MTR_LIMITS = {
   cycles: { minimum: 1, maximum: 10, default: 10 },
@@ -26,6 +26,7 @@ export const mtrRequestSchema = {
       description:
         "Ask the configured resolvers for the PTR name of each address that answers at a hop, once, when it is first seen (within timeoutMs, charged to each resolver's query budget). An address without an answer in time, or whose question a budget cannot take, has no name; the mtr is never refused for it.",
     },
+    asn: { ...asnRequestProperty, description: `${asnRequestProperty.description} Each address is asked about once, when it is first seen.` },
   },
   examples: [{ host: 'example.com', cycles: 10, intervalMs: 1000 }],
 } as const;
@@ -60,6 +61,7 @@ export const mtrHopSchema = {
         properties: {
           address: { type: 'string', description: 'Who answered: a router (time exceeded, unreachable) or the target.' },
           name: { type: 'string', description: 'Its PTR name, without the final dot (with resolveNames, when a resolver gave one).' },
+          asn: asnProperty,
           count: { type: 'integer', minimum: 1, description: "How many of this hop's probes it answered." },
         },
       },

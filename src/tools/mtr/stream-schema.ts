@@ -26,7 +26,7 @@ export const mtrStreamEvents: StreamEventSchemas = {
   items: {
     cycle: {
       type: 'object',
-      description: "Sent as each cycle ends: every hop's figures over the cycles so far, as the summary's `hops` will show them (names that are already in).",
+      description: "Sent as each cycle ends: every hop's figures over the cycles so far, as the summary's `hops` will show them (names and AS numbers that are already in).",
       required: ['cycle', 'destinationReached', 'hops'],
       properties: {
         cycle: { type: 'integer', minimum: 1, description: 'The cycle that just ended, from 1.' },

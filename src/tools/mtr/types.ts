@@ -1,3 +1,4 @@
+import type { Asn } from '../asn-origin';
 import type { HostTarget } from '../../validation/names';
 import type { HopFigures } from './stats';
 
@@ -11,12 +12,14 @@ export interface MtrRequest {
   timeoutMs: number;
   ipVersion?: 4 | 6;
   resolveNames: boolean;
+  asn: boolean;
 }
 
 // One address that answered at a hop, and how many of the hop's probes it answered.
 export interface MtrAddress {
   address: string;
   name?: string;
+  asn?: Asn;
   count: number;
 }
 

@@ -10,7 +10,7 @@ import type { Answer } from '../../util/answer';
 import { engineSession } from '../engine-session';
 import { engineFailure } from '../icmp-engine';
 import { failed, succeeded, type Outcome, type ToolFailure } from '../outcome';
-import { payAgain, TargetPath, type RefusedReservation, type Target, type TargetTerms } from '../target-path';
+import { measuredElsewhere, payAgain, TargetPath, type Elsewhere, type RefusedReservation, type Target, type TargetTerms } from '../target-path';
 import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
 import { icmpToolSlot } from '../icmp-tool-slot';
 import type { PingRequest, PingResult } from './types';
@@ -26,18 +26,20 @@ export function openPing(deps: ToolDeps, options: PingToolOptions = {}): ToolSlo
   if ('unavailable' in deps.icmp) return deps.icmp;
   const { pinger } = deps.icmp;
   const metrics = deps.registry === null ? null : watchPinger(deps.registry, () => pinger.stats());
-  const measure = createMeasure(deps, pinger, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }), metrics);
-  return icmpToolSlot(pinger, measure, metrics, true);
+  const { measure, elsewhere } = createMeasure(deps, pinger, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }), metrics);
+  return icmpToolSlot(pinger, measure, metrics, elsewhere, true);
 }
 
 type Measure = (request: PingRequest, cancel: CancelToken, events?: ToolEvents) => Promise<Outcome<PingResult>>;
 
-function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck, metrics: PingMetrics | null): Measure {
+function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck, metrics: PingMetrics | null): { measure: Measure; elsewhere: Elsewhere<PingRequest, PingResult> } {
   const { config } = deps;
   const path = new TargetPath(deps, pinger.socketKinds, checkTarget);
   // Across all clients: many clients together must not turn this server into a flood source.
   const terms = pingTerms(new TargetBudget({ limit: config.targetEchoesPerSecond, ...(deps.targetStore ? { store: deps.targetStore } : {}) }));
-  return async (request, cancel, events) => {
+  // Elsewhere, as here: a round's echoes from the target's budget, the first round at admission.
+  const elsewhere = measuredElsewhere<PingRequest, PingResult>(path, terms, (r) => Math.min(ROUND_ECHOES, r.count), (r, round) => Math.min(ROUND_ECHOES, r.count - round * ROUND_ECHOES));
+  const measure: Measure = async (request, cancel, events) => {
     const tooLong = events === undefined ? null : beyondStreamLimit(request, config.streamMaxSeconds);
     const reached = await path.reach(request, cancel, events, terms, Math.min(ROUND_ECHOES, request.count), tooLong);
     if (!reached.ok) return failed(reached.failure);
@@ -53,6 +55,7 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck,
     const durationMs = roundMicros(performance.now() - target.t0);
     return succeeded({ host: request.host, address: target.shown, ipVersion: target.address.family, reachable: packets.received > 0, packets, rtt, ...replies, resolveMs: target.resolveMs, durationMs, startedAt: target.startedAt });
   };
+  return { measure, elsewhere };
 }
 
 // Ping's terms on the target path: echoes of the target's echo budget.

@@ -1,16 +1,16 @@
-import type { Address } from '../../net/address';
+import type { DetailLookup, HopDetails } from '../hop-details';
 import { SENDER, type TraceHop } from './types';
 
-// With resolveNames, each hop's first answering address (its value, SENDER) is asked for its name the moment the hop is
-// decided, all hops' lookups running at once; hops are handed on in TTL order, each once its name is in
-// (or known to be missing). Without it, hops pass straight through.
+// With resolveNames or asn, each hop's first answering address (its value, SENDER) is asked for its
+// name and origin AS the moment the hop is decided, all hops' lookups running at once; hops are handed on
+// in TTL order, each once its details are in (or known to be missing). Without them, hops pass straight through.
 export class HopNames {
   private readonly waiting: Array<{ hop: TraceHop; named: boolean }> = [];
   private readonly lookups: Array<Promise<void>> = [];
-  private readonly names = new Map<number, string>();
+  private readonly details = new Map<number, HopDetails>();
 
   constructor(
-    private readonly lookUp: ((address: Address) => Promise<string | null>) | null,
+    private readonly lookUp: DetailLookup | null,
     private readonly onHop: (hop: TraceHop) => void = () => undefined,
   ) {}
 
@@ -25,25 +25,25 @@ export class HopNames {
     }
     this.lookups.push(
       this.lookUp(sender).then(
-        (name) => this.named(entry, name),
-        () => this.named(entry, null),
+        (details) => this.named(entry, details),
+        () => this.named(entry, {}),
       ),
     );
   }
 
-  // Once every lookup has settled: the hops with their names, as `hops` lists them.
+  // Once every lookup has settled: the hops with their details, as `hops` lists them.
   async withNames(hops: TraceHop[]): Promise<TraceHop[]> {
     await Promise.all(this.lookups);
     return hops.map((hop) => {
-      const name = this.names.get(hop.ttl);
-      return name === undefined ? hop : { ...hop, name };
+      const details = this.details.get(hop.ttl);
+      return details === undefined ? hop : { ...hop, ...details };
     });
   }
 
-  private named(entry: { hop: TraceHop; named: boolean }, name: string | null): void {
-    if (name !== null) {
-      this.names.set(entry.hop.ttl, name);
-      entry.hop = { ...entry.hop, name };
+  private named(entry: { hop: TraceHop; named: boolean }, details: HopDetails): void {
+    if (details.name !== undefined || details.asn !== undefined) {
+      this.details.set(entry.hop.ttl, details);
+      entry.hop = { ...entry.hop, ...details };
     }
     entry.named = true;
     this.flush();

@@ -1,4 +1,4 @@
-import { hostProperty, ipVersionProperty } from '../target-schema';
+import { asnProperty, asnRequestProperty, hostProperty, ipVersionProperty } from '../target-schema';
 
 export const TRACEROUTE_LIMITS = {
   maxHops: { minimum: 1, maximum: 32, default: 30 },
@@ -23,6 +23,7 @@ export const tracerouteRequestSchema = {
       description:
         "Ask the configured resolvers for the PTR name of each hop's first answering address, as the hop is decided (all hops at once, within timeoutMs, charged to each resolver's query budget). A hop without an answer in time, or whose question a resolver's budget cannot take, has no name; the trace is never refused for it. Streamed hops then come each once its name is in, still in TTL order.",
     },
+    asn: { ...asnRequestProperty, description: `${asnRequestProperty.description} Asked about each hop's first answering address, as resolveNames asks its name; streamed hops come once both are in.` },
   },
   examples: [{ host: 'example.com', maxHops: 30, probesPerHop: 2 }],
 } as const;
@@ -69,6 +70,7 @@ export const traceHopSchema = {
     ttl: { type: 'integer', minimum: 1, maximum: 32, description: 'The TTL (hop limit) of this hop’s probes.' },
     probes: { type: 'array', items: probeSchema, description: 'One entry per probe, in the order sent.' },
     name: { type: 'string', description: "PTR name of the hop's first answering address, without its final dot (with resolveNames, when a resolver gave one)." },
+    asn: { ...asnProperty, description: "The origin AS of the hop's first answering address (with asn, when the ASN zone gave one in time)." },
   },
 } as const;
 

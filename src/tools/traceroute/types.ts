@@ -1,3 +1,4 @@
+import type { Asn } from '../asn-origin';
 import type { Address } from '../../net/address';
 import type { HostTarget } from '../../validation/names';
 // A traceroute request after validation, defaults and normalisation (host in ASCII form, IP literals bare).
@@ -9,6 +10,7 @@ export interface TracerouteRequest {
   timeoutMs: number;
   ipVersion?: 4 | 6;
   resolveNames: boolean;
+  asn: boolean;
 }
 
 // Who answered a probe, as a value, under a symbol (as a dns record's ADDRESS): JSON and deep
@@ -22,6 +24,7 @@ export interface TraceHop {
   ttl: number;
   probes: TraceProbe[];
   name?: string;
+  asn?: Asn;
 }
 
 // The 200 body: a measurement was made, whatever its outcome.

@@ -22,22 +22,24 @@ export type Command =
   | ({ command: 'locations' } & Omit<Common, 'watch' | 'from' | 'quorum'>)
   | ({ command: 'ping'; host: string; count?: number; intervalMs?: number; timeoutMs?: number; size?: number } & Family & Common)
   | ({ command: 'dns'; domain: string; types: string[]; expect: string[]; consistent: boolean; resolvers: string[]; timeoutMs?: number } & Common)
-  | ({ command: 'trace'; host: string; maxHops?: number; probesPerHop?: number; timeoutMs?: number; resolveNames?: boolean } & Family & Common);
+  | ({ command: 'trace'; host: string; maxHops?: number; probesPerHop?: number; timeoutMs?: number; resolveNames?: boolean; asn?: boolean } & Family & Common)
+  | ({ command: 'mtr'; host: string; cycles?: number; intervalMs?: number; maxHops?: number; timeoutMs?: number; resolveNames?: boolean; asn?: boolean } & Family & Common);
 
 export type Parsed = { ok: true; value: Command } | { ok: false; message: string; command?: string };
 
-const VALUED = new Set(['--server', '--key', '--deadline', '-w', '--count', '-c', '--interval', '-i', '--timeout', '-W', '--size', '-s', '--type', '--expect', '--resolver', '--max-hops', '--probes', '--ip-version', '--from', '--quorum']);
-const FLAGS = new Set(['--json', '--no-wait', '--watch', '--consistent', '--names', '--help', '-h', '--version', '-4', '-6']);
+const VALUED = new Set(['--server', '--key', '--deadline', '-w', '--count', '-c', '--interval', '-i', '--timeout', '-W', '--size', '-s', '--type', '--expect', '--resolver', '--max-hops', '--probes', '--ip-version', '--cycles', '--from', '--quorum']);
+const FLAGS = new Set(['--json', '--no-wait', '--watch', '--consistent', '--names', '--asn', '--help', '-h', '--version', '-4', '-6']);
 // Flags that belong to some commands only.
-const OWN_FLAGS = ['--consistent', '--names', '-4', '-6'];
+const OWN_FLAGS = ['--consistent', '--names', '--asn', '-4', '-6'];
 const COMMON_VALUED = ['--server', '--key', '--deadline', '-w'];
 const LOCATED = ['--from', '--quorum'];
-const OPERAND: Record<string, string> = { ping: 'HOST', dns: 'DOMAIN', trace: 'HOST' };
+const OPERAND: Record<string, string> = { ping: 'HOST', dns: 'DOMAIN', trace: 'HOST', mtr: 'HOST' };
 const FAMILY = ['--ip-version', '-4', '-6'];
 const OWN: Record<string, string[]> = {
   ping: ['--count', '-c', '--interval', '-i', '--timeout', '-W', '--size', '-s', ...FAMILY, ...LOCATED],
   dns: ['--type', '--expect', '--resolver', '--consistent', '--timeout', '--from'],
-  trace: ['--max-hops', '--probes', '--timeout', '--names', ...FAMILY, ...LOCATED],
+  trace: ['--max-hops', '--probes', '--timeout', '--names', '--asn', ...FAMILY, ...LOCATED],
+  mtr: ['--cycles', '-c', '--interval', '-i', '--max-hops', '--timeout', '--names', '--asn', ...FAMILY, ...LOCATED],
   locations: [],
 };
 
@@ -96,7 +98,7 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
   const stray = foreign(s, OWN[command]!);
   if (stray !== null) return fail(`${stray} does not go with ${command}`);
   const c = located(s, common(s, env));
-  const parsed = typeof c === 'string' ? c : command === 'ping' ? pingCommand(s, operand, c) : command === 'trace' ? traceCommand(s, operand, c) : dnsCommand(s, operand, c);
+  const parsed = typeof c === 'string' ? c : COMMANDS[command as keyof typeof COMMANDS](s, operand, c);
   return typeof parsed === 'string' ? fail(parsed) : { ok: true, value: parsed };
 }
 
@@ -158,9 +160,21 @@ function ipVersion(s: Scan): 4 | 6 | undefined | string {
 }
 
 function traceCommand(s: Scan, host: string, c: Common): Command | string {
-  const given = fields({ maxHops: whole(s, '--max-hops'), probesPerHop: whole(s, '--probes'), timeoutMs: whole(s, '--timeout'), ipVersion: ipVersion(s), resolveNames: s.flags.has('--names') || undefined });
+  const given = fields({ maxHops: whole(s, '--max-hops'), probesPerHop: whole(s, '--probes'), timeoutMs: whole(s, '--timeout'), ipVersion: ipVersion(s), ...lookups(s) });
   return typeof given === 'string' ? given : { command: 'trace', host, ...given, ...c };
 }
+
+// What the server is asked about each hop address besides its figures: its name, its origin AS.
+const lookups = (s: Scan) => ({ resolveNames: s.flags.has('--names') || undefined, asn: s.flags.has('--asn') || undefined });
+
+// mtr's own -c and -i, as ping's: cycles, and seconds between cycles (--interval in milliseconds).
+function mtrCommand(s: Scan, host: string, c: Common): Command | string {
+  const cycles = s.values.has('--cycles') && s.values.has('-c') ? 'choose one of -c and --cycles' : whole(s, s.values.has('-c') ? '-c' : '--cycles');
+  const given = fields({ cycles, intervalMs: milliseconds(s, '--interval', '-i', true), maxHops: whole(s, '--max-hops'), timeoutMs: whole(s, '--timeout'), ipVersion: ipVersion(s), ...lookups(s) });
+  return typeof given === 'string' ? given : { command: 'mtr', host, ...given, ...c };
+}
+
+const COMMANDS = { ping: pingCommand, dns: dnsCommand, trace: traceCommand, mtr: mtrCommand };
 
 // `nettools locations`: no operand, none of a measurement's own options.
 function locationsCommand(s: Scan, operand: string | undefined, env: Readonly<Record<string, string | undefined>>, fail: (message: string) => Parsed): Parsed {

@@ -1,6 +1,6 @@
 import type { Command } from './args.js';
 
-type Measure = Extract<Command, { command: 'ping' | 'dns' | 'trace' }>;
+type Measure = Extract<Command, { command: 'ping' | 'dns' | 'trace' | 'mtr' }>;
 
 // Beyond the longest the measurement itself can take: host resolution, the server's queue, the network.
 const SLACK_MS = 15_000;
@@ -11,7 +11,9 @@ export function defaultDeadlineMs(cmd: Measure | { command: 'dns'; timeoutMs?: u
   if (cmd.command === 'ping') return (cmd.count ?? 4) * (cmd.intervalMs ?? 1000) + (cmd.timeoutMs ?? 1000) + SLACK_MS;
   if (cmd.command === 'dns') return (cmd.timeoutMs ?? 2000) + SLACK_MS;
   const probe = cmd.timeoutMs ?? 1000;
-  return (cmd.maxHops ?? 30) * (cmd.probesPerHop ?? 2) * probe + (cmd.resolveNames ? probe : 0) + SLACK_MS;
+  // A cycle lasts at most one timeout, and the next starts an interval after it started, or when it ends.
+  if (cmd.command === 'mtr') return (cmd.cycles ?? 10) * Math.max(cmd.intervalMs ?? 1000, probe) + (cmd.resolveNames || cmd.asn ? probe : 0) + SLACK_MS;
+  return (cmd.maxHops ?? 30) * (cmd.probesPerHop ?? 2) * probe + (cmd.resolveNames || cmd.asn ? probe : 0) + SLACK_MS;
 }
 
 // The whole answer within `ms`, or the signal aborts. A server that drips its answer a byte at a time

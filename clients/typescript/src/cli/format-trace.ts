@@ -41,15 +41,17 @@ export function traceHeader(h: TraceHeader, server: string): string {
 // Who answered, as traceroute writes it: with names (--names), `name (address)`, the address standing in
 // for a name the server did not find; without, the address alone, as `traceroute -n`. The server names the
 // hop's first answering address only.
-function who(hop: TracerouteHop, address: string, names: boolean): string {
-  if (!names) return oneLine(address);
+// With --asn, the first answering address's origin AS follows it, as traceroute -A writes it.
+function who(hop: TracerouteHop, address: string, names: boolean, asn: boolean): string {
   const first = hop.probes.find(answered)?.address;
-  return `${oneLine(address === first && hop.name ? hop.name : address)} (${oneLine(address)})`;
+  const as = asn && address === first ? ` [${hop.asn ? `AS${hop.asn.number}` : 'AS???'}]` : '';
+  if (!names) return `${oneLine(address)}${as}`;
+  return `${oneLine(address === first && hop.name ? hop.name : address)} (${oneLine(address)})${as}`;
 }
 
 // One hop as traceroute prints it: the TTL, each probe's time or `*`, who answered before the first probe
 // it answered and again whenever another address answers, and the mark after a probe's time.
-export function hopLine(hop: TracerouteHop, family: 4 | 6, names = false): string {
+export function hopLine(hop: TracerouteHop, family: 4 | 6, names = false, asn = false): string {
   let line = `${String(hop.ttl).padStart(2)} `;
   let previous: string | null = null;
   for (const probe of hop.probes) {
@@ -57,7 +59,7 @@ export function hopLine(hop: TracerouteHop, family: 4 | 6, names = false): strin
       line += ' *';
       continue;
     }
-    if (probe.address !== previous) line += ` ${who(hop, probe.address, names)}`;
+    if (probe.address !== previous) line += ` ${who(hop, probe.address, names, asn)}`;
     previous = probe.address;
     const m = mark(probe.icmp, family);
     line += `  ${probe.rttMs.toFixed(3)} ms${m === '' ? '' : ` ${m}`}`;
@@ -67,9 +69,9 @@ export function hopLine(hop: TracerouteHop, family: 4 | 6, names = false): strin
 
 // What `nettools trace` prints without --watch. The result does not repeat the settings: the header
 // takes them from the request, or the server's defaults (30 hops, 2 probes).
-export function formatTrace(result: TracerouteResult, settings: { maxHops?: number | undefined; probesPerHop?: number | undefined; resolveNames?: boolean | undefined }, server: string): string[] {
+export function formatTrace(result: TracerouteResult, settings: { maxHops?: number | undefined; probesPerHop?: number | undefined; resolveNames?: boolean | undefined; asn?: boolean | undefined }, server: string): string[] {
   const header = { host: result.host, address: result.address, maxHops: settings.maxHops ?? 30, probesPerHop: settings.probesPerHop ?? 2 };
-  return [traceHeader(header, server), ...result.hops.map((h) => hopLine(h, result.ipVersion, settings.resolveNames === true))];
+  return [traceHeader(header, server), ...result.hops.map((h) => hopLine(h, result.ipVersion, settings.resolveNames === true, settings.asn === true))];
 }
 
 // Why this trace fails a CI check, or null when the destination answered. A trace that was not reached

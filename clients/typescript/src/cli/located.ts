@@ -1,10 +1,11 @@
 import type { Answer } from '../answer.js';
 import type { NettoolsClient } from '../client.js';
-import type { DnsRequest, Here, LocationsSelector, PingRequest, Problem, TracerouteRequest } from '../types.js';
+import type { At, DnsRequest, Here, LocationsSelector, MtrRequest, PingRequest, Problem, TracerouteRequest } from '../types.js';
 import type { Command } from './args.js';
 import type { Deadline } from './deadline.js';
 import { EXIT } from './exit-codes.js';
 import { dnsVerdict, formatDns } from './format-dns.js';
+import { formatMtr, mtrFailure } from './format-mtr.js';
 import { formatPing, pingFailure } from './format-ping.js';
 import { formatTrace, traceFailure } from './format-trace.js';
 import { refused } from './refused.js';
@@ -16,27 +17,42 @@ interface Io {
   err(line: string): void;
 }
 
-type Measure = Extract<Command, { command: 'ping' | 'dns' | 'trace' }>;
+type Measure = Extract<Command, { command: 'ping' | 'dns' | 'trace' | 'mtr' }>;
+type Request = PingRequest | DnsRequest | TracerouteRequest | MtrRequest;
 type Body = { locations: Record<string, object>; verdict: Record<string, number | boolean> };
 type Entry = { problem: Problem };
 const isProblem = (entry: object): entry is Entry => 'problem' in entry;
 
 // `--from`: the measurement at each location, one block per location as the single-location output
-// prints it, headed by the location's name, then the verdict line. Exit status: ping and trace 0 when at
+// prints it, headed by the location's name, then the verdict line. Exit status: ping, trace and mtr 0 when at
 // least --quorum locations (every one asked, unless set) reached the target, else 1; dns the worst of the
 // locations' own statuses, a location that gave no answer counting as 1.
-export async function measureFrom(client: NettoolsClient, cmd: Measure & { from: LocationsSelector }, request: Here<PingRequest | DnsRequest | TracerouteRequest>, io: Io, deadline: Deadline): Promise<number> {
+export async function measureFrom(client: NettoolsClient, cmd: Measure & { from: LocationsSelector }, request: Request, io: Io, deadline: Deadline): Promise<number> {
   const asked = { ...request, locations: cmd.from };
   const call = { signal: deadline.signal };
-  const answer: Answer<unknown> =
-    cmd.command === 'ping' ? await client.ping(asked as PingRequest, call) : cmd.command === 'dns' ? await client.dns(asked as DnsRequest, call) : await client.traceroute(asked as TracerouteRequest, call);
+  const answer: Answer<unknown> = await ask(client, cmd.command, asked, call);
   if (!answer.ok && deadline.expired) return io.err(`nettools: no answer from ${cmd.server} within the deadline of ${deadline.ms / 1000} s`), EXIT.noAnswer;
   if (!answer.ok) return refused(answer, { server: cmd.server, target: 'host' in cmd ? cmd.host : undefined }, io, cmd.json ? (p) => io.out(JSON.stringify(p, null, 2)) : null);
   const fault = locatedFault(cmd.command, answer.value);
   if (fault !== null) return io.err(`nettools: no usable answer from ${cmd.server}: not a ${cmd.command} answer with locations: ${fault}`), EXIT.noAnswer;
   const body = answer.value as Body;
   if (cmd.json) io.out(JSON.stringify(body, null, 2));
-  return cmd.command === 'dns' ? dnsFrom(body, cmd, io) : reachedFrom(body, cmd, request as Here<TracerouteRequest>, io);
+  return cmd.command === 'dns' ? dnsFrom(body, cmd, io) : reachedFrom(body, cmd, request, io);
+}
+
+function ask(client: NettoolsClient, tool: Tool, asked: Request, call: { signal: AbortSignal }): Promise<Answer<unknown>> {
+  if (tool === 'ping') return client.ping(asked as At<PingRequest>, call);
+  if (tool === 'dns') return client.dns(asked as At<DnsRequest>, call);
+  if (tool === 'trace') return client.traceroute(asked as At<TracerouteRequest>, call);
+  return client.mtr(asked as At<MtrRequest>, call);
+}
+
+// One location's result as the command prints it without --from, and why it fails the check, or null.
+function shown(tool: Tool, entry: never, request: Request, server: string): { lines: () => string[]; failure: string | null } {
+  if (tool === 'ping') return { lines: () => formatPing(entry, server), failure: pingFailure(entry) };
+  if (tool === 'trace') return { lines: () => formatTrace(entry, request as TracerouteRequest, server), failure: traceFailure(entry) };
+  const { resolveNames, asn } = request as MtrRequest;
+  return { lines: () => formatMtr(entry, { names: resolveNames === true, asn: asn === true }, server), failure: mtrFailure(entry) };
 }
 
 function block(name: string, entry: object, lines: () => string[], io: Io, first: boolean): void {
@@ -47,15 +63,12 @@ function block(name: string, entry: object, lines: () => string[], io: Io, first
   io.out(`problem: ${p.status} ${oneLine(p.title)} (${oneLine(p.code)}): ${oneLine(p.detail)}`);
 }
 
-function reachedFrom(body: Body, cmd: Measure, request: Here<TracerouteRequest>, io: Io): number {
-  const tool: Tool = cmd.command;
+function reachedFrom(body: Body, cmd: Measure, request: Request, io: Io): number {
   Object.entries(body.locations).forEach(([name, entry], i) => {
     if (cmd.json) return;
-    block(name, entry, () => (tool === 'ping' ? formatPing(entry as never, cmd.server) : formatTrace(entry as never, request, cmd.server)), io, i === 0);
-    if (!isProblem(entry)) {
-      const failure = tool === 'ping' ? pingFailure(entry as never) : traceFailure(entry as never);
-      if (failure !== null) io.err(`nettools: at ${name}: ${failure}`);
-    }
+    const result = isProblem(entry) ? null : shown(cmd.command, entry as never, request, cmd.server);
+    block(name, entry, () => result?.lines() ?? [], io, i === 0);
+    if (result?.failure) io.err(`nettools: at ${name}: ${result.failure}`);
   });
   const { reached, of } = body.verdict as { reached: number; of: number };
   const quorum = cmd.quorum ?? of;

@@ -9,6 +9,8 @@ run(process.argv.slice(2), {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
   env: process.env,
+  // A live table (mtr --watch) redraws in place on a terminal only: clear, then draw from the top.
+  screen: process.stdout.isTTY ? (lines) => void process.stdout.write(`\x1b[H\x1b[2J${lines.join('\n')}\n`) : undefined,
   // Only while a --watch runs: elsewhere Ctrl-C ends the process as it always does.
   onInterrupt: (stop) => {
     process.on('SIGINT', stop);

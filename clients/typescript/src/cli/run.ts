@@ -1,11 +1,12 @@
 import type { Answer } from '../answer.js';
 import { NettoolsClient } from '../client.js';
-import type { DnsRequest, Here, PingRequest, RecordType, TracerouteRequest } from '../types.js';
+import type { DnsRequest, Here, MtrRequest, PingRequest, RecordType, TracerouteRequest } from '../types.js';
 import { parseArgs, type Command } from './args.js';
 import { Deadline, defaultDeadlineMs } from './deadline.js';
 import { EXIT } from './exit-codes.js';
 import { dnsVerdict, formatDns } from './format-dns.js';
 import { formatPing, pingFailure } from './format-ping.js';
+import { formatMtr, mtrFailure } from './format-mtr.js';
 import { formatTrace, traceFailure } from './format-trace.js';
 import { listLocations } from './list-locations.js';
 import { measureFrom } from './located.js';
@@ -16,6 +17,7 @@ import { commandHelp, USAGE } from './usage.js';
 import { VERSION } from './version.js';
 import type { WatchIo } from './watch.js';
 import { watchDns } from './watch-dns.js';
+import { watchMtr } from './watch-mtr.js';
 import { watchPing } from './watch-ping.js';
 import { watchTrace } from './watch-trace.js';
 
@@ -23,13 +25,14 @@ export interface Io extends WatchIo {
   env: Readonly<Record<string, string | undefined>>;
 }
 
-type Measure = Extract<Command, { command: 'ping' | 'dns' | 'trace' }>;
+type Measure = Extract<Command, { command: 'ping' | 'dns' | 'trace' | 'mtr' }>;
 type Of<C extends Measure['command']> = Extract<Measure, { command: C }>;
 
 // The whole command line: arguments in, lines out, an exit status back. Every line passes through
 // terminalSafe, and nothing is thrown: whatever escapes the command is one line and exit 4.
 export async function run(argv: readonly string[], io: Io): Promise<number> {
-  const safe: Io = { ...io, out: (line) => io.out(terminalSafe(line)), err: (line) => io.err(terminalSafe(line)) };
+  const screen = io.screen;
+  const safe: Io = { ...io, out: (line) => io.out(terminalSafe(line)), err: (line) => io.err(terminalSafe(line)), screen: screen && ((lines) => screen(lines.map(terminalSafe))) };
   try {
     return await runCommand(argv, safe);
   } catch (err) {
@@ -64,6 +67,7 @@ async function runCommand(argv: readonly string[], io: Io): Promise<number> {
   try {
     if (cmd.command === 'locations') return await listLocations(client, cmd, io, deadline);
     if (cmd.command === 'trace') return await trace(client, cmd, io, deadline);
+    if (cmd.command === 'mtr') return await mtr(client, cmd, io, deadline);
     return await (cmd.command === 'ping' ? ping(client, cmd, io, deadline) : dns(client, cmd, io, deadline));
   } finally {
     deadline.stop();
@@ -108,12 +112,24 @@ async function dns(client: NettoolsClient, cmd: Of<'dns'>, io: Io, deadline: Dea
 }
 
 async function trace(client: NettoolsClient, cmd: Of<'trace'>, io: Io, deadline: Deadline): Promise<number> {
-  const { host, maxHops, probesPerHop, timeoutMs, ipVersion, resolveNames } = cmd;
-  const request: Here<TracerouteRequest> = given({ host, maxHops, probesPerHop, timeoutMs, ipVersion, resolveNames });
+  const { host, maxHops, probesPerHop, timeoutMs, ipVersion, resolveNames, asn } = cmd;
+  const request: Here<TracerouteRequest> = given({ host, maxHops, probesPerHop, timeoutMs, ipVersion, resolveNames, asn });
   if (cmd.from !== undefined) return measureFrom(client, { ...cmd, from: cmd.from }, request, io, deadline);
   if (cmd.watch) return watchTrace(client, request, { ...cmd, target: host, tool: 'trace', deadline }, io);
   const value = usable(await client.traceroute(request, { signal: deadline.signal }), 'trace', cmd, io, deadline);
   if (typeof value === 'number') return value;
   for (const line of cmd.json ? [JSON.stringify(value, null, 2)] : formatTrace(value, request, cmd.server)) io.out(line);
   return verdict(traceFailure(value), io);
+}
+
+async function mtr(client: NettoolsClient, cmd: Of<'mtr'>, io: Io, deadline: Deadline): Promise<number> {
+  const { host, cycles, intervalMs, maxHops, timeoutMs, ipVersion, resolveNames, asn } = cmd;
+  const request: Here<MtrRequest> = given({ host, cycles, intervalMs, maxHops, timeoutMs, ipVersion, resolveNames, asn });
+  if (cmd.from !== undefined) return measureFrom(client, { ...cmd, from: cmd.from }, request, io, deadline);
+  const columns = { names: resolveNames === true, asn: asn === true };
+  if (cmd.watch) return watchMtr(client, request, { ...cmd, target: host, tool: 'mtr', deadline, columns }, io);
+  const value = usable(await client.mtr(request, { signal: deadline.signal }), 'mtr', cmd, io, deadline);
+  if (typeof value === 'number') return value;
+  for (const line of cmd.json ? [JSON.stringify(value, null, 2)] : formatMtr(value, columns, cmd.server)) io.out(line);
+  return verdict(mtrFailure(value), io);
 }

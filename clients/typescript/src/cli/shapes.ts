@@ -60,20 +60,29 @@ const resolver = object({ id: str, address: str, queries: valuesOf(query) });
 const dnsResult = object({ domain: str, consistent: bool, records: valuesOf(arrayOf(object({}))), resolvers: arrayOf(resolver), durationMs: num });
 
 const probe = either('address', object({ address: str, rttMs: num, icmp: object({ type: num, code: num, name: str }) }), object({ status: str }));
-const hop = object({ ttl: num, probes: arrayOf(probe), name: optional(str) });
+const asn = optional(object({ number: num, prefix: str }));
+const hop = object({ ttl: num, probes: arrayOf(probe), name: optional(str), asn });
 const traceResult = object({ host: str, address: str, ipVersion: family, destinationReached: bool, hops: arrayOf(hop), durationMs: num });
+
+const ms = nullable(num);
+const mtrAddress = object({ address: str, name: optional(str), asn, count: num });
+const mtrHop = object({ ttl: num, addresses: arrayOf(mtrAddress), sent: num, received: num, lossPercent: num, lastMs: ms, bestMs: ms, avgMs: ms, worstMs: ms, stddevMs: ms });
+const mtrResult = object({ host: str, address: str, ipVersion: family, destinationReached: bool, cycles: num, hops: arrayOf(mtrHop), durationMs: num });
+const mtrStart = object({ host: str, address: str, ipVersion: family, cycles: num });
+const mtrCycle = object({ cycle: num, destinationReached: bool, hops: arrayOf(mtrHop) });
 
 const pingStart = object({ host: str, address: str, ipVersion: family });
 const dnsStart = object({ domain: str, resolvers: arrayOf(object({ id: str, address: str })), types: arrayOf(str) });
 const dnsAnswer = object({ resolver: str, address: str, type: str, query });
 const traceStart = object({ host: str, address: str, ipVersion: family, maxHops: num, probesPerHop: num });
 
-export type Tool = 'ping' | 'dns' | 'trace';
-const RESULTS: Record<Tool, Check> = { ping: pingResult, dns: dnsResult, trace: traceResult };
+export type Tool = 'ping' | 'dns' | 'trace' | 'mtr';
+const RESULTS: Record<Tool, Check> = { ping: pingResult, dns: dnsResult, trace: traceResult, mtr: mtrResult };
 const EVENTS: Record<Tool, Record<string, Check>> = {
   ping: { start: pingStart, reply, summary: pingSummary },
   dns: { start: dnsStart, answer: dnsAnswer, summary: dnsResult },
   trace: { start: traceStart, hop, summary: traceResult },
+  mtr: { start: mtrStart, cycle: mtrCycle, summary: mtrResult },
 };
 
 // Why this 200 body is not the tool's result, or null.
@@ -94,6 +103,7 @@ const problemEntry = object({ problem: object({ code: str, title: str, status: n
 const VERDICTS: Record<Tool, Check> = {
   ping: object({ reached: num, of: num }),
   trace: object({ reached: num, of: num }),
+  mtr: object({ reached: num, of: num }),
   dns: object({ consistent: bool, answered: num, of: num }),
 };
 

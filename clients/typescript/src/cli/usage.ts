@@ -9,16 +9,18 @@ const COMMON = `Options of every command:
                      (from its count, interval and timeouts, the server's defaults for those not given)
                      plus 15 s
   --watch            print each result as it arrives; Ctrl-C stops: ping prints the statistics so far and
-                     exits 0 only if every echo decided by then was answered; dns and trace exit 1
+                     exits 0 only if every echo decided by then was answered; dns and trace exit 1; mtr
+                     redraws its table after each cycle (on a terminal in place) and exits 0 only if
+                     the destination had answered
   --no-wait          on 429 or 503, do not wait as Retry-After says and resend; report at once
   -h, --help         this text (after a command: that command's own)
   --version          the client's version`;
 
 const EXIT_STATUS = `Exit status: 0 success; 1 measured but failed (unreachable, packet loss, no such domain, no
-record of the type, resolvers disagree, expectation not met, destination not reached; for ping and trace
-also a host name that does not resolve); 2 usage; 3 refused by the server; 4 no usable answer from the
+record of the type, resolvers disagree, expectation not met, destination not reached; for ping, trace and
+mtr also a host name that does not resolve); 2 usage; 3 refused by the server; 4 no usable answer from the
 server (none, none within the deadline, cut off, too large, not the API's shape); 5 the resolvers behind
-the server gave no answer (retrying later may help). With --from: ping and trace 0 when at least --quorum
+the server gave no answer (retrying later may help). With --from: ping, trace and mtr 0 when at least --quorum
 locations (every one asked, unless set) reached the target, else 1; dns the worst status of the
 locations, one that gave no answer counting as 1; a refusal of the whole request as above.`;
 
@@ -58,7 +60,7 @@ const DNS = `  nettools dns DOMAIN [--type A|AAAA|MX|TXT ...] [--expect TEXT ...
 ${FROM}
   Record data is printed as dig prints it: bytes outside printable ASCII as \\DDD.`;
 
-const TRACE = `  nettools trace HOST [--max-hops N] [--probes N] [--timeout MS] [-4|-6] [--names] [--watch]
+const TRACE = `  nettools trace HOST [--max-hops N] [--probes N] [--timeout MS] [-4|-6] [--names] [--asn] [--watch]
                      [--from LOCATIONS [--quorum N]]
 
   --max-hops N       highest TTL probed (1 to 32, the server's default: 30)
@@ -67,15 +69,34 @@ const TRACE = `  nettools trace HOST [--max-hops N] [--probes N] [--timeout MS] 
   -4, -6             the address family to resolve HOST to (or --ip-version 4|6)
   --names            ask the server for each hop's name (PTR) and print \`name (address)\` as traceroute
                      does; without it addresses only, as \`traceroute -n\`
+  --asn              ask the server for each hop's origin AS and print it after the hop as [AS64500],
+                     as traceroute -A does
 ${FROM}
 ${QUORUM}`;
 
-export const COMMAND_USAGE: Record<string, string> = { ping: PING, dns: DNS, trace: TRACE, locations: LOCATIONS };
+const MTR = `  nettools mtr HOST [-c N | --cycles N] [-i S | --interval MS] [--max-hops N] [--timeout MS] [-4|-6]
+                     [--names] [--asn] [--watch | --from LOCATIONS [--quorum N]]
+
+  -c, --cycles N     rounds of probes over the whole path (the server's default: 10; up to 10, or 3600
+                     with --watch)
+  -i S               seconds from one cycle's start to the next's (decimals allowed)
+  --interval MS      the same in milliseconds (200 to 60000, default 1000)
+  --max-hops N       highest TTL probed (1 to 32, default 30)
+  --timeout MS       how long to wait for each probe's answer (100 to 3000, default 1000)
+  -4, -6             the address family to resolve HOST to (or --ip-version 4|6)
+  --names            print each address's name (PTR) as \`name (address)\`; without it addresses only
+  --asn              an AS column: each address's origin AS (AS??? where the server found none)
+${FROM}
+${QUORUM}
+  Prints a table as \`mtr --report\` does: Host, Loss%, Snt, Last, Avg, Best, Wrst, StDev per hop.`;
+
+export const COMMAND_USAGE: Record<string, string> = { ping: PING, dns: DNS, trace: TRACE, mtr: MTR, locations: LOCATIONS };
 
 export const USAGE = `Usage:
 ${PING.split('\n').slice(0, 2).join('\n')}
 ${DNS.split('\n').slice(0, 2).join('\n')}
 ${TRACE.split('\n').slice(0, 2).join('\n')}
+${MTR.split('\n').slice(0, 2).join('\n')}
 ${LOCATIONS.split('\n')[0]}
 
 Run \`nettools COMMAND --help\` for a command's own options.

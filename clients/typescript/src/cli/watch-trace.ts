@@ -19,7 +19,7 @@ export function watchTrace(client: NettoolsClient, request: Here<TracerouteReque
       }
       if (e.event === 'hop') {
         hops++;
-        return text([hopLine(e.data, family, request.resolveNames === true)]), null;
+        return text([hopLine(e.data, family, request.resolveNames === true, request.asn === true)]), null;
       }
       return verdict(traceFailure(e.data), io);
     },

@@ -9,6 +9,8 @@ export interface WatchIo {
   err(line: string): void;
   // Calls `stop` on the user's interrupt (Ctrl-C) until the returned function is called.
   onInterrupt?: ((stop: () => void) => () => void) | undefined;
+  // Only when stdout is a terminal: clears it and draws these lines from its top (mtr --watch).
+  screen?: ((lines: string[]) => void) | undefined;
 }
 
 // How one command shows its stream: each event (an exit status ends the watch), and what to say when

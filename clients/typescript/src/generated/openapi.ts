@@ -28,7 +28,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A, AAAA, MX, TXT records of one domain from several recursive resolvers at once */
+        /** Records of one domain (A, AAAA, MX, TXT and twelve more types), or the PTR of an address, from several recursive resolvers at once */
         post: operations["dns"];
         delete?: never;
         options?: never;
@@ -589,21 +589,14 @@ export interface components {
         DnsRequest: {
             /**
              * Format: domain
-             * @description Domain name, 1..253 characters, labels 1..63; trailing dot allowed; IDN converted to ASCII; no IP literals.
+             * @description Domain name, 1..253 characters, labels 1..63; trailing dot allowed; IDN converted to ASCII. Or an IPv4 or IPv6 literal (brackets allowed): its reverse name (in-addr.arpa, ip6.arpa) is asked instead, PTR alone unless `types` says otherwise.
              * @example example.com
              * @example bücher.example
+             * @example 192.0.2.10
              */
             domain: string;
-            /**
-             * @description Record types to query.
-             * @default [
-             *       "A",
-             *       "AAAA",
-             *       "MX",
-             *       "TXT"
-             *     ]
-             */
-            types?: ("A" | "AAAA" | "MX" | "TXT")[];
+            /** @description Record types to query, 1..8 of them; each answer is shaped per type (see `records`). Default: A, AAAA, MX, TXT for a name; PTR for an IP literal. */
+            types?: ("A" | "AAAA" | "MX" | "TXT" | "CNAME" | "NS" | "PTR" | "SOA" | "CAA" | "SRV" | "NAPTR" | "DS" | "DNSKEY" | "TLSA" | "HTTPS" | "SVCB")[];
             /** @description Ids of configured resolvers to ask; all of them when absent. */
             resolvers?: string[];
             /**
@@ -690,10 +683,15 @@ export interface components {
          */
         DnsResult: {
             /**
-             * @description The domain as asked, in ASCII form, without a trailing dot.
+             * @description The domain as asked, in ASCII form, without a trailing dot; or the IP literal as asked, bare and lowercase.
              * @example example.com
              */
             domain: string;
+            /**
+             * @description Only when `domain` is an IP literal: the name asked in its place, in in-addr.arpa or ip6.arpa.
+             * @example 10.2.0.192.in-addr.arpa
+             */
+            reverseName?: string;
             /** @description Union over resolvers, de-duplicated; ttl is the smallest seen. Only requested types appear. */
             records: {
                 /** @description A records. */
@@ -728,12 +726,187 @@ export interface components {
                     /** @description Seconds the record may be cached. */
                     ttl: number;
                 }[];
-                /** @description CNAME records followed on the way to the answers. */
+                /** @description CNAME records asked for, and those followed on the way to the answers. */
                 CNAME?: {
                     /** @description The alias. */
                     name: string;
                     /** @description The name it points to. */
                     target: string;
+                    /** @description Seconds the record may be cached. */
+                    ttl: number;
+                }[];
+                /** @description NS records. */
+                NS?: {
+                    /** @description Name server: a name in presentation form, case as sent, without a trailing dot (the root is "."). */
+                    name: string;
+                    /** @description Seconds the record may be cached. */
+                    ttl: number;
+                }[];
+                /** @description PTR records. */
+                PTR?: {
+                    /** @description The name the address points to, without a trailing dot. */
+                    name: string;
+                    /** @description Seconds the record may be cached. */
+                    ttl: number;
+                }[];
+                /** @description SOA records. */
+                SOA?: {
+                    /** @description Primary name server: a name in presentation form, case as sent, without a trailing dot (the root is "."). */
+                    mname: string;
+                    /** @description Responsible person's mailbox, as a name: a name in presentation form, case as sent, without a trailing dot (the root is "."). */
+                    rname: string;
+                    /** @description Zone serial. */
+                    serial: number;
+                    /** @description Seconds between secondaries' refreshes. */
+                    refresh: number;
+                    /** @description Seconds before a failed refresh is retried. */
+                    retry: number;
+                    /** @description Seconds after which a secondary stops answering without a refresh. */
+                    expire: number;
+                    /** @description Negative-caching TTL, seconds. */
+                    minimum: number;
+                    /** @description Seconds the record may be cached. */
+                    ttl: number;
+                }[];
+                /** @description CAA records. */
+                CAA?: {
+                    /** @description Flags; 128 is issuer-critical. */
+                    flags: number;
+                    /** @description Property tag: issue, issuewild, iodef, ... */
+                    tag: string;
+                    /** @description Property value. */
+                    value: string;
+                    /** @description Seconds the record may be cached. */
+                    ttl: number;
+                }[];
+                /** @description SRV records. */
+                SRV?: {
+                    /** @description Lower is tried first. */
+                    priority: number;
+                    /** @description Share among equal priorities. */
+                    weight: number;
+                    /** @description Service port. */
+                    port: number;
+                    /** @description Host offering the service: a name in presentation form, case as sent, without a trailing dot (the root is "."). */
+                    target: string;
+                    /** @description Seconds the record may be cached. */
+                    ttl: number;
+                }[];
+                /** @description NAPTR records. */
+                NAPTR?: {
+                    /** @description Lower is processed first. */
+                    order: number;
+                    /** @description Among equal orders, lower is preferred. */
+                    preference: number;
+                    /** @description Flags, as sent. */
+                    flags: string;
+                    /** @description Service parameters, as sent. */
+                    services: string;
+                    /** @description Substitution expression, as sent. */
+                    regexp: string;
+                    /** @description Replacement: a name in presentation form, case as sent, without a trailing dot (the root is "."). */
+                    replacement: string;
+                    /** @description Seconds the record may be cached. */
+                    ttl: number;
+                }[];
+                /** @description DS records. */
+                DS?: {
+                    /** @description Key tag of the DNSKEY it refers to. */
+                    keyTag: number;
+                    /** @description DNSSEC algorithm number. */
+                    algorithm: number;
+                    /** @description Digest algorithm number. */
+                    digestType: number;
+                    /** @description Digest, lower-case hex. */
+                    digest: string;
+                    /** @description Seconds the record may be cached. */
+                    ttl: number;
+                }[];
+                /** @description DNSKEY records. */
+                DNSKEY?: {
+                    /** @description Flags; 256 zone key, 257 with the secure entry point (KSK). */
+                    flags: number;
+                    /** @description Always 3. */
+                    protocol: number;
+                    /** @description DNSSEC algorithm number. */
+                    algorithm: number;
+                    /** @description Public key, base64. */
+                    publicKey: string;
+                    /** @description Seconds the record may be cached. */
+                    ttl: number;
+                }[];
+                /** @description TLSA records. */
+                TLSA?: {
+                    /** @description Certificate usage. */
+                    usage: number;
+                    /** @description 0 full certificate, 1 SubjectPublicKeyInfo. */
+                    selector: number;
+                    /** @description 0 exact, 1 SHA-256, 2 SHA-512. */
+                    matchingType: number;
+                    /** @description Certificate association data, lower-case hex. */
+                    data: string;
+                    /** @description Seconds the record may be cached. */
+                    ttl: number;
+                }[];
+                /** @description HTTPS records. */
+                HTTPS?: {
+                    /** @description SvcPriority: 0 is alias mode, otherwise lower is preferred. */
+                    priority: number;
+                    /** @description TargetName: a name in presentation form, case as sent, without a trailing dot (the root is "."). */
+                    target: string;
+                    /** @description SvcParams (RFC 9460) by name; a key without a name as `key<N>`, its value in hex. */
+                    params: {
+                        /** @description Keys a client must understand to use the record, by name. */
+                        mandatory?: string[];
+                        /** @description ALPN protocol ids, in order. */
+                        alpn?: string[];
+                        /**
+                         * @description Present when the default ALPN is not offered.
+                         * @constant
+                         */
+                        "no-default-alpn"?: true;
+                        /** @description Port of the alternative endpoint. */
+                        port?: number;
+                        /** @description IPv4 address hints. */
+                        ipv4hint?: string[];
+                        /** @description ECHConfigList, base64. */
+                        ech?: string;
+                        /** @description IPv6 address hints, RFC 5952 form. */
+                        ipv6hint?: string[];
+                    } & {
+                        [key: string]: string;
+                    };
+                    /** @description Seconds the record may be cached. */
+                    ttl: number;
+                }[];
+                /** @description SVCB records. */
+                SVCB?: {
+                    /** @description SvcPriority: 0 is alias mode, otherwise lower is preferred. */
+                    priority: number;
+                    /** @description TargetName: a name in presentation form, case as sent, without a trailing dot (the root is "."). */
+                    target: string;
+                    /** @description SvcParams (RFC 9460) by name; a key without a name as `key<N>`, its value in hex. */
+                    params: {
+                        /** @description Keys a client must understand to use the record, by name. */
+                        mandatory?: string[];
+                        /** @description ALPN protocol ids, in order. */
+                        alpn?: string[];
+                        /**
+                         * @description Present when the default ALPN is not offered.
+                         * @constant
+                         */
+                        "no-default-alpn"?: true;
+                        /** @description Port of the alternative endpoint. */
+                        port?: number;
+                        /** @description IPv4 address hints. */
+                        ipv4hint?: string[];
+                        /** @description ECHConfigList, base64. */
+                        ech?: string;
+                        /** @description IPv6 address hints, RFC 5952 form. */
+                        ipv6hint?: string[];
+                    } & {
+                        [key: string]: string;
+                    };
                     /** @description Seconds the record may be cached. */
                     ttl: number;
                 }[];
@@ -762,6 +935,66 @@ export interface components {
                  * @enum {unknown}
                  */
                 TXT?: "records" | "no-data" | "nxdomain" | "upstream-failed";
+                /**
+                 * @description What the resolvers said of CNAME.
+                 * @enum {unknown}
+                 */
+                CNAME?: "records" | "no-data" | "nxdomain" | "upstream-failed";
+                /**
+                 * @description What the resolvers said of NS.
+                 * @enum {unknown}
+                 */
+                NS?: "records" | "no-data" | "nxdomain" | "upstream-failed";
+                /**
+                 * @description What the resolvers said of PTR.
+                 * @enum {unknown}
+                 */
+                PTR?: "records" | "no-data" | "nxdomain" | "upstream-failed";
+                /**
+                 * @description What the resolvers said of SOA.
+                 * @enum {unknown}
+                 */
+                SOA?: "records" | "no-data" | "nxdomain" | "upstream-failed";
+                /**
+                 * @description What the resolvers said of CAA.
+                 * @enum {unknown}
+                 */
+                CAA?: "records" | "no-data" | "nxdomain" | "upstream-failed";
+                /**
+                 * @description What the resolvers said of SRV.
+                 * @enum {unknown}
+                 */
+                SRV?: "records" | "no-data" | "nxdomain" | "upstream-failed";
+                /**
+                 * @description What the resolvers said of NAPTR.
+                 * @enum {unknown}
+                 */
+                NAPTR?: "records" | "no-data" | "nxdomain" | "upstream-failed";
+                /**
+                 * @description What the resolvers said of DS.
+                 * @enum {unknown}
+                 */
+                DS?: "records" | "no-data" | "nxdomain" | "upstream-failed";
+                /**
+                 * @description What the resolvers said of DNSKEY.
+                 * @enum {unknown}
+                 */
+                DNSKEY?: "records" | "no-data" | "nxdomain" | "upstream-failed";
+                /**
+                 * @description What the resolvers said of TLSA.
+                 * @enum {unknown}
+                 */
+                TLSA?: "records" | "no-data" | "nxdomain" | "upstream-failed";
+                /**
+                 * @description What the resolvers said of HTTPS.
+                 * @enum {unknown}
+                 */
+                HTTPS?: "records" | "no-data" | "nxdomain" | "upstream-failed";
+                /**
+                 * @description What the resolvers said of SVCB.
+                 * @enum {unknown}
+                 */
+                SVCB?: "records" | "no-data" | "nxdomain" | "upstream-failed";
             };
             /** @description Each asked resolver and its answers. */
             resolvers: components["schemas"]["DnsResolverResult"][];
@@ -831,8 +1064,10 @@ export interface components {
             event: "start";
             /** @description The queries start: every resolver's budget took them. */
             data: {
-                /** @description The domain asked, in ASCII form. */
+                /** @description The domain asked, in ASCII form; or the IP literal as asked. */
                 domain: string;
+                /** @description Only when `domain` is an IP literal: the name asked in its place. */
+                reverseName?: string;
                 /** @description Record types asked. */
                 types: string[];
                 /** @description How long each query may take, ms. */
@@ -982,6 +1217,11 @@ export interface components {
              */
             resolveNames?: boolean;
             /**
+             * @description Ask for the origin AS number and prefix of each public hop address: a TXT question under the server's ASN zone (NETTOOLS_ASN_ZONE_V4 / _V6, Team Cymru's by default) to the configured resolvers, charged to their query budgets, within timeoutMs, answers kept for their TTL. Private and special-range addresses are not asked about. An address without an answer in time has no asn; the measurement is never refused for it. Asked about each hop's first answering address, as resolveNames asks its name; streamed hops come once both are in.
+             * @default false
+             */
+            asn?: boolean;
+            /**
              * @description Where to measure: location names (GET /api/locations), "all" connected locations, or any N of them. Absent: this server measures itself and the answer is its own. Present: one result per location and a verdict.
              * @example [
              *       "local"
@@ -1107,6 +1347,19 @@ export interface components {
                 })[];
                 /** @description PTR name of the hop's first answering address, without its final dot (with resolveNames, when a resolver gave one). */
                 name?: string;
+                /** @description The origin AS of the hop's first answering address (with asn, when the ASN zone gave one in time). */
+                asn?: {
+                    /**
+                     * @description The origin AS number (the first, when the prefix has several origins).
+                     * @example 64500
+                     */
+                    number: number;
+                    /**
+                     * @description The announced prefix the address lies in.
+                     * @example 192.0.2.0/24
+                     */
+                    prefix: string;
+                };
             }[];
             /** @description Time for the whole trace, resolution included, ms. */
             durationMs: number;
@@ -1200,6 +1453,19 @@ export interface components {
                 })[];
                 /** @description PTR name of the hop's first answering address, without its final dot (with resolveNames, when a resolver gave one). */
                 name?: string;
+                /** @description The origin AS of the hop's first answering address (with asn, when the ASN zone gave one in time). */
+                asn?: {
+                    /**
+                     * @description The origin AS number (the first, when the prefix has several origins).
+                     * @example 64500
+                     */
+                    number: number;
+                    /**
+                     * @description The announced prefix the address lies in.
+                     * @example 192.0.2.0/24
+                     */
+                    prefix: string;
+                };
             };
         } | {
             /**
@@ -1289,6 +1555,11 @@ export interface components {
              * @default false
              */
             resolveNames?: boolean;
+            /**
+             * @description Ask for the origin AS number and prefix of each public hop address: a TXT question under the server's ASN zone (NETTOOLS_ASN_ZONE_V4 / _V6, Team Cymru's by default) to the configured resolvers, charged to their query budgets, within timeoutMs, answers kept for their TTL. Private and special-range addresses are not asked about. An address without an answer in time has no asn; the measurement is never refused for it. Each address is asked about once, when it is first seen.
+             * @default false
+             */
+            asn?: boolean;
             /**
              * @description Where to measure: location names (GET /api/locations), "all" connected locations, or any N of them. Absent: this server measures itself and the answer is its own. Present: one result per location and a verdict.
              * @example [
@@ -1405,6 +1676,19 @@ export interface components {
                     address: string;
                     /** @description Its PTR name, without the final dot (with resolveNames, when a resolver gave one). */
                     name?: string;
+                    /** @description The origin AS of the address (with asn, when the ASN zone gave one in time). */
+                    asn?: {
+                        /**
+                         * @description The origin AS number (the first, when the prefix has several origins).
+                         * @example 64500
+                         */
+                        number: number;
+                        /**
+                         * @description The announced prefix the address lies in.
+                         * @example 192.0.2.0/24
+                         */
+                        prefix: string;
+                    };
                     /** @description How many of this hop's probes it answered. */
                     count: number;
                 }[];
@@ -1504,7 +1788,7 @@ export interface components {
              * @constant
              */
             event: "cycle";
-            /** @description Sent as each cycle ends: every hop's figures over the cycles so far, as the summary's `hops` will show them (names that are already in). */
+            /** @description Sent as each cycle ends: every hop's figures over the cycles so far, as the summary's `hops` will show them (names and AS numbers that are already in). */
             data: {
                 /** @description The cycle that just ended, from 1. */
                 cycle: number;
@@ -1520,6 +1804,19 @@ export interface components {
                         address: string;
                         /** @description Its PTR name, without the final dot (with resolveNames, when a resolver gave one). */
                         name?: string;
+                        /** @description The origin AS of the address (with asn, when the ASN zone gave one in time). */
+                        asn?: {
+                            /**
+                             * @description The origin AS number (the first, when the prefix has several origins).
+                             * @example 64500
+                             */
+                            number: number;
+                            /**
+                             * @description The announced prefix the address lies in.
+                             * @example 192.0.2.0/24
+                             */
+                            prefix: string;
+                        };
                         /** @description How many of this hop's probes it answered. */
                         count: number;
                     }[];

@@ -55,6 +55,14 @@ test('trace --from all --json prints the located body', async ({ hub }) => {
   assert.equal(body.verdict, { reached: 2, of: 3 });
 });
 
+test('mtr --from prints mtr\'s table per location and the verdict line', async ({ hub }) => {
+  const r = await cli(['mtr', '127.0.0.1', '-c', '1', '--from', 'hub,ams', '--server', hub.base]);
+  assert.is(r.code, 0, r.err);
+  assert.equal(r.out.match(/^== [a-z]+ ==$/gm), ['== hub ==', '== ams ==']);
+  assert.is(r.out.match(/^\s+1\.\|-- 127\.0\.0\.1 /gm)?.length, 2, r.out);
+  assert.match(r.out, /^reached from 2 of 2 locations \(quorum 2\)$/m);
+});
+
 test('dns --from 2 prints two locations\' records and the consistency line', async ({ hub }) => {
   const r = await cli(['dns', 'example.test', '--type', 'A', '--from', '2', '--server', hub.base]);
   assert.is(r.code, 0, r.err);

@@ -87,4 +87,19 @@ test('a trace from a location shows its hops and its verdict', async ({ rig, bro
   await page.close();
 });
 
+test('an mtr from two locations shows each one\'s cycles, its last hop and the verdict', async ({ rig, browser }) => {
+  const { page, trouble } = await openWatched(browser, `${rig.hub.base}/`);
+  await page.select('#locations-select', 'hub', 'ams');
+  await typeInto(page, '#mtr-host', '127.0.0.1');
+  await typeInto(page, '#mtr-cycles', '2');
+  await page.click('#mtr-run');
+  assert.is(await finished(page, 'mtr-located-verdict'), 'Reached from 2 of 2 locations.');
+  for (const r of await rows(page, 'mtr-located')) {
+    assert.equal([r.state, ...r.cells.slice(0, 5)], ['done', 'reached', '2', '1', '127.0.0.1', '0.0%'], r.location);
+  }
+  assert.is(await page.$eval('#mtr-table', (e: any) => (globalThis as any).getComputedStyle(e).display), 'none');
+  assert.equal(await trouble(), []);
+  await page.close();
+});
+
 test.run();

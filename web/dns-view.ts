@@ -1,10 +1,14 @@
 import { agreement, queryText, type Agreement, type Query } from './dns-agree.js';
 import { byId, el, say } from './dom.js';
 import { client, follow } from './api.js';
-import type { DnsEvent, DnsRequest, RecordType } from './client/index.js';
+import type { DnsEvent, DnsRequest, Here, RecordType } from './client/index.js';
+import { DNS_COLUMNS, dnsFrom } from './dns-from.js';
+import { LocatedTable } from './located-table.js';
+import { chosenLocations } from './locations-picker.js';
 
 // The dns section: a table with one row per resolver and one column per type, each cell filled as that
-// resolver's answer lands, and a last row saying per type whether the resolvers agree so far.
+// resolver's answer lands, and a last row saying per type whether the resolvers agree so far. With
+// locations chosen, one row per location instead (dns-from.ts).
 
 interface Table {
   types: string[];
@@ -17,24 +21,31 @@ const VERDICT: Record<Agreement, string> = { waiting: 'waiting…', agree: 'agre
 export function startDnsView(): void {
   const form = byId<HTMLFormElement>('dns-form');
   const status = byId('dns-status');
+  const located = new LocatedTable(byId('dns'), byId<HTMLTableElement>('dns-located'), byId('dns-located-verdict'), DNS_COLUMNS);
   let running = false;
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     if (running) return;
     running = true;
     byId<HTMLButtonElement>('dns-run').disabled = true;
-    void run(form, status).finally(() => {
+    const names = chosenLocations();
+    if (names.length === 0) located.stop();
+    const body = request(form);
+    void (names.length > 0 ? dnsFrom(body, names, located, status) : run(body, status)).finally(() => {
       running = false;
       byId<HTMLButtonElement>('dns-run').disabled = false;
     });
   });
 }
 
-async function run(form: HTMLFormElement, status: HTMLElement): Promise<void> {
+function request(form: HTMLFormElement): Here<DnsRequest> {
   const fields = new FormData(form);
   // The form's boxes are the API's record types; the server checks what it is sent all the same.
   const types = fields.getAll('type').map(String) as RecordType[];
-  const body: DnsRequest = { domain: String(fields.get('domain')).trim(), ...(types.length > 0 ? { types } : {}) };
+  return { domain: String(fields.get('domain')).trim(), ...(types.length > 0 ? { types } : {}) };
+}
+
+async function run(body: Here<DnsRequest>, status: HTMLElement): Promise<void> {
   const table: Table = { types: [], resolvers: [], answers: new Map() };
   byId('dns-table').replaceChildren();
   byId('dns-verdict').textContent = '';

@@ -1,18 +1,22 @@
 import { startDnsView } from './dns-view.js';
+import { startLocationsPicker } from './locations-picker.js';
 import { startPingView } from './ping-view.js';
 import { MTR_PATH, startMtrView } from './mtr-view.js';
 import { startTraceView, TRACE_PATH } from './trace-view.js';
 
-// The live page's entry: ping and dns are always there; trace and mtr only when the server offers them.
+// The live page's entry: ping and dns are always there; trace and mtr only when the server offers them;
+// the locations picker only when the server lists agents beside itself.
 
 startPingView();
 startDnsView();
 
-void fetch('/openapi.json')
+const tools = fetch('/openapi.json')
   .then((response) => (response.ok ? response.json() : null))
   .then((doc: { paths?: Record<string, unknown> } | null) => {
     if (doc?.paths?.[TRACE_PATH] !== undefined) startTraceView();
     if (doc?.paths?.[MTR_PATH] !== undefined) startMtrView();
   })
-  .catch(() => undefined) // without the document the page still pings and asks; trace and mtr stay hidden
-  .finally(() => document.body.setAttribute('data-ready', 'true'));
+  .catch(() => undefined); // without the document the page still pings and asks; trace and mtr stay hidden
+
+// Without the list the page measures from this server alone, as it always did.
+void Promise.all([tools, startLocationsPicker().catch(() => undefined)]).finally(() => document.body.setAttribute('data-ready', 'true'));

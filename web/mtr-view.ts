@@ -1,10 +1,13 @@
 import { byId, el, say } from './dom.js';
 import { client, follow } from './api.js';
-import type { MtrEvent, MtrHop, MtrRequest, MtrResult } from './client/index.js';
+import type { Here, MtrEvent, MtrHop, MtrRequest, MtrResult } from './client/index.js';
+import { LocatedTable } from './located-table.js';
+import { chosenLocations } from './locations-picker.js';
+import { MTR_COLUMNS, mtrFrom } from './mtr-from.js';
 
 // The mtr section, shown only when this server offers mtr (its OpenAPI document lists the path): the
 // table mtr's live view shows, redrawn after every cycle from the figures the cycle event carries, then
-// whether the path reached its host.
+// whether the path reached its host. With locations chosen, one row per location instead (mtr-from.ts).
 
 export const MTR_PATH = '/api/tools/mtr';
 
@@ -14,13 +17,17 @@ export function startMtrView(): void {
   byId('mtr').hidden = false;
   const form = byId<HTMLFormElement>('mtr-form');
   const stop = byId<HTMLButtonElement>('mtr-stop');
+  const located = new LocatedTable(byId('mtr'), byId<HTMLTableElement>('mtr-located'), byId('mtr-located-verdict'), MTR_COLUMNS);
   let running: AbortController | null = null;
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     if (running !== null) return;
     const controller = (running = new AbortController());
     setRunning(true);
-    void run(form, controller.signal).finally(() => {
+    const names = chosenLocations();
+    if (names.length === 0) located.stop();
+    const request = mtrRequest(form);
+    void (names.length > 0 ? mtrFrom(request, names, located, byId('mtr-status'), controller.signal) : run(request, controller.signal)).finally(() => {
       running = null;
       setRunning(false);
     });
@@ -33,9 +40,12 @@ export function startMtrView(): void {
   }
 }
 
-async function run(form: HTMLFormElement, signal: AbortSignal): Promise<void> {
+function mtrRequest(form: HTMLFormElement): Here<MtrRequest> {
   const fields = new FormData(form);
-  const request: MtrRequest = { host: String(fields.get('host')).trim(), cycles: Number(fields.get('cycles')), asn: fields.get('asn') !== null };
+  return { host: String(fields.get('host')).trim(), cycles: Number(fields.get('cycles')), asn: fields.get('asn') !== null };
+}
+
+async function run(request: Here<MtrRequest>, signal: AbortSignal): Promise<void> {
   const status = byId('mtr-status');
   const verdict = byId('mtr-verdict');
   byId('mtr-table').replaceChildren();

@@ -3,14 +3,19 @@ import { PingChart } from './ping-chart.js';
 import { ms, percent, PingStats } from './ping-stats.js';
 import { client, follow } from './api.js';
 import type { PingEvent } from './client/index.js';
+import { LocatedTable } from './located-table.js';
+import { chosenLocations } from './locations-picker.js';
+import { PING_COLUMNS, pingFrom } from './ping-from.js';
 
 // The ping section: host, count and interval; each echo drawn as its event arrives; figures kept live.
+// With locations chosen, one row per location instead (ping-from.ts).
 
 export function startPingView(): void {
   const form = byId<HTMLFormElement>('ping-form');
   const stop = byId<HTMLButtonElement>('ping-stop');
   const status = byId('ping-status');
   const chart = new PingChart(byId('ping-chart') as unknown as SVGSVGElement);
+  const located = new LocatedTable(byId('ping'), byId<HTMLTableElement>('ping-located'), byId('ping-located-verdict'), PING_COLUMNS);
   let running: AbortController | null = null;
 
   form.addEventListener('submit', (event) => {
@@ -18,7 +23,11 @@ export function startPingView(): void {
     if (running !== null) return;
     running = new AbortController();
     setRunning(true);
-    void run(form, chart, status, running.signal).finally(() => {
+    const names = chosenLocations();
+    if (names.length === 0) located.stop();
+    const body = request(form);
+    const done = names.length > 0 ? pingFrom(body, names, located, status, running.signal) : run(body, chart, status, running.signal);
+    void done.finally(() => {
       running = null;
       setRunning(false);
     });
@@ -31,10 +40,13 @@ export function startPingView(): void {
   }
 }
 
-async function run(form: HTMLFormElement, chart: PingChart, status: HTMLElement, signal: AbortSignal): Promise<void> {
+function request(form: HTMLFormElement): { host: string; count: number; intervalMs: number } {
   const fields = new FormData(form);
-  const count = Number(fields.get('count'));
-  const body = { host: String(fields.get('host')).trim(), count, intervalMs: Number(fields.get('interval')) };
+  return { host: String(fields.get('host')).trim(), count: Number(fields.get('count')), intervalMs: Number(fields.get('interval')) };
+}
+
+async function run(body: { host: string; count: number; intervalMs: number }, chart: PingChart, status: HTMLElement, signal: AbortSignal): Promise<void> {
+  const count = body.count;
   const stats = new PingStats();
   chart.reset(count);
   showFigures(stats);

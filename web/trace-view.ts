@@ -1,10 +1,14 @@
 import { byId, el, say } from './dom.js';
 import { client, follow } from './api.js';
 import type { TracerouteEvent, TracerouteHop } from './client/index.js';
+import { LocatedTable } from './located-table.js';
+import { chosenLocations } from './locations-picker.js';
+import { TRACE_COLUMNS, traceFrom } from './trace-from.js';
 import { traceVerdict } from './trace-verdict.js';
 
 // The trace section, shown only when this server offers traceroute (its OpenAPI document lists the
-// path): one list item per hop as its event arrives, then whether the trace reached its host.
+// path): one list item per hop as its event arrives, then whether the trace reached its host. With
+// locations chosen, one row per location instead (trace-from.ts).
 
 export const TRACE_PATH = '/api/tools/traceroute';
 
@@ -13,13 +17,17 @@ export function startTraceView(): void {
   const form = byId<HTMLFormElement>('trace-form');
   const stop = byId<HTMLButtonElement>('trace-stop');
   const status = byId('trace-status');
+  const located = new LocatedTable(byId('trace'), byId<HTMLTableElement>('trace-located'), byId('trace-located-verdict'), TRACE_COLUMNS);
   let running: AbortController | null = null;
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     if (running !== null) return;
     const controller = (running = new AbortController());
     setRunning(true);
-    void run(form, status, controller.signal).finally(() => {
+    const names = chosenLocations();
+    if (names.length === 0) located.stop();
+    const host = String(new FormData(form).get('host')).trim();
+    void (names.length > 0 ? traceFrom(host, names, located, status, controller.signal) : run(host, status, controller.signal)).finally(() => {
       running = null;
       setRunning(false);
     });
@@ -32,8 +40,7 @@ export function startTraceView(): void {
   }
 }
 
-async function run(form: HTMLFormElement, status: HTMLElement, signal: AbortSignal): Promise<void> {
-  const host = String(new FormData(form).get('host')).trim();
+async function run(host: string, status: HTMLElement, signal: AbortSignal): Promise<void> {
   const list = byId('trace-hops');
   list.replaceChildren();
   const verdict = byId('trace-verdict');

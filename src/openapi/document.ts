@@ -228,7 +228,7 @@ function locatedSchema(tool: AnyTool): Json {
         additionalProperties: { oneOf: [ref(tool.resultSchema.$id), { type: 'object', additionalProperties: false, required: ['problem'], properties: { problem: ref('Problem') } }] },
       },
       verdict: {
-        type: 'object',
+        ...(tool.verdictSchema ?? { type: 'object' }),
         description: 'ping, traceroute, mtr: `{ "reached", "of" }`, from how many locations the target was reached of how many asked. dns: `{ "consistent", "answered", "of" }`, whether every location and its resolvers saw the same records.',
       },
     },

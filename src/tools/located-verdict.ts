@@ -2,6 +2,17 @@
 // bodies, which the hub has checked against the tool's schema.
 
 // Ping, traceroute, mtr: from how many locations the target was reached, of how many asked.
+export const REACHED_VERDICT_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['reached', 'of'],
+  properties: {
+    reached: { type: 'integer', minimum: 0, description: 'Locations whose measurement reached the target.' },
+    of: { type: 'integer', minimum: 1, description: 'Locations asked, those that failed included.' },
+  },
+} as const;
+
+
 export function reachedVerdict<R>(reached: (result: R) => boolean): (results: readonly R[], of: number) => { reached: number; of: number } {
   return (results, of) => ({ reached: results.filter(reached).length, of });
 }
@@ -18,6 +29,17 @@ function recordSets(records: Readonly<Record<string, readonly unknown[] | undefi
     .map((type) => `${type}:${(records[type] ?? []).map(recordKey).sort().join('|')}`)
     .join('\n');
 }
+
+export const DNS_VERDICT_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['consistent', 'answered', 'of'],
+  properties: {
+    consistent: { type: 'boolean', description: "Every location's resolvers agreed, and every location that answered saw the same records (TTLs aside)." },
+    answered: { type: 'integer', minimum: 0, description: 'Locations that answered (a 200 body, not a problem).' },
+    of: { type: 'integer', minimum: 1, description: 'Locations asked, those that failed included.' },
+  },
+} as const;
 
 // dns: consistent when every location's resolvers agreed among themselves and every location that answered
 // saw the same records; a location that failed is not counted as a disagreement, but `of` shows it.

@@ -96,6 +96,7 @@ export interface Tool<Req, Res> {
   // With `locations`: what every location's result says together (ping: reached from how many of how
   // many). `results` are the locations' 200 bodies; `of` counts the failed locations too.
   verdict?(results: readonly Res[], of: number): Record<string, unknown>;
+  verdictSchema?: Readonly<Record<string, unknown>>; // what `verdict` returns, for the OpenAPI document
 }
 
 // A tool with a GET /probe module.

@@ -1,5 +1,5 @@
 import { readRateLimit, type RateLimitInfo } from './rate-limit.js';
-import type { DnsResult, Problem, RecordType } from './types.js';
+import type { DnsResult, LocationEntry, Problem, RecordType } from './types.js';
 
 // Why a call has no value. `problem`: the server refused or failed with an RFC 9457 problem;
 // `network`: no HTTP answer came (refused connection, DNS, CORS in a browser); `aborted`: the caller's
@@ -78,4 +78,9 @@ export function resolversFailed(error: ClientError): boolean {
 // records say nothing about the zone.
 export function unansweredTypes(result: DnsResult): RecordType[] {
   return (Object.entries(result.outcomes) as Array<[RecordType, string]>).filter(([, said]) => said === 'upstream-failed').map(([type]) => type);
+}
+
+// A location's problem, or null when the entry is that location's 200 body (no result has a `problem`).
+export function entryProblem<R extends object>(entry: LocationEntry<R>): Problem | null {
+  return 'problem' in entry ? (entry as { problem: Problem }).problem : null;
 }

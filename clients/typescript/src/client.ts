@@ -2,7 +2,36 @@ import { failed, MAX_BODY_BYTES, readAnswer, type Answer } from './answer.js';
 import { NettoolsError } from './error.js';
 import type { RateLimitInfo } from './rate-limit.js';
 import { openStream, readEvents } from './stream.js';
-import type { DnsEvent, DnsRequest, DnsResult, Limits, MtrEvent, MtrRequest, MtrResult, PingEvent, PingRequest, PingResult, ProblemCode, TcpEvent, TcpRequest, TcpResult, TracerouteEvent, TracerouteRequest, TracerouteResult } from './types.js';
+import type {
+  At,
+  DnsEvent,
+  DnsLocated,
+  DnsLocatedEvent,
+  DnsRequest,
+  DnsResult,
+  Here,
+  Limits,
+  Location,
+  MtrEvent,
+  MtrLocated,
+  MtrLocatedEvent,
+  MtrRequest,
+  MtrResult,
+  PingEvent,
+  PingLocated,
+  PingLocatedEvent,
+  PingRequest,
+  PingResult,
+  ProblemCode,
+  TcpEvent,
+  TcpRequest,
+  TcpResult,
+  TracerouteEvent,
+  TracerouteLocated,
+  TracerouteLocatedEvent,
+  TracerouteRequest,
+  TracerouteResult,
+} from './types.js';
 import { wait } from './wait.js';
 
 // Good manners on 429 and 503: resend once `Retry-After` has passed, a bounded number of times, and
@@ -52,24 +81,40 @@ export class NettoolsClient {
     this.retry = retry === null ? null : { maxRetries: retry.maxRetries ?? DEFAULT_RETRY.maxRetries, maxWaitSeconds: retry.maxWaitSeconds ?? DEFAULT_RETRY.maxWaitSeconds };
   }
 
-  ping(request: PingRequest, call: CallOptions = {}): Promise<Answer<PingResult>> {
-    return this.send<PingResult>('POST', 'api/tools/ping', request, call);
+  // With `locations` (names, "all" or a number; see locations()), each call answers the Located form
+  // instead: every location's own body or problem, by name, and the verdict over them. The overloads
+  // pick the answer's type from the request: a literal with `locations` gets PingLocated, one without
+  // PingResult, a request whose `locations` may or may not be there the union of both.
+  ping(request: At<PingRequest>, call?: CallOptions): Promise<Answer<PingLocated>>;
+  ping(request: Here<PingRequest>, call?: CallOptions): Promise<Answer<PingResult>>;
+  ping(request: PingRequest, call?: CallOptions): Promise<Answer<PingResult | PingLocated>>;
+  ping(request: PingRequest, call: CallOptions = {}): Promise<Answer<PingResult | PingLocated>> {
+    return this.send('POST', 'api/tools/ping', request, call);
   }
 
-  dns(request: DnsRequest, call: CallOptions = {}): Promise<Answer<DnsResult>> {
-    return this.send<DnsResult>('POST', 'api/tools/dns', request, call);
+  dns(request: At<DnsRequest>, call?: CallOptions): Promise<Answer<DnsLocated>>;
+  dns(request: Here<DnsRequest>, call?: CallOptions): Promise<Answer<DnsResult>>;
+  dns(request: DnsRequest, call?: CallOptions): Promise<Answer<DnsResult | DnsLocated>>;
+  dns(request: DnsRequest, call: CallOptions = {}): Promise<Answer<DnsResult | DnsLocated>> {
+    return this.send('POST', 'api/tools/dns', request, call);
   }
 
   // The path to a host, hop by hop. A destination that never answers is still a value
   // (destinationReached false), not an error.
-  traceroute(request: TracerouteRequest, call: CallOptions = {}): Promise<Answer<TracerouteResult>> {
-    return this.send<TracerouteResult>('POST', 'api/tools/traceroute', request, call);
+  traceroute(request: At<TracerouteRequest>, call?: CallOptions): Promise<Answer<TracerouteLocated>>;
+  traceroute(request: Here<TracerouteRequest>, call?: CallOptions): Promise<Answer<TracerouteResult>>;
+  traceroute(request: TracerouteRequest, call?: CallOptions): Promise<Answer<TracerouteResult | TracerouteLocated>>;
+  traceroute(request: TracerouteRequest, call: CallOptions = {}): Promise<Answer<TracerouteResult | TracerouteLocated>> {
+    return this.send('POST', 'api/tools/traceroute', request, call);
   }
 
   // Every hop of the path probed again in cycles, with mtr's figures per hop (at most 10 cycles here;
   // mtrStream() takes up to 3600).
-  mtr(request: MtrRequest, call: CallOptions = {}): Promise<Answer<MtrResult>> {
-    return this.send<MtrResult>('POST', 'api/tools/mtr', request, call);
+  mtr(request: At<MtrRequest>, call?: CallOptions): Promise<Answer<MtrLocated>>;
+  mtr(request: Here<MtrRequest>, call?: CallOptions): Promise<Answer<MtrResult>>;
+  mtr(request: MtrRequest, call?: CallOptions): Promise<Answer<MtrResult | MtrLocated>>;
+  mtr(request: MtrRequest, call: CallOptions = {}): Promise<Answer<MtrResult | MtrLocated>> {
+    return this.send('POST', 'api/tools/mtr', request, call);
   }
 
   // Connections to one port of a host, each timed (a tcping). A closed port is still a value
@@ -83,32 +128,52 @@ export class NettoolsClient {
     return this.send<Limits>('GET', 'api/limits', undefined, call);
   }
 
+  // Where measurements can run: this server first, then each agent connected to it; spends no token.
+  locations(call: CallOptions = {}): Promise<Answer<Location[]>> {
+    return this.send<Location[]>('GET', 'api/locations', undefined, call);
+  }
+
   // The streamed forms: `start`, each result as it arrives (ping `reply`, dns `answer`, traceroute `hop`
   // in TTL order, mtr `cycle`), then `summary`, whose data is what ping() / dns() / traceroute() / mtr() answer. The request
   // goes out on the first next(); a refusal (after the same Retry-After waits as the plain calls), a
   // `problem` event and a broken stream are thrown as NettoolsError. Leaving the loop early aborts the
   // request, and the server stops measuring.
-  pingStream(request: PingRequest, call: CallOptions = {}): AsyncGenerator<PingEvent, void, undefined> {
-    return this.stream<PingEvent>('api/tools/ping', request, call);
+  // With `locations`, every location's events come as they arrive, each data with its `location`; a
+  // location's `problem` is yielded (the others go on), and the stream ends with the `locations` event,
+  // whose data is what the JSON call answers.
+  pingStream(request: At<PingRequest>, call?: CallOptions): AsyncGenerator<PingLocatedEvent, void, undefined>;
+  pingStream(request: Here<PingRequest>, call?: CallOptions): AsyncGenerator<PingEvent, void, undefined>;
+  pingStream(request: PingRequest, call?: CallOptions): AsyncGenerator<PingEvent | PingLocatedEvent, void, undefined>;
+  pingStream(request: PingRequest, call: CallOptions = {}): AsyncGenerator<PingEvent | PingLocatedEvent, void, undefined> {
+    return this.stream('api/tools/ping', request, call);
   }
 
-  dnsStream(request: DnsRequest, call: CallOptions = {}): AsyncGenerator<DnsEvent, void, undefined> {
-    return this.stream<DnsEvent>('api/tools/dns', request, call);
+  dnsStream(request: At<DnsRequest>, call?: CallOptions): AsyncGenerator<DnsLocatedEvent, void, undefined>;
+  dnsStream(request: Here<DnsRequest>, call?: CallOptions): AsyncGenerator<DnsEvent, void, undefined>;
+  dnsStream(request: DnsRequest, call?: CallOptions): AsyncGenerator<DnsEvent | DnsLocatedEvent, void, undefined>;
+  dnsStream(request: DnsRequest, call: CallOptions = {}): AsyncGenerator<DnsEvent | DnsLocatedEvent, void, undefined> {
+    return this.stream('api/tools/dns', request, call);
   }
 
-  tracerouteStream(request: TracerouteRequest, call: CallOptions = {}): AsyncGenerator<TracerouteEvent, void, undefined> {
-    return this.stream<TracerouteEvent>('api/tools/traceroute', request, call);
+  tracerouteStream(request: At<TracerouteRequest>, call?: CallOptions): AsyncGenerator<TracerouteLocatedEvent, void, undefined>;
+  tracerouteStream(request: Here<TracerouteRequest>, call?: CallOptions): AsyncGenerator<TracerouteEvent, void, undefined>;
+  tracerouteStream(request: TracerouteRequest, call?: CallOptions): AsyncGenerator<TracerouteEvent | TracerouteLocatedEvent, void, undefined>;
+  tracerouteStream(request: TracerouteRequest, call: CallOptions = {}): AsyncGenerator<TracerouteEvent | TracerouteLocatedEvent, void, undefined> {
+    return this.stream('api/tools/traceroute', request, call);
   }
 
-  mtrStream(request: MtrRequest, call: CallOptions = {}): AsyncGenerator<MtrEvent, void, undefined> {
-    return this.stream<MtrEvent>('api/tools/mtr', request, call);
+  mtrStream(request: At<MtrRequest>, call?: CallOptions): AsyncGenerator<MtrLocatedEvent, void, undefined>;
+  mtrStream(request: Here<MtrRequest>, call?: CallOptions): AsyncGenerator<MtrEvent, void, undefined>;
+  mtrStream(request: MtrRequest, call?: CallOptions): AsyncGenerator<MtrEvent | MtrLocatedEvent, void, undefined>;
+  mtrStream(request: MtrRequest, call: CallOptions = {}): AsyncGenerator<MtrEvent | MtrLocatedEvent, void, undefined> {
+    return this.stream('api/tools/mtr', request, call);
   }
 
   tcpStream(request: TcpRequest, call: CallOptions = {}): AsyncGenerator<TcpEvent, void, undefined> {
     return this.stream<TcpEvent>('api/tools/tcp', request, call);
   }
 
-  private async *stream<E extends { event: string; data: unknown }>(path: string, body: unknown, call: CallOptions): AsyncGenerator<E, void, undefined> {
+  private async *stream<E extends { event: string; data: unknown }>(path: string, body: { locations?: unknown }, call: CallOptions): AsyncGenerator<E, void, undefined> {
     // Our own controller, so that leaving the loop can abort the request whatever the caller's signal.
     const own = new AbortController();
     const stop = () => own.abort();
@@ -117,7 +182,7 @@ export class NettoolsClient {
     try {
       const answer = await this.send('POST', path, body, { signal: own.signal }, STREAM_ACCEPT, openStream);
       if (!answer.ok) throw new NettoolsError(answer.error, answer.rateLimit, answer.requestId, answer.waits);
-      yield* readEvents<E>(answer.value, answer, own.signal, this.options.maxBodyBytes ?? MAX_BODY_BYTES);
+      yield* readEvents<E>(answer.value, answer, own.signal, this.options.maxBodyBytes ?? MAX_BODY_BYTES, body.locations !== undefined);
     } finally {
       call.signal?.removeEventListener('abort', stop);
       own.abort();

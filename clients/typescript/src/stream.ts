@@ -43,7 +43,9 @@ export function parseEventLine(line: string): WireEvent | null {
 // The events of one NDJSON response body as each line completes. Ends after `summary`; a `problem` event,
 // an unreadable line, a line longer than `maxLine` bytes, a body that ends before the summary and the
 // caller's abort are thrown as NettoolsError. Leaving early (break, return, throw in the loop) cancels the body.
-export async function* readEvents<E extends WireEvent>(body: ReadableStream<Uint8Array>, head: StreamHead, signal: AbortSignal, maxLine = MAX_BODY_BYTES): AsyncGenerator<E, void, undefined> {
+// `located` (a request with `locations`): a location's `summary` and `problem` (data with `location`) are
+// yielded like any event, and the stream ends after `locations`; a problem of the whole stream is thrown.
+export async function* readEvents<E extends WireEvent>(body: ReadableStream<Uint8Array>, head: StreamHead, signal: AbortSignal, maxLine = MAX_BODY_BYTES, located = false): AsyncGenerator<E, void, undefined> {
   const fail = (error: ClientError) => new NettoolsError(error, head.rateLimit, head.requestId, head.waits);
   const reader = body.getReader();
   const lines = new LineSplitter();
@@ -59,20 +61,23 @@ export async function* readEvents<E extends WireEvent>(body: ReadableStream<Uint
         if (line === '') continue;
         const event = parseEventLine(line);
         if (event === null) throw fail({ kind: 'unexpected', status: head.status, message: `not an event line: ${line.slice(0, 200)}` });
-        if (event.event === 'problem') throw fail({ kind: 'problem', status: (event.data as Problem).status ?? head.status, problem: event.data as Problem });
+        if (event.event === 'problem' && !(located && atLocation(event))) throw fail({ kind: 'problem', status: (event.data as Problem).status ?? head.status, problem: event.data as Problem });
         // Lines already read are not handed out once the caller has aborted.
         if (signal.aborted) throw fail({ kind: 'aborted', message: 'aborted while reading the stream' });
         yield event as E;
-        if (event.event === 'summary') return;
+        if (event.event === (located ? 'locations' : 'summary')) return;
       }
     }
     const rest = lines.end();
-    throw fail({ kind: 'network', message: rest === '' ? 'the stream ended before its summary' : 'the stream ended in the middle of an event' });
+    const last = located ? 'its locations event' : 'its summary';
+    throw fail({ kind: 'network', message: rest === '' ? `the stream ended before ${last}` : 'the stream ended in the middle of an event' });
   } finally {
     // Cancelling tells fetch the rest is not wanted; a body already ended or errored refuses quietly.
     reader.cancel().catch(() => undefined);
   }
 }
+
+const atLocation = (event: WireEvent) => typeof (event.data as { location?: unknown } | null)?.location === 'string';
 
 function describe(err: unknown): string {
   const e = err as { message?: string; cause?: { code?: string; message?: string } };

@@ -32,9 +32,39 @@ export type TracerouteStreamEvent = Schemas['TracerouteStreamEvent'];
 export type MtrStreamEvent = Schemas['MtrStreamEvent'];
 export type TcpStreamEvent = Schemas['TcpStreamEvent'];
 // What a streamed call yields: every event of the stream but `problem`, which is thrown instead (and
-// `locations`, which ends only a stream asked with `locations`: this client does not ask for them yet).
+// `locations`, which ends only a stream asked with `locations`: see the *LocatedEvent types for those).
 export type PingEvent = Exclude<PingStreamEvent, { event: 'problem' | 'locations' }>;
 export type DnsEvent = Exclude<DnsStreamEvent, { event: 'problem' | 'locations' }>;
 export type TracerouteEvent = Exclude<TracerouteStreamEvent, { event: 'problem' | 'locations' }>;
 export type MtrEvent = Exclude<MtrStreamEvent, { event: 'problem' | 'locations' }>;
 export type TcpEvent = Exclude<TcpStreamEvent, { event: 'problem' | 'locations' }>;
+
+// Where a request measures (GET /api/locations names them): names, "all", or any N of them.
+export type Location = Schemas['Location'];
+export type LocationsSelector = NonNullable<PingRequest['locations']>;
+// A request with `locations`, and one without: the tool calls answer each with its own type.
+export type At<R> = R & { locations: LocationsSelector };
+export type Here<R> = R & { locations?: undefined };
+
+// A request with `locations`: each location's own 200 body or `{ problem }`, by name in the order asked,
+// and what they say together (the verdict).
+export type PingLocated = Schemas['PingLocated'];
+export type DnsLocated = Schemas['DnsLocated'];
+export type TracerouteLocated = Schemas['TracerouteLocated'];
+export type MtrLocated = Schemas['MtrLocated'];
+// ping, traceroute, mtr: from how many locations the target was reached; dns: whether every location
+// (and its resolvers) saw the same records, and how many answered at all.
+export type ReachedVerdict = PingLocated['verdict'];
+export type DnsVerdict = DnsLocated['verdict'];
+// One location's entry: its own 200 body, or the problem a request of its own would have had there.
+export type LocationEntry<R> = R | { problem: Problem };
+
+// A streamed call with `locations` yields every location's events, each data with its `location`: its
+// `start`, its results, then its `summary` or its `problem` (yielded, not thrown: the others go on);
+// then one `locations` event holding the JSON body, which ends the stream.
+type Tagged<E> = E extends { event: infer N; data: infer D } ? { event: N; data: D & { location: string } } : never;
+type LocatedEvents<S, L> = Tagged<Exclude<S, { event: 'locations' }>> | { event: 'locations'; data: L };
+export type PingLocatedEvent = LocatedEvents<PingStreamEvent, PingLocated>;
+export type DnsLocatedEvent = LocatedEvents<DnsStreamEvent, DnsLocated>;
+export type TracerouteLocatedEvent = LocatedEvents<TracerouteStreamEvent, TracerouteLocated>;
+export type MtrLocatedEvent = LocatedEvents<MtrStreamEvent, MtrLocated>;

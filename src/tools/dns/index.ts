@@ -1,4 +1,4 @@
-import { dnsVerdict } from '../located-verdict';
+import { DNS_VERDICT_SCHEMA, dnsVerdict } from '../located-verdict';
 import type { Tool } from '../tool';
 import { dnsStreamEvents } from './stream-schema';
 import { dnsProbe } from './probe';
@@ -20,6 +20,7 @@ export const dnsTool: Tool<DnsRequest, DnsResult> = {
   streamEvents: dnsStreamEvents,
   normalize: (request, formats) => normalizeDns(request, formats),
   open: (deps) => openDns(deps),
+  verdictSchema: DNS_VERDICT_SCHEMA,
   verdict: dnsVerdict,
   probe: dnsProbe,
 };

@@ -1,4 +1,4 @@
-import { reachedVerdict } from '../located-verdict';
+import { REACHED_VERDICT_SCHEMA, reachedVerdict } from '../located-verdict';
 import { withTarget } from '../host-target';
 import { TARGET_FAILURES } from '../target-path';
 import type { Tool } from '../tool';
@@ -21,5 +21,6 @@ export const mtrTool: Tool<MtrRequest, MtrResult> = {
   streamEvents: mtrStreamEvents,
   normalize: (request, formats) => withTarget<MtrRequest>(request, formats),
   open: (deps) => openMtr(deps),
+  verdictSchema: REACHED_VERDICT_SCHEMA,
   verdict: reachedVerdict<MtrResult>((r) => r.destinationReached),
 };

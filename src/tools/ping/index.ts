@@ -1,4 +1,4 @@
-import { reachedVerdict } from '../located-verdict';
+import { REACHED_VERDICT_SCHEMA, reachedVerdict } from '../located-verdict';
 import { withTarget } from '../host-target';
 import { TARGET_FAILURES } from '../target-path';
 import type { Tool } from '../tool';
@@ -22,6 +22,7 @@ export const pingTool: Tool<PingRequest, PingResult> = {
   streamEvents: pingStreamEvents,
   normalize: (request, formats) => withTarget<PingRequest>(request, formats),
   open: (deps) => openPing(deps),
+  verdictSchema: REACHED_VERDICT_SCHEMA,
   verdict: reachedVerdict<PingResult>((r) => r.reachable),
   probe: pingProbe,
 };

@@ -1,4 +1,4 @@
-import { reachedVerdict } from '../located-verdict';
+import { REACHED_VERDICT_SCHEMA, reachedVerdict } from '../located-verdict';
 import { withTarget } from '../host-target';
 import { TARGET_FAILURES } from '../target-path';
 import type { Tool } from '../tool';
@@ -20,5 +20,6 @@ export const tracerouteTool: Tool<TracerouteRequest, TracerouteResult> = {
   streamEvents: tracerouteStreamEvents,
   normalize: (request, formats) => withTarget<TracerouteRequest>(request, formats),
   open: (deps) => openTraceroute(deps),
+  verdictSchema: REACHED_VERDICT_SCHEMA,
   verdict: reachedVerdict<TracerouteResult>((r) => r.destinationReached),
 };

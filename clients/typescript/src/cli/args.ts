@@ -1,3 +1,5 @@
+import type { LocationsSelector } from '../types.js';
+
 // The command line, read into one value or a usage error (exit 2). Options may come before or after
 // the command's operand, as `--name value` or `--name=value`. ping takes ping's own short options too
 // (`-c`, `-i`, `-W`, `-s`, `-w`), with ping's units: seconds for -i, -W and -w.
@@ -8,6 +10,8 @@ export interface Common {
   wait: boolean; // false: --no-wait, a 429 or 503 is reported at once
   watch: boolean; // --watch: each result printed as it arrives, from the streamed form
   deadlineMs?: number; // -w/--deadline: the whole answer within this, or exit 4; derived from the request when absent
+  from?: LocationsSelector; // --from: where to measure (names, all, or N); absent: the server itself
+  quorum?: number; // --quorum: how many locations must reach the target (ping, trace); every one asked unless set
 }
 
 type Family = { ipVersion?: 4 | 6 };
@@ -15,6 +19,7 @@ type Family = { ipVersion?: 4 | 6 };
 export type Command =
   | { command: 'help'; topic?: string }
   | { command: 'version' }
+  | ({ command: 'locations' } & Omit<Common, 'watch' | 'from' | 'quorum'>)
   | ({ command: 'ping'; host: string; count?: number; intervalMs?: number; timeoutMs?: number; size?: number } & Family & Common)
   | ({ command: 'dns'; domain: string; types: string[]; expect: string[]; consistent: boolean; resolvers: string[]; timeoutMs?: number } & Common)
   | ({ command: 'trace'; host: string; maxHops?: number; probesPerHop?: number; timeoutMs?: number; resolveNames?: boolean; asn?: boolean } & Family & Common)
@@ -24,19 +29,21 @@ export type Command =
 
 export type Parsed = { ok: true; value: Command } | { ok: false; message: string; command?: string };
 
-const VALUED = new Set(['--server', '--key', '--deadline', '-w', '--count', '-c', '--interval', '-i', '--timeout', '-W', '--size', '-s', '--type', '--expect', '--resolver', '--max-hops', '--probes', '--ip-version', '--cycles']);
+const VALUED = new Set(['--server', '--key', '--deadline', '-w', '--count', '-c', '--interval', '-i', '--timeout', '-W', '--size', '-s', '--type', '--expect', '--resolver', '--max-hops', '--probes', '--ip-version', '--cycles', '--from', '--quorum']);
 const FLAGS = new Set(['--json', '--no-wait', '--watch', '--consistent', '--names', '--asn', '--help', '-h', '--version', '-4', '-6']);
 // Flags that belong to some commands only.
 const OWN_FLAGS = ['--consistent', '--names', '--asn', '-4', '-6'];
 const COMMON_VALUED = ['--server', '--key', '--deadline', '-w'];
+const LOCATED = ['--from', '--quorum'];
 const OPERAND: Record<string, string> = { ping: 'HOST', dns: 'DOMAIN', trace: 'HOST', mtr: 'HOST', tcp: 'HOST and a PORT' };
 const FAMILY = ['--ip-version', '-4', '-6'];
 const OWN: Record<string, string[]> = {
-  ping: ['--count', '-c', '--interval', '-i', '--timeout', '-W', '--size', '-s', ...FAMILY],
-  dns: ['--type', '--expect', '--resolver', '--consistent', '--timeout'],
-  trace: ['--max-hops', '--probes', '--timeout', '--names', '--asn', ...FAMILY],
-  mtr: ['--cycles', '-c', '--interval', '-i', '--max-hops', '--timeout', '--names', '--asn', ...FAMILY],
+  ping: ['--count', '-c', '--interval', '-i', '--timeout', '-W', '--size', '-s', ...FAMILY, ...LOCATED],
+  dns: ['--type', '--expect', '--resolver', '--consistent', '--timeout', '--from'],
+  trace: ['--max-hops', '--probes', '--timeout', '--names', '--asn', ...FAMILY, ...LOCATED],
+  mtr: ['--cycles', '-c', '--interval', '-i', '--max-hops', '--timeout', '--names', '--asn', ...FAMILY, ...LOCATED],
   tcp: ['--count', '-c', '--interval', '-i', '--timeout', '-W', ...FAMILY],
+  locations: [],
 };
 
 interface Scan {
@@ -90,11 +97,12 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
   if (command === undefined) return { ok: false, message: 'no command given' };
   if (!known) return { ok: false, message: `unknown command ${command}` };
   const fail = (message: string): Parsed => ({ ok: false, message, command });
+  if (command === 'locations') return locationsCommand(s, operand, env, fail);
   if (operand === undefined || (command === 'tcp' && second === undefined)) return fail(`${command} needs a ${OPERAND[command]}`);
   if (extra.length > 0) return fail(`unexpected argument ${extra[0]}`);
   const stray = foreign(s, OWN[command]!);
   if (stray !== null) return fail(`${stray} does not go with ${command}`);
-  const c = common(s, env);
+  const c = located(s, common(s, env));
   const parsed = typeof c === 'string' ? c : command === 'tcp' ? tcpCommand(s, operand, second as string, c) : COMMANDS[command as keyof typeof COMMANDS](s, operand, c);
   return typeof parsed === 'string' ? fail(parsed) : { ok: true, value: parsed };
 }
@@ -179,4 +187,37 @@ function tcpCommand(s: Scan, host: string, portText: string, c: Common): Command
   const count = s.values.has('--count') && s.values.has('-c') ? 'choose one of -c and --count' : whole(s, s.values.has('-c') ? '-c' : '--count');
   const given = fields({ count, intervalMs: milliseconds(s, '--interval', '-i', true), timeoutMs: milliseconds(s, '--timeout', '-W', true), ipVersion: ipVersion(s) });
   return typeof given === 'string' ? given : { command: 'tcp', host, port: Number(portText), ...given, ...c };
+}
+
+// `nettools locations`: no operand, none of a measurement's own options.
+function locationsCommand(s: Scan, operand: string | undefined, env: Readonly<Record<string, string | undefined>>, fail: (message: string) => Parsed): Parsed {
+  if (operand !== undefined) return fail(`unexpected argument ${operand}`);
+  const stray = foreign(s, []) ?? (s.flags.has('--watch') ? '--watch' : null);
+  if (stray !== null) return fail(`${stray} does not go with locations`);
+  const c = common(s, env);
+  if (typeof c === 'string') return fail(c);
+  const { watch: _, ...rest } = c;
+  return { ok: true, value: { command: 'locations', ...rest } };
+}
+
+// --from fra1,nyc1 | all | N, and --quorum N with it. A located measurement has no --watch form here.
+function located(s: Scan, c: Common | string): Common | string {
+  if (typeof c === 'string') return c;
+  const from = last(s, '--from');
+  const quorum = whole(s, '--quorum');
+  if (typeof quorum === 'string') return quorum;
+  if (from === undefined) return quorum === undefined ? c : '--quorum needs --from';
+  if (c.watch) return '--watch does not go with --from';
+  if (quorum === 0) return '--quorum must be at least 1';
+  const selector = fromSelector(from);
+  if (typeof selector === 'string' && selector !== 'all') return selector;
+  return { ...c, from: selector, ...(quorum === undefined ? {} : { quorum }) };
+}
+
+// The location names are the server's to check; only the form is checked here.
+function fromSelector(from: string): LocationsSelector | string {
+  if (from === 'all') return 'all';
+  if (/^\d+$/.test(from)) return Number(from) >= 1 ? Number(from) : '--from must name at least 1 location';
+  const names = from.split(',').map((n) => n.trim()).filter((n) => n !== '');
+  return names.length > 0 ? names : '--from needs location names, all, or a number';
 }

@@ -7,7 +7,7 @@ const SLACK_MS = 15_000;
 
 // The longest the request can take on the server, from what it asks and the server's defaults for the
 // rest (the streamed ping's interval is counted at its JSON bound, 1000 ms, when not given).
-export function defaultDeadlineMs(cmd: Measure): number {
+export function defaultDeadlineMs(cmd: Measure | { command: 'dns'; timeoutMs?: undefined }): number {
   if (cmd.command === 'ping') return (cmd.count ?? 4) * (cmd.intervalMs ?? 1000) + (cmd.timeoutMs ?? 1000) + SLACK_MS;
   if (cmd.command === 'dns') return (cmd.timeoutMs ?? 2000) + SLACK_MS;
   // One connection at a time: an attempt that outlasts the interval delays the next.

@@ -1,6 +1,6 @@
 import type { Answer } from '../answer.js';
 import { NettoolsClient } from '../client.js';
-import type { DnsRequest, MtrRequest, PingRequest, RecordType, TcpRequest, TracerouteRequest } from '../types.js';
+import type { DnsRequest, Here, MtrRequest, PingRequest, RecordType, TcpRequest, TracerouteRequest } from '../types.js';
 import { parseArgs, type Command } from './args.js';
 import { Deadline, defaultDeadlineMs } from './deadline.js';
 import { EXIT } from './exit-codes.js';
@@ -9,6 +9,8 @@ import { formatPing, pingFailure } from './format-ping.js';
 import { formatMtr, mtrFailure } from './format-mtr.js';
 import { formatTcp, tcpFailure } from './format-tcp.js';
 import { formatTrace, traceFailure } from './format-trace.js';
+import { listLocations } from './list-locations.js';
+import { measureFrom } from './located.js';
 import { refused, verdict } from './refused.js';
 import { resultFault, type Tool } from './shapes.js';
 import { oneLine, terminalSafe } from './terminal.js';
@@ -54,7 +56,7 @@ async function runCommand(argv: readonly string[], io: Io): Promise<number> {
     io.err(`nettools: --server must be an http:// or https:// URL, not ${cmd.server}`);
     return EXIT.usage;
   }
-  const deadline = new Deadline(cmd.deadlineMs ?? defaultDeadlineMs(cmd));
+  const deadline = new Deadline(cmd.deadlineMs ?? (cmd.command === 'locations' ? defaultDeadlineMs({ command: 'dns' }) : defaultDeadlineMs(cmd)));
   const client = new NettoolsClient({
     baseUrl: cmd.server,
     ...(cmd.key ? { apiKey: cmd.key } : {}),
@@ -65,6 +67,7 @@ async function runCommand(argv: readonly string[], io: Io): Promise<number> {
     },
   });
   try {
+    if (cmd.command === 'locations') return await listLocations(client, cmd, io, deadline);
     if (cmd.command === 'trace') return await trace(client, cmd, io, deadline);
     if (cmd.command === 'mtr') return await mtr(client, cmd, io, deadline);
     if (cmd.command === 'tcp') return await tcp(client, cmd, io, deadline);
@@ -90,7 +93,8 @@ const given = <T extends object>(fields: T) => Object.fromEntries(Object.entries
 
 async function ping(client: NettoolsClient, cmd: Of<'ping'>, io: Io, deadline: Deadline): Promise<number> {
   const { host, count, intervalMs, timeoutMs, size, ipVersion } = cmd;
-  const request: PingRequest = given({ host, count, intervalMs, timeoutMs, size, ipVersion });
+  const request: Here<PingRequest> = given({ host, count, intervalMs, timeoutMs, size, ipVersion });
+  if (cmd.from !== undefined) return measureFrom(client, { ...cmd, from: cmd.from }, request, io, deadline);
   if (cmd.watch) return watchPing(client, request, { ...cmd, target: host, tool: 'ping', deadline }, io);
   const value = usable(await client.ping(request, { signal: deadline.signal }), 'ping', cmd, io, deadline);
   if (typeof value === 'number') return value;
@@ -99,9 +103,10 @@ async function ping(client: NettoolsClient, cmd: Of<'ping'>, io: Io, deadline: D
 }
 
 async function dns(client: NettoolsClient, cmd: Of<'dns'>, io: Io, deadline: Deadline): Promise<number> {
-  const request: DnsRequest = given({ domain: cmd.domain, timeoutMs: cmd.timeoutMs });
+  const request: Here<DnsRequest> = given({ domain: cmd.domain, timeoutMs: cmd.timeoutMs });
   if (cmd.types.length > 0) request.types = cmd.types as RecordType[];
   if (cmd.resolvers.length > 0) request.resolvers = cmd.resolvers;
+  if (cmd.from !== undefined) return measureFrom(client, { ...cmd, from: cmd.from }, request, io, deadline);
   if (cmd.watch) return watchDns(client, request, { ...cmd, tool: 'dns', deadline }, io);
   const value = usable(await client.dns(request, { signal: deadline.signal }), 'dns', cmd, io, deadline);
   if (typeof value === 'number') return value;
@@ -111,7 +116,8 @@ async function dns(client: NettoolsClient, cmd: Of<'dns'>, io: Io, deadline: Dea
 
 async function trace(client: NettoolsClient, cmd: Of<'trace'>, io: Io, deadline: Deadline): Promise<number> {
   const { host, maxHops, probesPerHop, timeoutMs, ipVersion, resolveNames, asn } = cmd;
-  const request: TracerouteRequest = given({ host, maxHops, probesPerHop, timeoutMs, ipVersion, resolveNames, asn });
+  const request: Here<TracerouteRequest> = given({ host, maxHops, probesPerHop, timeoutMs, ipVersion, resolveNames, asn });
+  if (cmd.from !== undefined) return measureFrom(client, { ...cmd, from: cmd.from }, request, io, deadline);
   if (cmd.watch) return watchTrace(client, request, { ...cmd, target: host, tool: 'trace', deadline }, io);
   const value = usable(await client.traceroute(request, { signal: deadline.signal }), 'trace', cmd, io, deadline);
   if (typeof value === 'number') return value;
@@ -121,7 +127,8 @@ async function trace(client: NettoolsClient, cmd: Of<'trace'>, io: Io, deadline:
 
 async function mtr(client: NettoolsClient, cmd: Of<'mtr'>, io: Io, deadline: Deadline): Promise<number> {
   const { host, cycles, intervalMs, maxHops, timeoutMs, ipVersion, resolveNames, asn } = cmd;
-  const request: MtrRequest = given({ host, cycles, intervalMs, maxHops, timeoutMs, ipVersion, resolveNames, asn });
+  const request: Here<MtrRequest> = given({ host, cycles, intervalMs, maxHops, timeoutMs, ipVersion, resolveNames, asn });
+  if (cmd.from !== undefined) return measureFrom(client, { ...cmd, from: cmd.from }, request, io, deadline);
   const columns = { names: resolveNames === true, asn: asn === true };
   if (cmd.watch) return watchMtr(client, request, { ...cmd, target: host, tool: 'mtr', deadline, columns }, io);
   const value = usable(await client.mtr(request, { signal: deadline.signal }), 'mtr', cmd, io, deadline);

@@ -106,3 +106,18 @@ export function eventFault(tool: Tool, e: unknown): string | null {
   const fault = check(e['data'], '');
   return fault === null ? null : `its ${e['event'].slice(0, 40)} event: ${fault}`;
 }
+
+const problemEntry = object({ problem: object({ code: str, title: str, status: num }) });
+const VERDICTS: Record<Tool, Check> = {
+  ping: object({ reached: num, of: num }),
+  trace: object({ reached: num, of: num }),
+  mtr: object({ reached: num, of: num }),
+  dns: object({ consistent: bool, answered: num, of: num }),
+  tcp: object({ answered: num, of: num }),
+};
+
+// Why this 200 body is not the tool's answer with locations (each entry its result or a problem), or null.
+export function locatedFault(tool: Tool, body: unknown): string | null {
+  const entry = either('problem', problemEntry, RESULTS[tool]);
+  return object({ locations: valuesOf(entry), verdict: VERDICTS[tool] })(body, '');
+}

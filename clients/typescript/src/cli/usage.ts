@@ -20,9 +20,23 @@ const EXIT_STATUS = `Exit status: 0 success; 1 measured but failed (unreachable,
 record of the type, resolvers disagree, expectation not met, destination not reached; for ping, trace and
 mtr also a host name that does not resolve); 2 usage; 3 refused by the server; 4 no usable answer from the
 server (none, none within the deadline, cut off, too large, not the API's shape); 5 the resolvers behind
-the server gave no answer (retrying later may help).`;
+the server gave no answer (retrying later may help). With --from: ping, trace and mtr 0 when at least --quorum
+locations (every one asked, unless set) reached the target, else 1; dns the worst status of the
+locations, one that gave no answer counting as 1; a refusal of the whole request as above.`;
+
+const FROM = `  --from LOCATIONS   measure from these locations of the server (see \`nettools locations\`): names
+                     (fra1,nyc1), all, or a number N (any N of them). One block per location, headed
+                     by its name, then the verdict line; with --json the API's answer. Not with --watch`;
+
+const QUORUM = `  --quorum N         with --from: exit 0 when at least N locations reached the target, else 1`;
+
+const LOCATIONS = `  nettools locations
+
+  Where the server can measure from: itself first, then each agent connected to it, with its labels,
+  tools, version and since when (--json: the API's answer).`;
 
 const PING = `  nettools ping HOST [-c N] [-i S | --interval MS] [-W S | --timeout MS] [-s BYTES] [-4|-6] [--watch]
+                     [--from LOCATIONS [--quorum N]]
 
   -c, --count N      echo requests to send (the server's default: 4; up to 10, or 3600 with --watch)
   -i S               seconds between echoes, as ping's -i (decimals allowed)
@@ -30,10 +44,12 @@ const PING = `  nettools ping HOST [-c N] [-i S | --interval MS] [-W S | --timeo
   -W S               seconds to wait for each reply, as ping's -W (decimals allowed)
   --timeout MS       the same in milliseconds (100 to 5000, default 1000)
   -s, --size BYTES   payload bytes per echo request (0 to 1400, default 56)
-  -4, -6             the address family to resolve HOST to (or --ip-version 4|6)`;
+  -4, -6             the address family to resolve HOST to (or --ip-version 4|6)
+${FROM}
+${QUORUM}`;
 
 const DNS = `  nettools dns DOMAIN [--type A|AAAA|MX|TXT ...] [--expect TEXT ...] [--consistent] [--resolver ID ...]
-                     [--timeout MS] [--watch]
+                     [--timeout MS] [--watch | --from LOCATIONS]
 
   --type T           record types to ask (repeat, or T1,T2; the server's default: A, AAAA, MX, TXT)
   --expect TEXT      must be in every asked resolver's answer (a TXT value exactly; an address or an MX
@@ -41,9 +57,11 @@ const DNS = `  nettools dns DOMAIN [--type A|AAAA|MX|TXT ...] [--expect TEXT ...
   --consistent       exit 1 when the resolvers' answers disagree
   --resolver ID      which of the server's resolvers to ask (repeat, or ID1,ID2)
   --timeout MS       per resolver and query, retries included (100 to 5000, default 2000)
+${FROM}
   Record data is printed as dig prints it: bytes outside printable ASCII as \\DDD.`;
 
 const TRACE = `  nettools trace HOST [--max-hops N] [--probes N] [--timeout MS] [-4|-6] [--names] [--asn] [--watch]
+                     [--from LOCATIONS [--quorum N]]
 
   --max-hops N       highest TTL probed (1 to 32, the server's default: 30)
   --probes N         probes per hop (1 to 3, default 2)
@@ -52,10 +70,12 @@ const TRACE = `  nettools trace HOST [--max-hops N] [--probes N] [--timeout MS] 
   --names            ask the server for each hop's name (PTR) and print \`name (address)\` as traceroute
                      does; without it addresses only, as \`traceroute -n\`
   --asn              ask the server for each hop's origin AS and print it after the hop as [AS64500],
-                     as traceroute -A does`;
+                     as traceroute -A does
+${FROM}
+${QUORUM}`;
 
 const MTR = `  nettools mtr HOST [-c N | --cycles N] [-i S | --interval MS] [--max-hops N] [--timeout MS] [-4|-6]
-                     [--names] [--asn] [--watch]
+                     [--names] [--asn] [--watch | --from LOCATIONS [--quorum N]]
 
   -c, --cycles N     rounds of probes over the whole path (the server's default: 10; up to 10, or 3600
                      with --watch)
@@ -66,6 +86,8 @@ const MTR = `  nettools mtr HOST [-c N | --cycles N] [-i S | --interval MS] [--m
   -4, -6             the address family to resolve HOST to (or --ip-version 4|6)
   --names            print each address's name (PTR) as \`name (address)\`; without it addresses only
   --asn              an AS column: each address's origin AS (AS??? where the server found none)
+${FROM}
+${QUORUM}
   Prints a table as \`mtr --report\` does: Host, Loss%, Snt, Last, Avg, Best, Wrst, StDev per hop.`;
 
 const TCP = `  nettools tcp HOST PORT [-c N] [-i S | --interval MS] [-W S | --timeout MS] [-4|-6] [--watch]
@@ -79,14 +101,15 @@ const TCP = `  nettools tcp HOST PORT [-c N] [-i S | --interval MS] [-W S | --ti
   No byte is sent: each connection is closed once established. Ports below 1024 other than 80 and 443
   are refused unless the server allows them. Exit 1 unless every attempt connected.`;
 
-export const COMMAND_USAGE: Record<string, string> = { ping: PING, dns: DNS, trace: TRACE, mtr: MTR, tcp: TCP };
+export const COMMAND_USAGE: Record<string, string> = { ping: PING, dns: DNS, trace: TRACE, mtr: MTR, tcp: TCP, locations: LOCATIONS };
 
 export const USAGE = `Usage:
-${PING.split('\n')[0]}
+${PING.split('\n').slice(0, 2).join('\n')}
 ${DNS.split('\n').slice(0, 2).join('\n')}
-${TRACE.split('\n')[0]}
+${TRACE.split('\n').slice(0, 2).join('\n')}
 ${MTR.split('\n').slice(0, 2).join('\n')}
 ${TCP.split('\n')[0]}
+${LOCATIONS.split('\n')[0]}
 
 Run \`nettools COMMAND --help\` for a command's own options.
 

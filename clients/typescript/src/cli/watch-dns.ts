@@ -1,12 +1,12 @@
 import type { NettoolsClient } from '../client.js';
-import type { DnsRequest } from '../types.js';
+import type { DnsRequest, Here } from '../types.js';
 import { answerLines, dnsVerdict, formatDns, type DnsChecks } from './format-dns.js';
 import { verdict } from './refused.js';
 import { watch, type WatchCommand, type WatchIo } from './watch.js';
 
 // `nettools dns DOMAIN --watch`: each resolver's answer to each type as it lands, then the usual result
 // and its checks; Ctrl-C before the summary is a measurement that did not finish (exit 1).
-export function watchDns(client: NettoolsClient, request: DnsRequest, cmd: WatchCommand & DnsChecks, io: WatchIo): Promise<number> {
+export function watchDns(client: NettoolsClient, request: Here<DnsRequest>, cmd: WatchCommand & DnsChecks, io: WatchIo): Promise<number> {
   let domain = request.domain;
   let asked = 0;
   let landed = 0;

@@ -1,5 +1,5 @@
 import type { NettoolsClient } from '../client.js';
-import type { MtrEvent, MtrRequest } from '../types.js';
+import type { Here, MtrEvent, MtrRequest } from '../types.js';
 import { cyclesRun, mtrFailure, mtrHeader, mtrTable, type MtrColumns } from './format-mtr.js';
 import { verdict } from './refused.js';
 import { watch, type WatchCommand, type WatchIo } from './watch.js';
@@ -10,7 +10,7 @@ type Start = Extract<MtrEvent, { event: 'start' }>['data'];
 // (io.screen) each cycle redraws the screen; elsewhere each cycle's table follows the last, a blank line
 // between. The summary's table is drawn once more only when it differs (a name or AS that came late).
 // Ctrl-C stops: exit 0 when the destination had answered by then, as a finished mtr would.
-export function watchMtr(client: NettoolsClient, request: MtrRequest, cmd: WatchCommand & { columns: MtrColumns }, io: WatchIo): Promise<number> {
+export function watchMtr(client: NettoolsClient, request: Here<MtrRequest>, cmd: WatchCommand & { columns: MtrColumns }, io: WatchIo): Promise<number> {
   let start: Start | null = null;
   let shown: string | null = null; // the table last drawn, without its header
   let reached = false;

@@ -1,5 +1,5 @@
 import type { NettoolsClient } from '../client.js';
-import type { PingEvent, PingRequest } from '../types.js';
+import type { Here, PingEvent, PingRequest } from '../types.js';
 import { partialPing, pingFailure, pingHeader, pingStatistics, PingTally, replyLine } from './format-ping.js';
 import { verdict } from './refused.js';
 import { watch, type WatchCommand, type WatchIo } from './watch.js';
@@ -8,7 +8,7 @@ type Start = Extract<PingEvent, { event: 'start' }>['data'];
 
 // `nettools ping HOST --watch`: each echo's line as its outcome is decided, then ping's statistics; on
 // Ctrl-C the statistics of the echoes decided so far, judged as a finished measurement would be.
-export function watchPing(client: NettoolsClient, request: PingRequest, cmd: WatchCommand, io: WatchIo): Promise<number> {
+export function watchPing(client: NettoolsClient, request: Here<PingRequest>, cmd: WatchCommand, io: WatchIo): Promise<number> {
   let start: Start | null = null;
   let startedAt = Date.now();
   const tally = new PingTally();

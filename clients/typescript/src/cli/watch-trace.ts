@@ -1,5 +1,5 @@
 import type { NettoolsClient } from '../client.js';
-import type { TracerouteRequest } from '../types.js';
+import type { Here, TracerouteRequest } from '../types.js';
 import { hopLine, traceFailure, traceHeader } from './format-trace.js';
 import { verdict } from './refused.js';
 import { watch, type WatchCommand, type WatchIo } from './watch.js';
@@ -7,7 +7,7 @@ import { watch, type WatchCommand, type WatchIo } from './watch.js';
 // `nettools trace HOST --watch`: the header once the server has resolved the host, each hop's line as
 // soon as it and every lower hop are decided, and the verdict with the summary. Ctrl-C before the
 // summary is a trace that did not reach its destination (exit 1).
-export function watchTrace(client: NettoolsClient, request: TracerouteRequest, cmd: WatchCommand, io: WatchIo): Promise<number> {
+export function watchTrace(client: NettoolsClient, request: Here<TracerouteRequest>, cmd: WatchCommand, io: WatchIo): Promise<number> {
   let family: 4 | 6 = 4;
   let hops = 0;
   const text = (lines: string[]) => (cmd.json ? undefined : lines.forEach((l) => io.out(l)));

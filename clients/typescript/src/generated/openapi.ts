@@ -239,7 +239,12 @@ export interface components {
                 };
             };
             /** @description ping, traceroute, mtr: `{ "reached", "of" }`, from how many locations the target was reached of how many asked. dns: `{ "consistent", "answered", "of" }`, whether every location and its resolvers saw the same records. */
-            verdict: Record<string, never>;
+            verdict: {
+                /** @description Locations whose measurement reached the target. */
+                reached: number;
+                /** @description Locations asked, those that failed included. */
+                of: number;
+            };
         };
         /**
          * @example {
@@ -580,7 +585,14 @@ export interface components {
                 };
             };
             /** @description ping, traceroute, mtr: `{ "reached", "of" }`, from how many locations the target was reached of how many asked. dns: `{ "consistent", "answered", "of" }`, whether every location and its resolvers saw the same records. */
-            verdict: Record<string, never>;
+            verdict: {
+                /** @description Every location's resolvers agreed, and every location that answered saw the same records (TTLs aside). */
+                consistent: boolean;
+                /** @description Locations that answered (a 200 body, not a problem). */
+                answered: number;
+                /** @description Locations asked, those that failed included. */
+                of: number;
+            };
         };
         /**
          * @example {
@@ -1170,7 +1182,12 @@ export interface components {
                 };
             };
             /** @description ping, traceroute, mtr: `{ "reached", "of" }`, from how many locations the target was reached of how many asked. dns: `{ "consistent", "answered", "of" }`, whether every location and its resolvers saw the same records. */
-            verdict: Record<string, never>;
+            verdict: {
+                /** @description Locations whose measurement reached the target. */
+                reached: number;
+                /** @description Locations asked, those that failed included. */
+                of: number;
+            };
         };
         /**
          * @example {
@@ -1498,7 +1515,12 @@ export interface components {
                 };
             };
             /** @description ping, traceroute, mtr: `{ "reached", "of" }`, from how many locations the target was reached of how many asked. dns: `{ "consistent", "answered", "of" }`, whether every location and its resolvers saw the same records. */
-            verdict: Record<string, never>;
+            verdict: {
+                /** @description Locations whose measurement reached the target. */
+                reached: number;
+                /** @description Locations asked, those that failed included. */
+                of: number;
+            };
         };
         /**
          * @example {

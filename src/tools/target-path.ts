@@ -94,7 +94,8 @@ export class TargetPath {
     if (cancel.aborted) return { ok: false, failure: terms.aborted };
     if (!resolved.ok) return { ok: true, address: null };
     const { address } = resolved.host;
-    const unpaid = await promised((done: Answer<ToolFailure | null>) => pay(terms, address, units, done));
+    const scope = terms.scope?.(request);
+    const unpaid = await promised((done: Answer<ToolFailure | null>) => pay(terms, address, units, done, scope));
     return unpaid === null ? { ok: true, address } : { ok: false, failure: unpaid };
   }
 }
@@ -115,7 +116,8 @@ export function measuredElsewhere<Req extends TargetRequest, Res>(path: TargetPa
     const { address } = reserved;
     if (address === null || events === undefined) return run(events);
     let round = 1;
-    return run({ ...events, spend: (done) => payAgain(events, terms, address, later(request, round++), done) });
+    const scope = terms.scope?.(request);
+    return run({ ...events, spend: (done) => payAgain(events, terms, address, later(request, round++), done, scope) });
   };
 }
 

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { stopServers, type ChildServer } from '../support/child-server';
 import { postJson, request } from '../support/http';
 import { waitFor } from '../support/wait';
+import net from 'node:net';
 import { agentKeysFile, connectUrl, spawnAgent, startHub, stopAgent, waitListed, type AgentKeys, type ChildAgent } from '../support/agents';
 
 // A request with `locations` runs at each named location: the hub itself and real agent processes
@@ -138,6 +139,23 @@ test('traceroute with locations reports each location\'s path and whether it rea
   const body = reply.json();
   assert.is(body.locations.ams.destinationReached, true);
   assert.equal(body.verdict, { reached: 2, of: 2 });
+});
+
+test('tcp with locations connects from each location and says from how many it connected', async (ctx) => {
+  await withAgents(ctx, ['ams']);
+  const listener = net.createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  try {
+    const port = (listener.address() as net.AddressInfo).port;
+    const reply = await postJson(ctx.hub.base, '/api/tools/tcp', { host: '127.0.0.1', port, count: 2, intervalMs: 200, locations: ['hub', 'ams'] });
+    assert.is(reply.status, 200, reply.text);
+    const { locations, verdict } = reply.json();
+    assert.is(locations.ams.connected, true);
+    assert.is(locations.ams.attempts.connected, 2);
+    assert.equal(verdict, { reached: 2, of: 2 });
+  } finally {
+    listener.close();
+  }
 });
 
 test('/metrics counts dispatches and outcomes per location, and the heartbeat round trip to agents', async (ctx) => {

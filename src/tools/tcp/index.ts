@@ -1,3 +1,4 @@
+import { REACHED_VERDICT_SCHEMA, reachedVerdict } from '../located-verdict';
 import { withTarget } from '../host-target';
 import { TARGET_FAILURES } from '../target-path';
 import type { Tool } from '../tool';
@@ -21,5 +22,7 @@ export const tcpTool: Tool<TcpRequest, TcpResult> = {
   streamEvents: tcpStreamEvents,
   normalize: (request, formats) => withTarget<TcpRequest>(request, formats),
   open: (deps) => openTcp(deps),
+  verdict: reachedVerdict<TcpResult>((r) => r.connected),
+  verdictSchema: REACHED_VERDICT_SCHEMA,
   probe: tcpProbe,
 };

@@ -8,7 +8,7 @@ import type { Answer } from '../../util/answer';
 import type { CancelToken } from '../../util/cancel';
 import { engineSession } from '../engine-session';
 import { failed, succeeded, type Outcome, type ToolFailure } from '../outcome';
-import { payAgain, TargetPath, type RefusedReservation, type Target, type TargetTerms } from '../target-path';
+import { payAgain, TargetPath, type RefusedReservation, type Target, type TargetTerms, measuredElsewhere, type Elsewhere } from '../target-path';
 import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
 import { watchTcp, type TcpMetrics } from './metrics';
 import { connectSeries, type RoundPayment, type SeriesOptions, type SeriesOutcome } from './series';
@@ -28,8 +28,9 @@ export function openTcp(deps: ToolDeps, options: TcpToolOptions = {}): ToolSlot<
   if ('unavailable' in deps.tcp) return deps.tcp;
   const { connector } = deps.tcp;
   const metrics = deps.registry === null ? null : watchTcp(deps.registry);
-  const measure = createMeasure(deps, connector, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }), metrics);
+  const { measure, elsewhere } = createMeasure(deps, connector, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: deps.config.allowPrivateTargets }), metrics);
   return {
+    elsewhere,
     run: async (request, cancel, events) => {
       const outcome = await measure(request, cancel, events);
       metrics?.finished(outcome);
@@ -42,14 +43,16 @@ export function openTcp(deps: ToolDeps, options: TcpToolOptions = {}): ToolSlot<
 
 type Measure = (request: TcpRequest, cancel: CancelToken, events?: ToolEvents) => Promise<Outcome<TcpResult>>;
 
-function createMeasure(deps: ToolDeps, connector: TcpConnector, checkTarget: TargetCheck, metrics: TcpMetrics | null): Measure {
+function createMeasure(deps: ToolDeps, connector: TcpConnector, checkTarget: TargetCheck, metrics: TcpMetrics | null): { measure: Measure; elsewhere: Elsewhere<TcpRequest, TcpResult> } {
   const { config } = deps;
   // No ICMP socket is needed: a TCP socket of either family opens per attempt.
   const path = new TargetPath(deps, null, checkTarget);
   // Across all clients: many clients together must not turn this server into a connection flood.
   const budget = new TargetBudget({ limit: config.targetConnectionsPerMinute, windowMs: 60_000, keyPrefix: 'tcp:', ...(deps.targetStore ? { store: deps.targetStore } : {}) });
   const terms = tcpTerms(budget);
-  return async (request, cancel, events) => {
+  // Elsewhere, as here: a round's attempts from the address and port's budget, the first at admission.
+  const elsewhere = measuredElsewhere<TcpRequest, TcpResult>(path, terms, (r) => Math.min(ROUND_ATTEMPTS, r.count), (r, round) => Math.min(ROUND_ATTEMPTS, r.count - round * ROUND_ATTEMPTS));
+  const measure: Measure = async (request, cancel, events) => {
     // Refused before anything is resolved or spent: the port alone decides it.
     const portRefused = refusePort(request.port, config.checkPorts);
     if (portRefused !== null) return failed({ code: 'target-forbidden', detail: portRefused, address: request.host, range: 'port' });
@@ -78,6 +81,7 @@ function createMeasure(deps: ToolDeps, connector: TcpConnector, checkTarget: Tar
       startedAt: target.startedAt,
     });
   };
+  return { measure, elsewhere };
 }
 
 // The caller went away: the series is stopped (its connection closed) and the check ends so.

@@ -113,7 +113,7 @@ const VERDICTS: Record<Tool, Check> = {
   trace: object({ reached: num, of: num }),
   mtr: object({ reached: num, of: num }),
   dns: object({ consistent: bool, answered: num, of: num }),
-  tcp: object({ answered: num, of: num }),
+  tcp: object({ reached: num, of: num }),
 };
 
 // Why this 200 body is not the tool's answer with locations (each entry its result or a problem), or null.

@@ -1899,7 +1899,12 @@ export interface components {
                 };
             };
             /** @description ping, traceroute, mtr: `{ "reached", "of" }`, from how many locations the target was reached of how many asked. dns: `{ "consistent", "answered", "of" }`, whether every location and its resolvers saw the same records. */
-            verdict: Record<string, never>;
+            verdict: {
+                /** @description Locations whose measurement reached the target. */
+                reached: number;
+                /** @description Locations asked, those that failed included. */
+                of: number;
+            };
         };
         /**
          * @example {

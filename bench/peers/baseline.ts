@@ -3,7 +3,7 @@ import Fastify, { type FastifyError, type FastifyReply } from 'fastify';
 import { parseResolvers } from '../../src/config/resolvers';
 import { problemJson } from '../../src/http/problem-json';
 import { PROBLEMS, type FieldError, type ProblemCode } from '../../src/problems/codes';
-import { dnsRequestSchema } from '../../src/tools/dns/schema';
+import { DEFAULT_TYPES, dnsRequestSchema } from '../../src/tools/dns/schema';
 import type { DnsRequest } from '../../src/tools/dns/types';
 import { pingRequestSchema } from '../../src/tools/ping/schema';
 import type { PingRequest } from '../../src/tools/ping/types';
@@ -74,7 +74,8 @@ app.post<{ Body: PingRequest }>('/api/tools/ping', { schema: { body: pingRequest
 
 app.post<{ Body: DnsRequest }>('/api/tools/dns', { schema: { body: dnsRequestSchema(resolvers.map((r) => r.id)) } }, async (request, reply) => {
   reply.header('access-control-allow-origin', '*');
-  const normalised = { ...request.body, domain: parseDomain(request.body.domain) as string };
+  // The default types are applied after the schema now (an IP literal's default is PTR): the same here.
+  const normalised = { ...request.body, domain: parseDomain(request.body.domain) as string, types: request.body.types ?? [...DEFAULT_TYPES] };
   const outcome = await dns(normalised);
   if (outcome.status === 200) return outcome.body;
   return sendProblem(reply, 'upstream-timeout', 'no resolver answered any query', outcome.body);

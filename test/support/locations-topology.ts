@@ -19,8 +19,13 @@ export interface LocationsTopology {
   destroy(): void;
 }
 
-const TARGET = '198.18.250.1';
-const net = (k: number, side: 1 | 2) => `198.18.${200 + k}.${side}`;
+// Link k's /24 and the target's address are picked clear of the three host links' /24s (netns.ts spreads
+// those over all of 198.18.0.0/15), so no namespace ever holds one prefix twice.
+function prefixes(hostLinks: readonly Netns[]): { net: (k: number, side: 1 | 2) => string; target: string } {
+  const taken = new Set(hostLinks.map((h) => h.hostV4.split('.').slice(0, 3).join('.')));
+  const free = Array.from({ length: 60 }, (_, i) => `198.19.${190 + i}`).filter((p) => !taken.has(p));
+  return { net: (k, side) => `${free[k] as string}.${side}`, target: `${free[0] as string}.1` };
+}
 
 function ip(args: string[]): void {
   execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -45,6 +50,7 @@ export function createLocationsTopology(): LocationsTopology {
   try {
     const [direct, routed, refused] = [createNetns(), createNetns(), createNetns()] as [Netns, Netns, Netns];
     made.push(direct, routed, refused);
+    const { net, target: TARGET } = prefixes(made);
     const exec = (ns: string, args: string[]) => ip(['netns', 'exec', ns, ...args]);
     for (const name of inner) {
       ip(['netns', 'add', name]);

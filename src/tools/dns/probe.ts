@@ -10,7 +10,7 @@ import type { DnsRequest, DnsResult, RecordType, ResolverReport } from './types'
 export const dnsProbe: ProbeSpec<DnsRequest, DnsResult> = {
   module: 'dns',
   params: {
-    type: 'dns: A, AAAA, MX or TXT (A)',
+    type: 'dns: one record type the dns tool takes, e.g. A, AAAA, MX, TXT, SOA, NS (A)',
     resolver: 'dns: one configured resolver id (all when absent)',
   },
   body(target, get) {

@@ -35,6 +35,8 @@ test.after(async (ctx) => {
 });
 
 const dns = (server: RunningServer, body: Record<string, unknown>) => postJson(server.base, '/api/tools/dns', body);
+// unbound answers from its cache with the TTL counted down: compare records without it.
+const untimed = (records: Array<Record<string, unknown>>) => records.map(({ ttl: _ttl, ...rest }) => rest);
 
 test('a validated answer has ad, its RRSIG, and records marked validated', async ({ server, keys }) => {
   const reply = await dns(server, { domain: 'www.signed.test', types: ['A'], resolvers: ['unbound'], dnssec: true });
@@ -49,7 +51,7 @@ test('a validated answer has ad, its RRSIG, and records marked validated', async
   assert.ok(Date.parse(sig.inception) < Date.now() && Date.now() < Date.parse(sig.expiration), `${sig.inception} .. ${sig.expiration}`);
   assert.ok(Buffer.from(sig.signature, 'base64').length === 64, 'an ECDSA P-256 signature is 64 bytes');
   assert.is(keys.length, 1);
-  assert.equal(body.records.A, [{ address: '192.0.2.80', ttl: 300, validated: true }]);
+  assert.equal(untimed(body.records.A), [{ address: '192.0.2.80', validated: true }]);
 });
 
 test('a forged record behind a validating resolver: SERVFAIL with EDE 6, and nothing marked validated', async ({ server }) => {
@@ -63,7 +65,7 @@ test('a forged record behind a validating resolver: SERVFAIL with EDE 6, and not
   assert.is(viaUnbound.queries.A.ede[0].name, 'DNSSEC Bogus');
   assert.match(viaUnbound.queries.A.ede[0].text, /validation failure/, JSON.stringify(viaUnbound.queries.A.ede));
   assert.is(viaKnot.queries.A.rcode, 'NOERROR');
-  assert.equal(body.records.A, [{ address: '192.0.2.80', ttl: 300 }]);
+  assert.equal(untimed(body.records.A), [{ address: '192.0.2.80' }]);
 });
 
 test('Knot asked directly: RRSIGs but no ad, so no record is validated', async ({ server }) => {
@@ -71,12 +73,12 @@ test('Knot asked directly: RRSIGs but no ad, so no record is validated', async (
   const aaaa = body.resolvers[0].queries.AAAA;
   assert.not.ok(aaaa.flags.includes('ad'));
   assert.equal(aaaa.rrsigs.map((s: { typeCovered: string }) => s.typeCovered), ['AAAA']);
-  assert.equal(body.records.AAAA, [{ address: '2001:db8::80', ttl: 300 }]);
+  assert.equal(untimed(body.records.AAAA), [{ address: '2001:db8::80' }]);
 });
 
 test('the validating resolver marks its answer validated even beside Knot, which never sets ad', async ({ server }) => {
   const body = (await dns(server, { domain: 'www.signed.test', types: ['AAAA'], dnssec: true })).json();
-  assert.equal(body.records.AAAA, [{ address: '2001:db8::80', ttl: 300, validated: true }]);
+  assert.equal(untimed(body.records.AAAA), [{ address: '2001:db8::80', validated: true }]);
 });
 
 test('without dnssec the body has no rrsigs, no ad and no validated mark, as before', async ({ server }) => {
@@ -85,7 +87,7 @@ test('without dnssec the body has no rrsigs, no ad and no validated mark, as bef
     assert.equal(Object.keys(r.queries.A), ['rcode', 'flags', 'rttMs', 'transport', 'answers']);
     assert.not.ok(r.queries.A.flags.includes('ad'));
   }
-  assert.equal(body.records.A, [{ address: '192.0.2.80', ttl: 300 }]);
+  assert.equal(untimed(body.records.A), [{ address: '192.0.2.80' }]);
 });
 
 test.run();

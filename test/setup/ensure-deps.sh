@@ -54,9 +54,12 @@ fi
 
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "setup: installing ${missing[*]}" >&2
-  for unit in unbound.service unbound-resolvconf.service; do
-    [ -e "/etc/systemd/system/$unit" ] || ln -s /dev/null "/etc/systemd/system/$unit"
-  done
+  if [[ " ${missing[*]} " == *" unbound "* ]]; then
+    mkdir -p /etc/systemd/system
+    for unit in unbound.service unbound-resolvconf.service; do
+      [ -e "/etc/systemd/system/$unit" ] || ln -s /dev/null "/etc/systemd/system/$unit"
+    done
+  fi
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >&2
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

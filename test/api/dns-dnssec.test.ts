@@ -8,6 +8,7 @@ import { postJson } from '../support/http';
 import { dnskeyAnchors, startKnot, transferZone, type KnotServer } from '../support/knot';
 import { startServer, type RunningServer } from '../support/server';
 import { startUnbound, type UnboundServer } from '../support/unbound';
+import { parseNdjson, postStream } from './stream-reader';
 
 const test = suite<{ signer: KnotServer; forger: KnotServer; unbound: UnboundServer; server: RunningServer; keys: string[] }>('POST /api/tools/dns, dnssec');
 
@@ -88,6 +89,21 @@ test('without dnssec the body has no rrsigs, no ad and no validated mark, as bef
     assert.not.ok(r.queries.A.flags.includes('ad'));
   }
   assert.equal(untimed(body.records.A), [{ address: '192.0.2.80' }]);
+});
+
+test('streamed: each answer event carries its RRSIGs and EDE as the summary holds them', async ({ server }) => {
+  const s = await postStream(server.base, '/api/tools/dns', { domain: 'www.bogus.test', types: ['A'], dnssec: true }, 'application/x-ndjson');
+  await s.ended;
+  const events = parseNdjson(s);
+  assert.equal(events.map((e) => e.event), ['start', 'answer', 'answer', 'summary']);
+  const summary = events[3]?.data;
+  for (const answer of events.slice(1, 3)) {
+    const report = summary.resolvers.find((r: { id: string }) => r.id === answer.data.resolver);
+    assert.equal(answer.data.query, report.queries.A);
+  }
+  const byId = Object.fromEntries(events.slice(1, 3).map((e) => [e.data.resolver, e.data.query]));
+  assert.is(byId.unbound.ede[0].code, 6);
+  assert.is(byId.knot.rrsigs[0].typeCovered, 'A');
 });
 
 test.run();

@@ -26,6 +26,8 @@ struct QuerySpec {
   uint16_t type = 0;
   sockaddr_storage server{};
   uint32_t timeout_ms = 0;  // the whole budget for this query, retries and TCP included
+  bool dnssec = false;      // DO bit set
+  std::string subnet;       // ECS option payload, or empty
 };
 
 struct CnameLink {
@@ -43,6 +45,8 @@ struct QueryOutcome {
   uint8_t sends = 0;  // UDP datagrams and TCP queries this query sent (the resolver budget charges them)
   std::vector<Record> records;
   std::vector<CnameLink> chain;
+  Edns edns;                  // the answer's OPT record, as read
+  std::vector<Record> rrsigs;  // every RRSIG of the answer section (only a DO query gets them)
 };
 
 struct Counters {

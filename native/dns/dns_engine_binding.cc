@@ -15,6 +15,7 @@
 #include "common/limits_js.h"
 #include "common/status_error.h"
 #include "common/teardown_hook.h"
+#include "dns/dns_edns.h"
 #include "dns/dns_engine.h"
 #include "dns/dns_limits.h"
 #include "dns/dns_outcome_js.h"
@@ -47,6 +48,20 @@ bool ParseEndpoint(Napi::Value address_v, uint32_t port, sockaddr_storage* out) 
   // Literal parsing only: these never consult a resolver.
   if (uv_ip4_addr(address, static_cast<int>(port), reinterpret_cast<sockaddr_in*>(out)) == 0) return true;
   return uv_ip6_addr(address, static_cast<int>(port), reinterpret_cast<sockaddr_in6*>(out)) == 0;
+}
+
+// The ECS payload for an address literal and a prefix length; false when either is no such thing.
+bool ParseSubnet(Napi::Value address_v, Napi::Value prefix_v, std::string* out) {
+  char address[64];
+  if (!ShortString(address_v, address) || !prefix_v.IsNumber()) return false;
+  const uint32_t prefix = prefix_v.As<Napi::Number>().Uint32Value();
+  uint8_t bytes[16];
+  size_t size = 0;
+  if (uv_inet_pton(AF_INET, address, bytes) == 0) size = 4;
+  else if (uv_inet_pton(AF_INET6, address, bytes) == 0) size = 16;
+  if (size == 0 || prefix > size * 8) return false;
+  *out = SubnetOption(bytes, size, static_cast<uint8_t>(prefix));
+  return !out->empty();
 }
 
 // DnsEngine.limits: dns_limits.h for TypeScript.
@@ -138,13 +153,24 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     return Napi::Number::New(env, batch_id);
   }
 
+  // The optional arguments after progress: dnssec (boolean), then an ECS address and prefix length.
+  static void ReadEdnsArgs(const Args<Status>& args, const char* usage, QuerySpec* q) {
+    if (!args.Absent(6)) {
+      if (!args[6].IsBoolean()) throw args.Invalid(usage);
+      q->dnssec = args[6].As<Napi::Boolean>().Value();
+    }
+    if (args.Absent(7)) return;
+    if (args.size() < 9 || !ParseSubnet(args[7], args[8], &q->subnet)) throw args.Invalid(usage);
+  }
+
   uint32_t NextBatchId() {
     uint32_t id = next_batch_++;
     if (next_batch_ == 0) next_batch_ = 1;
     return id;
   }
 
-  // queryMany(name, types, resolvers, timeoutMs, (...packed) => void, progress?): id, with resolvers
+  // queryMany(name, types, resolvers, timeoutMs, (...packed) => void, progress?, dnssec?, subnetAddress?,
+  // subnetPrefix?): id, with resolvers
   // [{ address, port }] and types ['A', ...]. Positional, not one spec object: each named read would make
   // a key string. progress, a function or undefined, gets (index, ...packed) for each query the engine
   // settles, as it settles, index resolver-major and packed one outcome; before the callback. A pair that
@@ -156,7 +182,7 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     Napi::Env env = info.Env();
     CheckOpen(env);
     static constexpr const char* kUsage =
-        "queryMany(name, types, resolvers, timeoutMs, callback, progress?) expects a string, two arrays, a number and one or two functions";
+        "queryMany(name, types, resolvers, timeoutMs, callback, progress?, dnssec?, subnetAddress?, subnetPrefix?) expects a string, two arrays, a number, one or two functions, a boolean, an address and a prefix length";
     const Args args(info, Status::kInvalidArgument);
     if (args.size() < 5 || !args[0].IsString() || !args[1].IsArray() || !args[2].IsArray() || !args[4].IsFunction()) {
       throw args.Invalid(kUsage);
@@ -182,6 +208,7 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     QuerySpec q;
     q.name = std::move(name);
     q.timeout_ms = timeout_ms;
+    ReadEdnsArgs(args, kUsage, &q);
     for (uint32_t i = 0; i < n_resolvers; ++i) {
       Napi::Value rv = resolvers.Get(i);
       q.server = sockaddr_storage{};

@@ -1,5 +1,6 @@
 #include "dns/dns_message.h"
 
+#include "dns/dns_edns.h"
 #include "dns/dns_rdata.h"
 
 namespace nettools::dns {
@@ -25,8 +26,9 @@ bool CountsFit(const Header& h, size_t size) {
   return need <= size - kHeaderSize;
 }
 
-// `out` null: authority and additional records, walked only so a cut or garbled tail is noticed.
-Status ReadRecord(Reader& r, std::vector<Record>* out) {
+// `out` null: authority and additional records, walked only so a cut or garbled tail is noticed; the
+// first OPT among them is read into `edns` when given.
+Status ReadRecord(Reader& r, std::vector<Record>* out, Edns* edns = nullptr) {
   Record rec;
   Status s = ReadName(r, &rec.name);
   if (s != Status::kOk) return s;
@@ -34,10 +36,15 @@ Status ReadRecord(Reader& r, std::vector<Record>* out) {
   if (!r.u16(&rec.type) || !r.u16(&rec.klass) || !r.u32(&rec.ttl) || !r.u16(&rdlength)) {
     return Status::kTruncated;
   }
-  // RFC 2181 section 8: a TTL with the top bit set is treated as zero.
-  if (rec.ttl > 0x7FFFFFFFu) rec.ttl = 0;
   Reader rd(nullptr, 0);
   if (!r.limit(rdlength, &rd)) return Status::kTruncated;
+  // An OPT's TTL carries flags, not a time: read before the clamp below.
+  if (edns != nullptr && rec.type == type::kOpt && !edns->present) {
+    s = ReadOpt(rd, rec.ttl, edns);
+    if (s != Status::kOk) return s;
+  }
+  // RFC 2181 section 8: a TTL with the top bit set is treated as zero.
+  if (rec.ttl > 0x7FFFFFFFu) rec.ttl = 0;
   if (out != nullptr && RdataWanted(rec.type) && rec.klass == kClassIn) {
     s = ReadRdata(rd, &rec);
     if (s != Status::kOk) return s;
@@ -66,9 +73,12 @@ Status ParseMessage(const uint8_t* data, size_t size, Message* out) {
     s = ReadRecord(r, &out->answers);
     if (s != Status::kOk) return s;
   }
-  size_t rest = static_cast<size_t>(out->header.nscount) + out->header.arcount;
-  for (size_t i = 0; i < rest; ++i) {
+  for (uint16_t i = 0; i < out->header.nscount; ++i) {
     s = ReadRecord(r, nullptr);
+    if (s != Status::kOk) return s;
+  }
+  for (uint16_t i = 0; i < out->header.arcount; ++i) {
+    s = ReadRecord(r, nullptr, &out->edns);
     if (s != Status::kOk) return s;
   }
   return Status::kOk;

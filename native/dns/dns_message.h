@@ -26,6 +26,7 @@ constexpr uint16_t kSrv = 33;
 constexpr uint16_t kNaptr = 35;
 constexpr uint16_t kOpt = 41;
 constexpr uint16_t kDs = 43;
+constexpr uint16_t kRrsig = 46;
 constexpr uint16_t kDnskey = 48;
 constexpr uint16_t kTlsa = 52;
 constexpr uint16_t kSvcb = 64;
@@ -89,10 +90,28 @@ struct Record {
   std::vector<SvcParam> params;  // SVCB, HTTPS, in wire order
 };
 
+// One RFC 8914 Extended DNS Error option: its INFO-CODE and EXTRA-TEXT (at most kMaxEdeText bytes kept).
+struct ExtendedError {
+  uint16_t code = 0;
+  std::string text;
+};
+
+// What the answer's OPT record (RFC 6891) said, when it had one: the first OPT of the additional section.
+struct Edns {
+  bool present = false;
+  uint16_t flags = 0;                // the low 16 bits of the OPT TTL: DO is 0x8000
+  std::vector<ExtendedError> errors;  // EDE options (code 15), at most kMaxEdeOptions, in wire order
+  bool has_subnet = false;           // an ECS option (code 8, RFC 7871) came back
+  uint16_t subnet_family = 0;
+  uint8_t subnet_source = 0;
+  uint8_t subnet_scope = 0;
+};
+
 struct Message {
   Header header;
   std::vector<Question> questions;
-  std::vector<Record> answers;  // records of other types are skipped, not kept
+  std::vector<Record> answers;  // records of other types are skipped, not kept (RRSIGs are kept)
+  Edns edns;
 };
 
 // Parses a whole response; authority and additional records are checked for shape, not kept.

@@ -41,6 +41,27 @@ void OutcomeWriter::Write(const QueryOutcome& q) {
     p.Text(link.target);
     p.Number(link.ttl);
   }
+  WriteEdns(q.edns);
+  p.Number(static_cast<double>(q.rrsigs.size()));
+  for (const dns::Record& r : q.rrsigs) WriteRecord(r);
+}
+
+// Present flag; then, when present, the EDE options (code, text or none) and the ECS option (present
+// flag, source and scope prefixes).
+void OutcomeWriter::WriteEdns(const Edns& e) {
+  PackedWriter& p = packed_;
+  p.Number(e.present ? 1 : 0);
+  if (!e.present) return;
+  p.Number(static_cast<double>(e.errors.size()));
+  for (const ExtendedError& err : e.errors) {
+    p.Number(err.code);
+    if (err.text.empty()) p.NoText();
+    else p.Text(err.text);
+  }
+  p.Number(e.has_subnet ? 1 : 0);
+  if (!e.has_subnet) return;
+  p.Number(e.subnet_source);
+  p.Number(e.subnet_scope);
 }
 
 void OutcomeWriter::WriteRecord(const Record& r) {
@@ -83,7 +104,7 @@ void OutcomeWriter::WriteFields(const Record& r) {
   p.Number(static_cast<double>(r.parts.size()));
   for (const std::string& part : r.parts) p.Text(part);
   if (r.type == type::kCaa) p.Text(r.data);
-  else if (r.type == type::kDnskey) p.Text(Base64Text(r.data));
+  else if (r.type == type::kDnskey || r.type == type::kRrsig) p.Text(Base64Text(r.data));
   else if (r.type == type::kDs || r.type == type::kTlsa) p.Text(HexText(r.data));
   else p.NoText();
   p.Number(static_cast<double>(r.params.size()));

@@ -19,7 +19,8 @@ class OutcomeWriter {
   // rcode is the number and tcp 1 or 0 (JS names them);
   // a record is address, ttl (A, AAAA) | priority, exchange, ttl (MX) | k, k parts, ttl (TXT) | name, ttl (PTR, NS)
   // | owner, target, ttl (CNAME) | the fields of any other type (WriteFields), ttl;
-  // a link is name, target, ttl. An error's detail may be no text.
+  // a link is name, target, ttl; then the OPT record (WriteEdns), then r, r RRSIGs (as WriteFields, ttl).
+  // An error's detail may be no text.
   PackedValues Packed(const std::vector<QueryOutcome>& outcomes) { return Packed(outcomes.data(), outcomes.size()); }
   PackedValues Packed(const QueryOutcome* outcomes, size_t count);
 
@@ -32,6 +33,7 @@ class OutcomeWriter {
   // in RDATA order, read per type by src/engines/dns/rdata.ts.
   void WriteFields(const Record& r);
   void WriteSvcParam(const SvcParam& param);
+  void WriteEdns(const Edns& e);
   PackedWriter packed_;
 };
 

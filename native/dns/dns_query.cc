@@ -1,5 +1,7 @@
 #include "dns/dns_query.h"
 
+#include "dns/dns_edns.h"
+
 namespace nettools::dns {
 
 namespace {
@@ -11,9 +13,9 @@ void Put16(std::vector<uint8_t>* out, uint16_t v) {
 
 }  // namespace
 
-std::vector<uint8_t> BuildQuery(uint16_t id, const Name& qname, uint16_t qtype) {
+std::vector<uint8_t> BuildQuery(uint16_t id, const Name& qname, uint16_t qtype, const QueryEdns& edns) {
   std::vector<uint8_t> out;
-  out.reserve(12 + kMaxNameWire + 4 + 11);
+  out.reserve(12 + kMaxNameWire + 4 + 11 + 4 + edns.subnet.size());
   Put16(&out, id);
   Put16(&out, flag::kRd);
   Put16(&out, 1);  // QDCOUNT
@@ -23,13 +25,20 @@ std::vector<uint8_t> BuildQuery(uint16_t id, const Name& qname, uint16_t qtype) 
   WriteName(qname, &out);
   Put16(&out, qtype);
   Put16(&out, kClassIn);
-  // OPT: root owner, CLASS carries the payload size, TTL carries extended RCODE/version/flags (all zero).
+  // OPT: root owner, CLASS carries the payload size, TTL carries extended RCODE, version (zero) and flags.
   out.push_back(0);
   Put16(&out, type::kOpt);
   Put16(&out, kEdnsUdpPayload);
   Put16(&out, 0);
-  Put16(&out, 0);
-  Put16(&out, 0);  // RDLENGTH
+  Put16(&out, edns.dnssec ? edns::kDo : 0);
+  if (edns.subnet.empty()) {
+    Put16(&out, 0);  // RDLENGTH
+    return out;
+  }
+  Put16(&out, static_cast<uint16_t>(4 + edns.subnet.size()));
+  Put16(&out, edns::kOptionSubnet);
+  Put16(&out, static_cast<uint16_t>(edns.subnet.size()));
+  out.insert(out.end(), edns.subnet.begin(), edns.subnet.end());
   return out;
 }
 

@@ -24,7 +24,7 @@ Status QueryTask::Begin(const QuerySpec& spec) {
   s = ch->Register(this, &core_->ids_, &txid_);
   if (s != Status::kOk) return s;
   channel_ = ch;
-  packet_ = BuildQuery(txid_, qname_, qtype_);
+  packet_ = BuildQuery(txid_, qname_, qtype_, QueryEdns{spec.dnssec, spec.subnet});
   server_key_ = ServerKey(server_);
   started_ns_ = uv_hrtime();
   started_ms_ = uv_now(core_->loop_);
@@ -177,6 +177,10 @@ void QueryTask::Accept(const Message& m, bool tcp) {
   }
   o.records.reserve(a.records.size());
   for (const Record* rec : a.records) o.records.push_back(*rec);
+  for (const Record& rec : m.answers) {
+    if (rec.type == type::kRrsig) o.rrsigs.push_back(rec);
+  }
+  o.edns = m.edns;
   Finish(o);
 }
 

@@ -116,6 +116,20 @@ Status ReadKeyLike(Reader& rd, Record* rec, int u16s, int u8s) {
   return Status::kOk;
 }
 
+// RFC 4034 section 3.1: type covered (16), algorithm, labels (8 each), original TTL, expiration,
+// inception (32 each), key tag (16), the signer's name (never compressed, but read as any name inside
+// RDATA is), a signature of at least one byte.
+Status ReadRrsig(Reader& rd, Record* rec) {
+  if (!ReadU16s(rd, rec, 1) || !ReadU8s(rd, rec, 2) || !ReadU32s(rd, rec, 3) || !ReadU16s(rd, rec, 1)) {
+    return Status::kBadRdata;
+  }
+  Status s = ReadNames(rd, rec, 1);
+  if (s != Status::kOk) return s;
+  if (rd.remaining() == 0) return Status::kBadRdata;
+  ReadRest(rd, &rec->data);
+  return Status::kOk;
+}
+
 // The value's shape for the keys we name (RFC 9460 section 7, RFC 9848 for ech); other keys' values are opaque.
 bool SvcValueFits(uint16_t key, const std::string& v) {
   switch (key) {
@@ -192,6 +206,8 @@ Status ReadTyped(Reader& rd, Record* rec) {
     case type::kSvcb:
     case type::kHttps:
       return ReadSvcb(rd, rec);
+    case type::kRrsig:
+      return ReadRrsig(rd, rec);
     default:
       return Status::kOk;
   }
@@ -225,7 +241,7 @@ bool RdataWanted(uint16_t t) {
   switch (t) {
     case type::kA: case type::kAaaa: case type::kMx: case type::kTxt: case type::kCname: case type::kPtr:
     case type::kNs: case type::kSoa: case type::kCaa: case type::kSrv: case type::kNaptr: case type::kDs:
-    case type::kDnskey: case type::kTlsa: case type::kSvcb: case type::kHttps:
+    case type::kDnskey: case type::kTlsa: case type::kSvcb: case type::kHttps: case type::kRrsig:
       return true;
     default:
       return false;

@@ -12,7 +12,8 @@
 
 namespace nettools::dns {
 
-// The types whose RDATA ReadRdata reads (CNAME included: chains are followed through it).
+// The types whose RDATA ReadRdata reads (CNAME included: chains are followed through it; RRSIG too, the
+// signatures reported beside a DNSSEC answer, though it cannot be asked for).
 bool RdataWanted(uint16_t type);
 
 // The type code of a mnemonic the API offers ("A", "HTTPS", ...; PTR too); false for any other.

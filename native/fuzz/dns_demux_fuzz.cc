@@ -1,6 +1,6 @@
 // Hostile datagrams and sources against the shared-socket demultiplexer: it must never crash, and a
 // datagram it accepts must come from the named query's exact resolver and answer exactly its question.
-// fuzz-sources: dns/dns_demux.cc dns/dns_name.cc dns/dns_message.cc dns/dns_rdata.cc dns/dns_query.cc dns/dns_status.cc
+// fuzz-sources: dns/dns_demux.cc dns/dns_name.cc dns/dns_message.cc dns/dns_edns.cc dns/dns_rdata.cc dns/dns_query.cc dns/dns_status.cc
 #include <netinet/in.h>
 
 #include <cstddef>

@@ -1,5 +1,5 @@
 // Text names from requests must survive encode/decode unchanged: NameFromText -> WriteName -> ReadName.
-// fuzz-sources: dns/dns_name.cc dns/dns_message.cc dns/dns_rdata.cc dns/dns_query.cc dns/dns_answer.cc dns/dns_status.cc
+// fuzz-sources: dns/dns_name.cc dns/dns_message.cc dns/dns_edns.cc dns/dns_rdata.cc dns/dns_query.cc dns/dns_answer.cc dns/dns_status.cc
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>

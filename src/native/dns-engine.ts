@@ -38,6 +38,10 @@ export interface NativeDnsEngine {
     timeoutMs: number,
     done: (...packed: PackedOutcomes) => void,
     progress?: (index: number, ...packed: PackedOutcomes) => void,
+    // The DO bit; an ECS option for this address (masked to the prefix by the engine) and prefix length.
+    dnssec?: boolean,
+    subnetAddress?: string,
+    subnetPrefix?: number,
   ): number;
   // The outcomes so far, packed (what `done` would get, in an array), with the unsettled ones as
   // cancelled; `done` is then never called. Undefined for an unknown id.

@@ -5,7 +5,9 @@
 # uses this list too; python3 runs the ICMP test responder inside namespaces; python3's urllib3 and curl
 # read streamed responses as their users do; clang builds the libFuzzer targets and the sanitizer build
 # of the addon; podman-compose brings up deploy/compose/compose.yaml in test/container/compose.test.ts,
-# with the podman .ci/container.sh installs).
+# with the podman .ci/container.sh installs). unbound is the validating resolver of the DNSSEC tests, which
+# run private instances with their own config files: its Debian services are masked before it is
+# installed and never started (unbound-resolvconf would point the machine's resolver at it).
 set -euo pipefail
 
 declare -A wanted=(
@@ -31,6 +33,7 @@ declare -A wanted=(
   [mtr]=mtr-tiny
   [curl]=curl
   [podman-compose]=podman-compose
+  [unbound]=unbound
 )
 
 missing=()
@@ -51,6 +54,12 @@ fi
 
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "setup: installing ${missing[*]}" >&2
+  if [[ " ${missing[*]} " == *" unbound "* ]]; then
+    mkdir -p /etc/systemd/system
+    for unit in unbound.service unbound-resolvconf.service; do
+      [ -e "/etc/systemd/system/$unit" ] || ln -s /dev/null "/etc/systemd/system/$unit"
+    done
+  fi
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >&2
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

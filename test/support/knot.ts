@@ -13,6 +13,10 @@ export interface ZoneSpec {
   ttl?: number; // $TTL; default 300
   missingFile?: boolean; // the zone is configured but its file does not exist: answers SERVFAIL
   noUdp?: boolean; // mod-noudp: every UDP answer comes back with TC set
+  // Knot signs the zone itself (automatic DNSSEC, one ECDSA P-256 CSK) and lets loopback transfer it.
+  signed?: boolean;
+  // The zone file exactly as given (a transferred signed zone, say), instead of SOA, NS and `records`.
+  text?: string;
 }
 
 export interface KnotServer {
@@ -66,6 +70,7 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
 }
 
 function zoneFile(zone: ZoneSpec): string {
+  if (zone.text !== undefined) return zone.text;
   const origin = `${zone.domain}.`;
   return [
     `$ORIGIN ${origin}`,
@@ -96,11 +101,16 @@ function config(dir: string, address: string, port: number, zones: ZoneSpec[]): 
     '  - id: default',
     `    storage: "${dir}/zones"`,
     '    file: "%s.zone"',
-    'zone:',
   ];
+  if (zones.some((z) => z.signed)) {
+    lines.push('policy:', '  - id: signed', '    algorithm: ecdsap256sha256', '    single-type-signing: on');
+    lines.push('acl:', '  - id: loopback', '    address: 127.0.0.0/8', '    action: transfer');
+  }
+  lines.push('zone:');
   for (const zone of zones) {
     lines.push(`  - domain: ${zone.domain}`);
     if (zone.noUdp) lines.push('    module: mod-noudp');
+    if (zone.signed) lines.push('    dnssec-signing: on', '    dnssec-policy: signed', '    acl: loopback');
   }
   return lines.join('\n') + '\n';
 }
@@ -172,6 +182,25 @@ export async function startKnot(zones: ZoneSpec[], address = '127.0.0.1'): Promi
     resume: () => void child.kill('SIGCONT'),
     stop: () => (running.has(entry) ? stopEntry(entry) : Promise.resolve()),
   };
+}
+
+function kdig(args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('kdig', ['+timeout=2', '+retry=1', ...args], (err, stdout) => (err ? reject(err) : resolve(stdout)));
+  });
+}
+
+// A signed zone as Knot serves it, as a zone file (AXFR, the closing SOA left out).
+export async function transferZone(server: KnotServer, zone: string): Promise<string> {
+  const out = await kdig([`@${server.address}`, '-p', String(server.port), '+nocomments', '+nostats', '+noquestion', 'AXFR', zone]);
+  const lines = out.split('\n').filter((l) => l.trim() !== '' && !l.startsWith(';'));
+  return lines.slice(0, -1).join('\n') + '\n';
+}
+
+// The zone's DNSKEY records as a resolver's trust anchor wants them: "zone. DNSKEY 257 3 13 <key>".
+export async function dnskeyAnchors(server: KnotServer, zone: string): Promise<string[]> {
+  const out = await kdig([`@${server.address}`, '-p', String(server.port), '+short', 'DNSKEY', zone]);
+  return out.split('\n').filter((l) => l.trim() !== '').map((key) => `${zone}. DNSKEY ${key.trim()}`);
 }
 
 export async function stopAllKnot(): Promise<void> {

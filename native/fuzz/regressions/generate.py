@@ -178,6 +178,43 @@ DNS_RDATA = {
     "svcb_no_target": answer(SVCB, struct.pack(">H", 1)),
 }
 
+RRSIG = 46
+RRSIG_RDATA = struct.pack(">HBBIIIH", A, 13, 2, 300, 1767225600, 1764547200, 12345) + name(b"example", b"test") + bytes(64)
+
+
+def opt(options, flags=0x8000):
+    """An answer with an A record and an OPT record in the additional section carrying `options`."""
+    rdata = b"".join(struct.pack(">HH", code, len(value)) + value for code, value in options)
+    return (header(an=1, ar=1) + QUESTION + rr(ptr(12), A, bytes(4))
+            + b"\x00" + struct.pack(">HHIH", 41, 1232, flags, len(rdata)) + rdata)
+
+
+# RRSIG records and the OPT record's options (native/dns/dns_edns.cc): each well formed, then cut short
+# or run over, on both sides of each length check.
+DNS_EDNS = {
+    "rrsig": header(an=2) + QUESTION + rr(ptr(12), A, bytes(4)) + rr(ptr(12), RRSIG, RRSIG_RDATA),
+    "rrsig_no_signature": answer(RRSIG, RRSIG_RDATA[:-64]),
+    "rrsig_cut_in_fields": answer(RRSIG, RRSIG_RDATA[:17]),
+    "rrsig_signer_past_rdata": answer(RRSIG, RRSIG_RDATA[:18] + b"\x20abc"),
+    "opt_empty": opt([]),
+    "opt_ede_with_text": opt([(15, struct.pack(">H", 6) + b"signature expired")]),
+    "opt_ede_no_text": opt([(15, struct.pack(">H", 9))]),
+    "opt_ede_one_byte": opt([(15, b"\x06")]),
+    "opt_ede_text_nul_ended": opt([(15, struct.pack(">H", 22) + b"no reachable authority\x00")]),
+    "opt_ede_text_600_bytes": opt([(15, struct.pack(">H", 0) + b"x" * 600)]),
+    "opt_ede_text_bad_utf8": opt([(15, struct.pack(">H", 0) + b"\xc3\x28\xff\xe2\x82")]),
+    "opt_ede_nine_options": opt([(15, struct.pack(">H", i)) for i in range(9)]),
+    "opt_ecs_v4": opt([(8, struct.pack(">HBB", 1, 24, 16) + bytes([203, 0, 113]))]),
+    "opt_ecs_v6_17_bytes": opt([(8, struct.pack(">HBB", 2, 56, 48) + bytes(17))]),
+    "opt_ecs_v4_5_bytes": opt([(8, struct.pack(">HBB", 1, 24, 24) + bytes(5))]),
+    "opt_ecs_family_3": opt([(8, struct.pack(">HBB", 3, 24, 24) + bytes(1))]),
+    "opt_ecs_cut": opt([(8, struct.pack(">H", 1) + b"\x18")]),
+    "opt_option_past_rdata": opt([(15, b"")])[:-2] + struct.pack(">H", 40) + b"\x00",
+    "opt_option_header_cut": opt([])[:-2] + struct.pack(">H", 3) + b"\x00\x0f\x00",
+    "two_opts": opt([(15, struct.pack(">H", 1))])[:10] + b"\x00\x02"
+    + opt([(15, struct.pack(">H", 1))])[12:] + b"\x00" + struct.pack(">HHIH", 41, 1232, 0, 6) + struct.pack(">HHH", 15, 2, 2),
+}
+
 # dns_name_fuzz reads text: names from requests, encoded and decoded back.
 DNS_NAME = {
     "root_dot": b".",
@@ -280,7 +317,7 @@ def write(base, inputs):
 
 
 if __name__ == "__main__":
-    write("dns_response", {**DNS_RESPONSE, **DNS_RDATA})
+    write("dns_response", {**DNS_RESPONSE, **DNS_RDATA, **DNS_EDNS})
     write("dns_name", DNS_NAME)
     write("dns_demux", DNS_DEMUX)
     write("icmp_reply", ICMP_REPLY)

@@ -58,8 +58,13 @@ export type Reserved = ReadonlyMap<ResolverConfig, readonly RecordType[]>;
 // before the call was launched.
 export type SentHook = (resolver: ResolverConfig, sends: number, reserved: number) => void;
 
-function nameKey(domain: string): string {
-  return domain.toLowerCase();
+// The name, and what its queries' OPT record asks: a DO query must never be answered by a query without
+// DO in flight (it has no RRSIGs, no AD), nor an ECS query by one for another subnet or none.
+function nameKey(request: ResolverQuery): string {
+  const name = request.domain.toLowerCase();
+  if (request.dnssec !== true && request.clientSubnet === undefined) return name;
+  const subnet = request.clientSubnet;
+  return `${name} ${request.dnssec === true ? 'do' : ''} ${subnet === undefined ? '' : `${subnet.address}/${subnet.prefix}`}`;
 }
 
 export interface CoalescingClient extends Omit<ResolverClient, 'start' | 'query' | 'ageSockets'> {
@@ -252,7 +257,7 @@ export function coalesce(inner: ResolverClient): CoalescingClient {
   const sent = () => sentHook;
 
   const newQuestions = (request: ResolverQuery): Map<ResolverConfig, RecordType[]> => {
-    const byName = flights.get(nameKey(request.domain));
+    const byName = flights.get(nameKey(request));
     const fresh = new Map<ResolverConfig, RecordType[]>();
     for (const resolver of request.resolvers) {
       const types = missing(byName, resolver, request.types);
@@ -265,7 +270,7 @@ export function coalesce(inner: ResolverClient): CoalescingClient {
     newQuestions,
     query(request, done, cancel, reserved, onEntry) {
       if (cancel?.aborted) return done(cancelledAll(request));
-      const name = nameKey(request.domain);
+      const name = nameKey(request);
       const byName = flights.get(name);
       const now = performance.now();
       // Nothing in flight for this name (a fresh name, the common case): the whole request is one

@@ -30,7 +30,7 @@ const CANCELLED: QueryEntry = { error: 'cancelled' };
 // Outcomes are resolver-major: resolver i, type j at i * types.length + j; a missing one was cancelled.
 function shape(request: ResolverQuery, packed: readonly unknown[], fallback: QueryEntry): ResolverQueries[] {
   const { types, resolvers } = request;
-  const entries = packed.length === 0 ? [] : unpackOutcomes(packed, types, resolvers.length);
+  const entries = packed.length === 0 ? [] : unpackOutcomes(packed, types, resolvers.length, request);
   return resolvers.map((resolver, i) => {
     const queries: Partial<Record<RecordType, QueryEntry>> = {};
     types.forEach((type, j) => (queries[type] = entries[i * types.length + j] ?? { ...fallback }));
@@ -66,7 +66,8 @@ export function openResolverClient(windowPerResolver?: number): ResolverClient {
       settle(...(settled ? [] : (engine.cancel(id) ?? [])));
     };
     try {
-      id = engine.queryMany(request.domain, request.types, request.resolvers, request.timeoutMs, settle, progress?.native);
+      const subnet = request.clientSubnet;
+      id = engine.queryMany(request.domain, request.types, request.resolvers, request.timeoutMs, settle, progress?.native, request.dnssec, subnet?.address, subnet?.prefix);
     } catch (err) {
       settled = true;
       finish(shape(request, [], { error: errorCode(err) }));

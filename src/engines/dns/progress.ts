@@ -30,7 +30,7 @@ export function entryProgress(request: ResolverQuery, onEntry: (settled: Settled
     native(index, ...packed) {
       // The packed numbers are the engine's shared array: read now, whoever runs next.
       const type = types[index % types.length];
-      const entry = open && type !== undefined ? unpackOutcomes(packed, [type], 1)[0] : undefined;
+      const entry = open && type !== undefined ? unpackOutcomes(packed, [type], 1, request)[0] : undefined;
       if (entry !== undefined) tell(index, entry);
     },
     finish(results) {

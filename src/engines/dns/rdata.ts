@@ -5,7 +5,7 @@ import type { DnsRecord, RecordType, SvcParams } from './types';
 // OutcomeWriter::WriteFields): numbers, names, texts and data in RDATA order, then SvcParams. The engine
 // checked every length and shape; this only names the fields.
 
-interface Fields {
+export interface Fields {
   numbers: number[];
   names: string[];
   texts: string[];
@@ -41,7 +41,8 @@ function svcParams(c: PackedReader): SvcParams {
   return params as SvcParams;
 }
 
-function fields(c: PackedReader): Fields {
+// The packed fields of one record, in RDATA order (RRSIGs too: src/engines/dns/edns.ts names theirs).
+export function fieldsOf(c: PackedReader): Fields {
   const numbers = list(c, () => c.num());
   const names = list(c, () => c.str());
   const texts = list(c, () => c.str());
@@ -70,6 +71,6 @@ function shape(type: RecordType, f: Fields, ttl: number): DnsRecord {
 
 // A record of a type whose RDATA the engine hands over as fields, ttl last as in every record.
 export function fieldsRecord(c: PackedReader, type: RecordType): DnsRecord {
-  const f = fields(c);
+  const f = fieldsOf(c);
   return shape(type, f, c.num());
 }

@@ -50,6 +50,32 @@ export interface CnameLink { name: string; target: string; ttl: number }
 
 export type Flag = 'qr' | 'aa' | 'tc' | 'rd' | 'ra' | 'ad' | 'cd';
 
+// An RRSIG beside a DNSSEC answer (RFC 4034 3.1); expiration and inception as ISO 8601 UTC times.
+export interface RrsigRecord {
+  typeCovered: string;
+  algorithm: number;
+  labels: number;
+  originalTtl: number;
+  expiration: string;
+  inception: string;
+  keyTag: number;
+  signerName: string;
+  signature: string; // base64
+  ttl: number;
+}
+
+// One RFC 8914 Extended DNS Error option of an answer.
+export interface ExtendedError { code: number; name: string; text?: string }
+
+// What an answer's ECS option (RFC 7871) said, or that it carried none.
+export type SubnetAnswer = { sourcePrefix: number; scopePrefix: number } | { ignored: true };
+
+// EDNS a request asks beyond the defaults: the DO bit, an ECS prefix (its address already masked).
+export interface EdnsAsk {
+  dnssec?: boolean;
+  clientSubnet?: { address: string; prefix: number };
+}
+
 // A resolver's answer, whatever its rcode: SERVFAIL and NXDOMAIN are results, not errors.
 export interface QueryAnswered {
   rcode: string;
@@ -58,6 +84,9 @@ export interface QueryAnswered {
   transport: 'udp' | 'tcp';
   answers: DnsRecord[];
   cnames?: CnameLink[]; // present only when the answer followed an alias
+  rrsigs?: RrsigRecord[]; // only when the request asked for DNSSEC
+  ede?: ExtendedError[]; // only when the answer carried EDE options
+  clientSubnet?: SubnetAnswer; // only when the request sent ECS
 }
 
 // No usable answer: `timeout`, `connection-refused`, `connection-closed`, `network-error`, `malformed`, `cancelled`.
@@ -91,7 +120,7 @@ export interface SettledEntry {
   entry: QueryEntry;
 }
 
-export interface ResolverQuery {
+export interface ResolverQuery extends EdnsAsk {
   domain: string;
   types: RecordType[];
   resolvers: ResolverConfig[];

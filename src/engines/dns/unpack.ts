@@ -1,6 +1,7 @@
 import { PackedReader } from '../../native/packed';
+import { readEdns } from './edns';
 import { fieldsRecord } from './rdata';
-import { addressRecord, SENDS, type CnameLink, type DnsRecord, type Flag, type QueryEntry, type RecordType } from './types';
+import { addressRecord, SENDS, type CnameLink, type DnsRecord, type EdnsAsk, type Flag, type QueryAnswered, type QueryEntry, type RecordType } from './types';
 
 // Reads the engine's packed outcomes (native/dns/dns_outcome_js.h, OutcomeWriter::Packed) for a whole
 // request, in the addon's one packed form (src/native/packed.ts).
@@ -56,7 +57,7 @@ function withSends(e: QueryEntry, sends: number): QueryEntry {
   return e;
 }
 
-function entry(c: PackedReader, type: RecordType): QueryEntry {
+function entry(c: PackedReader, type: RecordType, ask: EdnsAsk): QueryEntry {
   const answered = c.num() !== 0;
   const sends = c.num();
   if (!answered) {
@@ -64,10 +65,10 @@ function entry(c: PackedReader, type: RecordType): QueryEntry {
     const detail = c.optStr();
     return withSends(detail === undefined ? { error } : { error, detail }, sends);
   }
-  return withSends(answeredEntry(c, type), sends);
+  return withSends(answeredEntry(c, type, ask), sends);
 }
 
-function answeredEntry(c: PackedReader, type: RecordType): QueryEntry {
+function answeredEntry(c: PackedReader, type: RecordType, ask: EdnsAsk): QueryEntry {
   const rcode = rcodeName(c.num());
   const flags = flagNames(c.num());
   const rttMs = c.num();
@@ -80,18 +81,22 @@ function answeredEntry(c: PackedReader, type: RecordType): QueryEntry {
     const target = c.str();
     cnames.push({ name, target, ttl: c.num() });
   }
-  return cnames.length > 0 ? { rcode, flags, rttMs, transport, answers, cnames } : { rcode, flags, rttMs, transport, answers };
+  const base: QueryAnswered = cnames.length > 0 ? { rcode, flags, rttMs, transport, answers, cnames } : { rcode, flags, rttMs, transport, answers };
+  const edns = readEdns(c, ask);
+  // Without DNSSEC, ECS or EDE the entry is exactly what it always was.
+  return edns.rrsigs === undefined && edns.ede === undefined && edns.clientSubnet === undefined ? base : { ...base, ...edns };
 }
 
 // The outcomes of `rounds` times `types`, in that order (resolver-major: every type of the first
-// resolver, then of the second, ...). Stops early where the array does.
-export function unpackOutcomes(packed: readonly unknown[], types: readonly RecordType[], rounds: number): QueryEntry[] {
+// resolver, then of the second, ...). Stops early where the array does. `ask`: the EDNS the request
+// asked, which decides the fields its entries gain (edns.ts).
+export function unpackOutcomes(packed: readonly unknown[], types: readonly RecordType[], rounds: number, ask: EdnsAsk = {}): QueryEntry[] {
   const c = PackedReader.of('packed outcome', packed);
   const out: QueryEntry[] = [];
   for (let i = 0; i < rounds; i++) {
     for (const type of types) {
       if (c.done) return out;
-      out.push(entry(c, type));
+      out.push(entry(c, type, ask));
     }
   }
   return out;

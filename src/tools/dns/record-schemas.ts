@@ -7,9 +7,29 @@ const u16 = (description: string) => ({ type: 'integer', minimum: 0, maximum: 65
 const u32 = (description: string) => ({ type: 'integer', minimum: 0, maximum: 4294967295, description }) as const;
 const strings = (description: string) => ({ type: 'array', items: { type: 'string' }, description }) as const;
 
+const validated = { const: true, description: 'Only in `records`, only when the request asked for `dnssec`: every resolver that validated (set AD on any answer of this request) set AD on its answer of this type.' } as const;
+
 function record<P extends Record<string, unknown>>(properties: P, description?: string) {
-  return { type: 'object', required: [...Object.keys(properties), 'ttl'], properties: { ...properties, ttl }, ...(description ? { description } : {}) } as const;
+  return { type: 'object', required: [...Object.keys(properties), 'ttl'], properties: { ...properties, ttl, validated }, ...(description ? { description } : {}) } as const;
 }
+
+// An RRSIG beside a DNSSEC answer (RFC 4034 section 3.1).
+export const rrsigSchema = {
+  type: 'object',
+  required: ['typeCovered', 'algorithm', 'labels', 'originalTtl', 'expiration', 'inception', 'keyTag', 'signerName', 'signature', 'ttl'],
+  properties: {
+    typeCovered: { type: 'string', description: 'The type the signature covers (its mnemonic; an unnamed one as TYPE<n>).', examples: ['A'] },
+    algorithm: u8('DNSSEC algorithm number.'),
+    labels: u8('Labels of the owner name, the root and a leading wildcard not counted.'),
+    originalTtl: u32('TTL of the covered records as the zone has it.'),
+    expiration: { type: 'string', format: 'date-time', description: 'Signature expiration, UTC (the 32-bit wire time read as the date nearest now).' },
+    inception: { type: 'string', format: 'date-time', description: 'Signature inception, UTC.' },
+    keyTag: u16('Key tag of the DNSKEY that made it.'),
+    signerName: name("The signing zone's name"),
+    signature: { type: 'string', description: 'The signature, base64.' },
+    ttl,
+  },
+} as const;
 
 const svcParams = {
   type: 'object',

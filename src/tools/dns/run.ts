@@ -6,7 +6,9 @@ import { failed, succeeded, upstreamBusy, type FieldFault, type Outcome, type To
 import { saidBy, upstreamFailureCode, whatEachSaid } from '../resolver-verdict';
 import type { ToolDeps, ToolEvents, ToolSlot } from '../tool';
 import type { AskProgress, Upstream } from '../upstream';
+import { clientSubnetOf } from './client-subnet';
 import { anyAnswered, isConsistent, mergeRecords, outcomesOf } from './merge';
+import { markValidated } from './validated';
 import { watchDnsEngine, type DnsMetrics } from './metrics';
 import type { DnsRequest, DnsResult, ResolverReport } from './types';
 
@@ -46,16 +48,21 @@ function progress(events: ToolEvents, request: DnsRequest, chosen: ResolverConfi
 export async function runDns(upstream: Upstream, resolvers: ResolverConfig[], request: DnsRequest, cancel: CancelToken, events?: ToolEvents): Promise<Outcome<DnsResult>> {
   const chosen = chooseResolvers(resolvers, request.resolvers);
   if ('faults' in chosen) return failed({ code: 'invalid-field', detail: 'resolvers must name configured resolvers', fields: chosen.faults });
+  const subnet = request.clientSubnet === undefined ? undefined : clientSubnetOf(request.clientSubnet);
+  if (subnet !== undefined && 'fault' in subnet) return failed({ code: 'invalid-field', detail: 'clientSubnet must be a prefix no more specific than /24 (IPv4) or /56 (IPv6)', fields: [subnet.fault] });
   const started = performance.now();
   const { domain, reverseName, types, timeoutMs } = request;
-  const asked = await upstream.ask({ domain: reverseName ?? domain, types, resolvers: chosen.resolvers, timeoutMs }, cancel, events && progress(events, request, chosen.resolvers));
+  const edns = { ...(request.dnssec === true ? { dnssec: true } : {}), ...(subnet === undefined ? {} : { clientSubnet: subnet }) };
+  const asked = await upstream.ask({ domain: reverseName ?? domain, types, resolvers: chosen.resolvers, timeoutMs, ...edns }, cancel, events && progress(events, request, chosen.resolvers));
   if (!asked.ok) return failed(upstreamBusy(asked));
   const results = asked.results;
   if (cancel.aborted) return failed({ code: 'aborted', detail: 'the caller went away before every resolver answered' });
   const durationMs = roundMs(performance.now() - started);
   const reports = report(results);
   if (!anyAnswered(results)) return failed(noAnswer(request, reports, durationMs));
-  return succeeded({ domain, ...(reverseName === undefined ? {} : { reverseName }), records: mergeRecords(results, types), consistent: isConsistent(results, types), outcomes: outcomesOf(results, types), resolvers: reports, durationMs });
+  const records = mergeRecords(results, types);
+  if (request.dnssec === true) markValidated(records, results, types);
+  return succeeded({ domain, ...(reverseName === undefined ? {} : { reverseName }), records, consistent: isConsistent(results, types), outcomes: outcomesOf(results, types), resolvers: reports, durationMs });
 }
 
 // Not one query answered (NOERROR or NXDOMAIN) anywhere: an upstream failure, never an empty answer.

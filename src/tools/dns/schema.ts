@@ -1,6 +1,6 @@
 import { RECORD_TYPES } from '../../engines/dns/types';
 import { TYPE_OUTCOMES } from '../resolver-verdict';
-import { recordSchemas } from './record-schemas';
+import { recordSchemas, rrsigSchema } from './record-schemas';
 
 export { RECORD_TYPES };
 // What a request without `types` asks.
@@ -8,6 +8,8 @@ export const DEFAULT_TYPES = ['A', 'AAAA', 'MX', 'TXT'] as const;
 export const MAX_TYPES = 8;
 
 export const DNS_LIMITS = { timeoutMs: { minimum: 100, maximum: 5000, default: 2000 } } as const;
+// RFC 7871 section 11.1: a client subnet longer than these gives away more than a resolver needs.
+export const CLIENT_SUBNET_MAX_PREFIX = { 4: 24, 6: 56 } as const;
 
 // Resolver ids are known only once the configuration is read, so the schema is built from them.
 export function dnsRequestSchema(resolverIds: readonly string[]) {
@@ -41,6 +43,14 @@ export function dnsRequestSchema(resolverIds: readonly string[]) {
         uniqueItems: true,
         description: 'Ids of configured resolvers to ask; all of them when absent.',
       },
+      dnssec: { type: 'boolean', default: false, description: 'Sets the DO bit: each answer reports its RRSIGs (`rrsigs`) and the AD flag in `flags`; `records` marks each record `validated` when every validating resolver set AD.' },
+      clientSubnet: {
+        type: 'string',
+        minLength: 2,
+        maxLength: 50,
+        description: 'An EDNS Client Subnet (RFC 7871) to send: an IPv4 prefix of at most /24 or an IPv6 prefix of at most /56, host bits zero. Each answer then reports `clientSubnet`.',
+        examples: ['203.0.113.0/24', '2001:db8:1200::/40'],
+      },
       timeoutMs: { type: 'integer', ...DNS_LIMITS.timeoutMs, description: "Per resolver, per query, retries included, ms. A question already in flight for another request is shared, and its answer used if it comes within this request's own timeout.", examples: [2000] },
     },
     examples: [{ domain: 'example.com', types: ['A', 'AAAA'] }],
@@ -64,6 +74,28 @@ export const querySchema = {
         transport: { enum: ['udp', 'tcp'], description: 'tcp when the UDP answer was truncated and the query went again over TCP.' },
         answers: { type: 'array', description: 'Records of the asked type, shaped as in `records`.' },
         cnames: { type: 'array', items: recordSchemas.CNAME, description: 'Alias links followed to reach the answers.' },
+        rrsigs: { type: 'array', items: rrsigSchema, description: 'Only when the request asked for `dnssec`: every RRSIG of the answer section, in wire order.' },
+        ede: {
+          type: 'array',
+          maxItems: 8,
+          description: 'Only when the answer carried them: its Extended DNS Errors (RFC 8914), at most 8, in wire order.',
+          items: {
+            type: 'object',
+            required: ['code', 'name'],
+            properties: {
+              code: { type: 'integer', minimum: 0, maximum: 65535, description: 'INFO-CODE.', examples: [6] },
+              name: { type: 'string', description: 'Its name in the RFC 8914 registry (codes 0-29), or "unknown".', examples: ['DNSSEC Bogus'] },
+              text: { type: 'string', maxLength: 512, description: "EXTRA-TEXT, at most 512 bytes of it, invalid UTF-8 replaced by U+FFFD; absent when empty." },
+            },
+          },
+        },
+        clientSubnet: {
+          description: 'Only when the request sent `clientSubnet`: the ECS option of the answer, or `ignored` when it carried none.',
+          oneOf: [
+            { type: 'object', required: ['sourcePrefix', 'scopePrefix'], properties: { sourcePrefix: { type: 'integer', minimum: 0, maximum: 255, description: 'SOURCE PREFIX-LENGTH the answer echoed.' }, scopePrefix: { type: 'integer', minimum: 0, maximum: 255, description: 'SCOPE PREFIX-LENGTH: how much of the subnet the answer depends on (0: none).' } } },
+            { type: 'object', required: ['ignored'], properties: { ignored: { const: true, description: 'The answer carried no ECS option.' } } },
+          ],
+        },
       },
     },
     {

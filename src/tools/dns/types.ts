@@ -11,6 +11,8 @@ export interface DnsRequest {
   types: RecordType[];
   resolvers?: string[]; // ids; absent means all configured
   timeoutMs: number;
+  dnssec?: boolean;
+  clientSubnet?: string; // a prefix; run.ts checks its length
 }
 
 // One resolver's answers, as the response shows them.

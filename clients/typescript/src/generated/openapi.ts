@@ -617,6 +617,17 @@ export interface components {
             /** @description Ids of configured resolvers to ask; all of them when absent. */
             resolvers?: string[];
             /**
+             * @description Sets the DO bit: each answer reports its RRSIGs (`rrsigs`) and the AD flag in `flags`; `records` marks each record `validated` when every validating resolver set AD.
+             * @default false
+             */
+            dnssec?: boolean;
+            /**
+             * @description An EDNS Client Subnet (RFC 7871) to send: an IPv4 prefix of at most /24 or an IPv6 prefix of at most /56, host bits zero. Each answer then reports `clientSubnet`.
+             * @example 203.0.113.0/24
+             * @example 2001:db8:1200::/40
+             */
+            clientSubnet?: string;
+            /**
              * @description Per resolver, per query, retries included, ms. A question already in flight for another request is shared, and its answer used if it comes within this request's own timeout.
              * @default 2000
              * @example 2000
@@ -717,6 +728,11 @@ export interface components {
                     address: string;
                     /** @description Seconds the record may be cached. */
                     ttl: number;
+                    /**
+                     * @description Only in `records`, only when the request asked for `dnssec`: every resolver that validated (set AD on any answer of this request) set AD on its answer of this type.
+                     * @constant
+                     */
+                    validated?: true;
                 }[];
                 /** @description AAAA records. */
                 AAAA?: {
@@ -724,6 +740,11 @@ export interface components {
                     address: string;
                     /** @description Seconds the record may be cached. */
                     ttl: number;
+                    /**
+                     * @description Only in `records`, only when the request asked for `dnssec`: every resolver that validated (set AD on any answer of this request) set AD on its answer of this type.
+                     * @constant
+                     */
+                    validated?: true;
                 }[];
                 /** @description MX records. */
                 MX?: {
@@ -733,6 +754,11 @@ export interface components {
                     exchange: string;
                     /** @description Seconds the record may be cached. */
                     ttl: number;
+                    /**
+                     * @description Only in `records`, only when the request asked for `dnssec`: every resolver that validated (set AD on any answer of this request) set AD on its answer of this type.
+                     * @constant
+                     */
+                    validated?: true;
                 }[];
                 /** @description TXT records. */
                 TXT?: {
@@ -742,6 +768,11 @@ export interface components {
                     parts: string[];
                     /** @description Seconds the record may be cached. */
                     ttl: number;
+                    /**
+                     * @description Only in `records`, only when the request asked for `dnssec`: every resolver that validated (set AD on any answer of this request) set AD on its answer of this type.
+                     * @constant
+                     */
+                    validated?: true;
                 }[];
                 /** @description CNAME records asked for, and those followed on the way to the answers. */
                 CNAME?: {
@@ -751,6 +782,11 @@ export interface components {
                     target: string;
                     /** @description Seconds the record may be cached. */
                     ttl: number;
+                    /**
+                     * @description Only in `records`, only when the request asked for `dnssec`: every resolver that validated (set AD on any answer of this request) set AD on its answer of this type.
+                     * @constant
+                     */
+                    validated?: true;
                 }[];
                 /** @description NS records. */
                 NS?: {
@@ -758,6 +794,11 @@ export interface components {
                     name: string;
                     /** @description Seconds the record may be cached. */
                     ttl: number;
+                    /**
+                     * @description Only in `records`, only when the request asked for `dnssec`: every resolver that validated (set AD on any answer of this request) set AD on its answer of this type.
+                     * @constant
+                     */
+                    validated?: true;
                 }[];
                 /** @description PTR records. */
                 PTR?: {
@@ -765,6 +806,11 @@ export interface components {
                     name: string;
                     /** @description Seconds the record may be cached. */
                     ttl: number;
+                    /**
+                     * @description Only in `records`, only when the request asked for `dnssec`: every resolver that validated (set AD on any answer of this request) set AD on its answer of this type.
+                     * @constant
+                     */
+                    validated?: true;
                 }[];
                 /** @description SOA records. */
                 SOA?: {
@@ -784,6 +830,11 @@ export interface components {
                     minimum: number;
                     /** @description Seconds the record may be cached. */
                     ttl: number;
+                    /**
+                     * @description Only in `records`, only when the request asked for `dnssec`: every resolver that validated (set AD on any answer of this request) set AD on its answer of this type.
+                     * @constant
+                     */
+                    validated?: true;
                 }[];
                 /** @description CAA records. */
                 CAA?: {
@@ -795,6 +846,11 @@ export interface components {
                     value: string;
                     /** @description Seconds the record may be cached. */
                     ttl: number;
+                    /**
+                     * @description Only in `records`, only when the request asked for `dnssec`: every resolver that validated (set AD on any answer of this request) set AD on its answer of this type.
+                     * @constant
+                     */
+                    validated?: true;
                 }[];
                 /** @description SRV records. */
                 SRV?: {
@@ -808,6 +864,11 @@ export interface components {
                     target: string;
                     /** @description Seconds the record may be cached. */
                     ttl: number;
+                    /**
+                     * @description Only in `records`, only when the request asked for `dnssec`: every resolver that validated (set AD on any answer of this request) set AD on its answer of this type.
+                     * @constant
+                     */
+                    validated?: true;
                 }[];
                 /** @description NAPTR records. */
                 NAPTR?: {
@@ -825,6 +886,11 @@ export interface components {
                     replacement: string;
                     /** @description Seconds the record may be cached. */
                     ttl: number;
+                    /**
+                     * @description Only in `records`, only when the request asked for `dnssec`: every resolver that validated (set AD on any answer of this request) set AD on its answer of this type.
+                     * @constant
+                     */
+                    validated?: true;
                 }[];
                 /** @description DS records. */
                 DS?: {
@@ -838,6 +904,11 @@ export interface components {
                     digest: string;
                     /** @description Seconds the record may be cached. */
                     ttl: number;
+                    /**
+                     * @description Only in `records`, only when the request asked for `dnssec`: every resolver that validated (set AD on any answer of this request) set AD on its answer of this type.
+                     * @constant
+                     */
+                    validated?: true;
                 }[];
                 /** @description DNSKEY records. */
                 DNSKEY?: {
@@ -851,6 +922,11 @@ export interface components {
                     publicKey: string;
                     /** @description Seconds the record may be cached. */
                     ttl: number;
+                    /**
+                     * @description Only in `records`, only when the request asked for `dnssec`: every resolver that validated (set AD on any answer of this request) set AD on its answer of this type.
+                     * @constant
+                     */
+                    validated?: true;
                 }[];
                 /** @description TLSA records. */
                 TLSA?: {
@@ -864,6 +940,11 @@ export interface components {
                     data: string;
                     /** @description Seconds the record may be cached. */
                     ttl: number;
+                    /**
+                     * @description Only in `records`, only when the request asked for `dnssec`: every resolver that validated (set AD on any answer of this request) set AD on its answer of this type.
+                     * @constant
+                     */
+                    validated?: true;
                 }[];
                 /** @description HTTPS records. */
                 HTTPS?: {
@@ -895,6 +976,11 @@ export interface components {
                     };
                     /** @description Seconds the record may be cached. */
                     ttl: number;
+                    /**
+                     * @description Only in `records`, only when the request asked for `dnssec`: every resolver that validated (set AD on any answer of this request) set AD on its answer of this type.
+                     * @constant
+                     */
+                    validated?: true;
                 }[];
                 /** @description SVCB records. */
                 SVCB?: {
@@ -926,6 +1012,11 @@ export interface components {
                     };
                     /** @description Seconds the record may be cached. */
                     ttl: number;
+                    /**
+                     * @description Only in `records`, only when the request asked for `dnssec`: every resolver that validated (set AD on any answer of this request) set AD on its answer of this type.
+                     * @constant
+                     */
+                    validated?: true;
                 }[];
             };
             /** @description False when two resolvers that answered the same type (NOERROR or NXDOMAIN) said different things: other record sets, or NXDOMAIN against NOERROR. Resolvers that failed (REFUSED, SERVFAIL, timeout, ...) count for nothing. */
@@ -1060,7 +1151,72 @@ export interface components {
                         target: string;
                         /** @description Seconds the record may be cached. */
                         ttl: number;
+                        /**
+                         * @description Only in `records`, only when the request asked for `dnssec`: every resolver that validated (set AD on any answer of this request) set AD on its answer of this type.
+                         * @constant
+                         */
+                        validated?: true;
                     }[];
+                    /** @description Only when the request asked for `dnssec`: every RRSIG of the answer section, in wire order. */
+                    rrsigs?: {
+                        /**
+                         * @description The type the signature covers (its mnemonic; an unnamed one as TYPE<n>).
+                         * @example A
+                         */
+                        typeCovered: string;
+                        /** @description DNSSEC algorithm number. */
+                        algorithm: number;
+                        /** @description Labels of the owner name, the root and a leading wildcard not counted. */
+                        labels: number;
+                        /** @description TTL of the covered records as the zone has it. */
+                        originalTtl: number;
+                        /**
+                         * Format: date-time
+                         * @description Signature expiration, UTC (the 32-bit wire time read as the date nearest now).
+                         */
+                        expiration: string;
+                        /**
+                         * Format: date-time
+                         * @description Signature inception, UTC.
+                         */
+                        inception: string;
+                        /** @description Key tag of the DNSKEY that made it. */
+                        keyTag: number;
+                        /** @description The signing zone's name: a name in presentation form, case as sent, without a trailing dot (the root is "."). */
+                        signerName: string;
+                        /** @description The signature, base64. */
+                        signature: string;
+                        /** @description Seconds the record may be cached. */
+                        ttl: number;
+                    }[];
+                    /** @description Only when the answer carried them: its Extended DNS Errors (RFC 8914), at most 8, in wire order. */
+                    ede?: {
+                        /**
+                         * @description INFO-CODE.
+                         * @example 6
+                         */
+                        code: number;
+                        /**
+                         * @description Its name in the RFC 8914 registry (codes 0-29), or "unknown".
+                         * @example DNSSEC Bogus
+                         */
+                        name: string;
+                        /** @description EXTRA-TEXT, at most 512 bytes of it, invalid UTF-8 replaced by U+FFFD; absent when empty. */
+                        text?: string;
+                    }[];
+                    /** @description Only when the request sent `clientSubnet`: the ECS option of the answer, or `ignored` when it carried none. */
+                    clientSubnet?: {
+                        /** @description SOURCE PREFIX-LENGTH the answer echoed. */
+                        sourcePrefix: number;
+                        /** @description SCOPE PREFIX-LENGTH: how much of the subnet the answer depends on (0: none). */
+                        scopePrefix: number;
+                    } | {
+                        /**
+                         * @description The answer carried no ECS option.
+                         * @constant
+                         */
+                        ignored: true;
+                    };
                 } | {
                     /**
                      * @description Why no answer: timeout, connection-refused, connection-closed, network-error, malformed or cancelled.
@@ -1140,7 +1296,72 @@ export interface components {
                         target: string;
                         /** @description Seconds the record may be cached. */
                         ttl: number;
+                        /**
+                         * @description Only in `records`, only when the request asked for `dnssec`: every resolver that validated (set AD on any answer of this request) set AD on its answer of this type.
+                         * @constant
+                         */
+                        validated?: true;
                     }[];
+                    /** @description Only when the request asked for `dnssec`: every RRSIG of the answer section, in wire order. */
+                    rrsigs?: {
+                        /**
+                         * @description The type the signature covers (its mnemonic; an unnamed one as TYPE<n>).
+                         * @example A
+                         */
+                        typeCovered: string;
+                        /** @description DNSSEC algorithm number. */
+                        algorithm: number;
+                        /** @description Labels of the owner name, the root and a leading wildcard not counted. */
+                        labels: number;
+                        /** @description TTL of the covered records as the zone has it. */
+                        originalTtl: number;
+                        /**
+                         * Format: date-time
+                         * @description Signature expiration, UTC (the 32-bit wire time read as the date nearest now).
+                         */
+                        expiration: string;
+                        /**
+                         * Format: date-time
+                         * @description Signature inception, UTC.
+                         */
+                        inception: string;
+                        /** @description Key tag of the DNSKEY that made it. */
+                        keyTag: number;
+                        /** @description The signing zone's name: a name in presentation form, case as sent, without a trailing dot (the root is "."). */
+                        signerName: string;
+                        /** @description The signature, base64. */
+                        signature: string;
+                        /** @description Seconds the record may be cached. */
+                        ttl: number;
+                    }[];
+                    /** @description Only when the answer carried them: its Extended DNS Errors (RFC 8914), at most 8, in wire order. */
+                    ede?: {
+                        /**
+                         * @description INFO-CODE.
+                         * @example 6
+                         */
+                        code: number;
+                        /**
+                         * @description Its name in the RFC 8914 registry (codes 0-29), or "unknown".
+                         * @example DNSSEC Bogus
+                         */
+                        name: string;
+                        /** @description EXTRA-TEXT, at most 512 bytes of it, invalid UTF-8 replaced by U+FFFD; absent when empty. */
+                        text?: string;
+                    }[];
+                    /** @description Only when the request sent `clientSubnet`: the ECS option of the answer, or `ignored` when it carried none. */
+                    clientSubnet?: {
+                        /** @description SOURCE PREFIX-LENGTH the answer echoed. */
+                        sourcePrefix: number;
+                        /** @description SCOPE PREFIX-LENGTH: how much of the subnet the answer depends on (0: none). */
+                        scopePrefix: number;
+                    } | {
+                        /**
+                         * @description The answer carried no ECS option.
+                         * @constant
+                         */
+                        ignored: true;
+                    };
                 } | {
                     /**
                      * @description Why no answer: timeout, connection-refused, connection-closed, network-error, malformed or cancelled.

@@ -4264,7 +4264,7 @@ export interface operations {
                 ip_protocol?: string;
                 /** @description icmp: echo requests, tcp: connection attempts, 1..10 (1) */
                 count?: string;
-                /** @description dns: A, AAAA, MX or TXT (A) */
+                /** @description dns: one record type the dns tool takes, e.g. A, AAAA, MX, TXT, SOA, NS (A) */
                 type?: string;
                 /** @description dns: one configured resolver id (all when absent) */
                 resolver?: string;

@@ -41,6 +41,21 @@ export function freeTcpPort(address: string): Promise<number> {
   });
 }
 
+// A free TCP port below the kernel's ephemeral range (32768 and up), for a server a test restarts on the
+// same port: Linux refuses to bind a port of the ephemeral range again while the connections the last
+// server closed wait out TIME_WAIT (a minute), as it does not for the fixed ports servers are given.
+export async function freeFixedTcpPort(address: string): Promise<number> {
+  for (;;) {
+    const port = 20000 + Math.floor(Math.random() * 10000);
+    const free = await new Promise<boolean>((resolve) => {
+      const srv = net.createServer();
+      srv.once('error', () => resolve(false));
+      srv.listen({ host: address, port, exclusive: true }, () => srv.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+}
+
 // Whether something accepts TCP connections on 127.0.0.1:`port` now.
 export function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -26,7 +26,7 @@ const option = (name: string, fallback: number) => {
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] as number;
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
-const HUB_ENV = { NETTOOLS_LOCATION: 'hub', NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true', NETTOOLS_RATE_LIMIT: '1000000/1s', NETTOOLS_MAX_IN_FLIGHT_PER_CLIENT: '10000', NETTOOLS_TARGET_ECHOES_PER_SECOND: '100000', NETTOOLS_LOG_LEVEL: 'warn' };
+const HUB_ENV = { NETTOOLS_LOCATION: 'hub', NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true', NETTOOLS_RATE_LIMIT: '1000000/1s', NETTOOLS_MAX_IN_FLIGHT_PER_CLIENT: '10000', NETTOOLS_TARGET_ECHOES_PER_SECOND: '100000' };
 
 async function timedPings(base: string, body: object, n: number): Promise<number[]> {
   const times: number[] = [];
@@ -43,7 +43,7 @@ async function addedTime(requests: number) {
   const keys = agentKeysFile();
   const key = await keys.create('ams');
   const hub = await startHub(keys, HUB_ENV);
-  const agent = spawnAgent({ NETTOOLS_HUB_URL: connectUrl(hub.port), NETTOOLS_AGENT_KEY: key, NETTOOLS_LOCATION: 'ams', NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true', NETTOOLS_TARGET_ECHOES_PER_SECOND: '100000', NETTOOLS_LOG_LEVEL: 'warn' });
+  const agent = spawnAgent({ NETTOOLS_HUB_URL: connectUrl(hub.port), NETTOOLS_AGENT_KEY: key, NETTOOLS_LOCATION: 'ams', NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true', NETTOOLS_TARGET_ECHOES_PER_SECOND: '100000' });
   try {
     await waitListed(hub.base, 'ams');
     const here = { host: '127.0.0.1', count: 1, timeoutMs: 1000 };

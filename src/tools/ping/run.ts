@@ -11,6 +11,7 @@ import { engineSession } from '../engine-session';
 import { engineFailure } from '../icmp-engine';
 import { failed, succeeded, type Outcome, type ToolFailure } from '../outcome';
 import { measuredElsewhere, payAgain, TargetPath, type Elsewhere, type RefusedReservation, type Target, type TargetTerms } from '../target-path';
+import { beyondSeriesLimit } from '../stream-limit';
 import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
 import { icmpToolSlot } from '../icmp-tool-slot';
 import type { PingRequest, PingResult } from './types';
@@ -40,7 +41,7 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck,
   // Elsewhere, as here: a round's echoes from the target's budget, the first round at admission.
   const elsewhere = measuredElsewhere<PingRequest, PingResult>(path, terms, (r) => Math.min(ROUND_ECHOES, r.count), (r, round) => Math.min(ROUND_ECHOES, r.count - round * ROUND_ECHOES));
   const measure: Measure = async (request, cancel, events) => {
-    const tooLong = events === undefined ? null : beyondStreamLimit(request, config.streamMaxSeconds);
+    const tooLong = events === undefined ? null : beyondSeriesLimit(request, config.streamMaxSeconds);
     const reached = await path.reach(request, cancel, events, terms, Math.min(ROUND_ECHOES, request.count), tooLong);
     if (!reached.ok) return failed(reached.failure);
     const { target } = reached;
@@ -80,14 +81,6 @@ const NOTHING_TO_PAY: RoundPayment = (_round, _count, done) => done(null);
 // One token of the caller's bucket and the round's echoes from the target's budget.
 function payRound(events: ToolEvents, terms: TargetTerms<PingRequest>, target: Target): RoundPayment {
   return (_round, count, done) => payAgain(events, terms, target.address, count, done);
-}
-
-// How long a streamed ping may run in all: its last echo's send plus its timeout.
-function beyondStreamLimit(request: PingRequest, maxSeconds: number): ToolFailure | null {
-  const ms = (request.count - 1) * request.intervalMs + request.timeoutMs;
-  if (ms <= maxSeconds * 1000) return null;
-  const message = `(count - 1) x intervalMs + timeoutMs must be <= ${maxSeconds * 1000} ms on this server (NETTOOLS_STREAM_MAX_SECONDS)`;
-  return { code: 'invalid-field', detail: `the stream would run ${ms} ms, longer than this server allows`, fields: [{ path: ['count'], message }] };
 }
 
 // A payment that failed with an error is a bug: it fails the request as any throw in a tool does (a logged 500).

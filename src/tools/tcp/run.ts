@@ -9,6 +9,7 @@ import type { CancelToken } from '../../util/cancel';
 import { engineSession } from '../engine-session';
 import { failed, succeeded, type Outcome, type ToolFailure } from '../outcome';
 import { payAgain, TargetPath, type RefusedReservation, type Target, type TargetTerms, measuredElsewhere, type Elsewhere } from '../target-path';
+import { beyondSeriesLimit } from '../stream-limit';
 import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
 import { watchTcp, type TcpMetrics } from './metrics';
 import { connectSeries, type RoundPayment, type SeriesOptions, type SeriesOutcome } from './series';
@@ -56,7 +57,7 @@ function createMeasure(deps: ToolDeps, connector: TcpConnector, checkTarget: Tar
     // Refused before anything is resolved or spent: the port alone decides it.
     const portRefused = refusePort(request.port, config.checkPorts);
     if (portRefused !== null) return failed({ code: 'target-forbidden', detail: portRefused, address: request.host, range: 'port' });
-    const tooLong = events === undefined ? null : beyondStreamLimit(request, config.streamMaxSeconds);
+    const tooLong = events === undefined ? null : beyondSeriesLimit(request, config.streamMaxSeconds);
     const reached = await path.reach(request, cancel, events, terms, Math.min(ROUND_ATTEMPTS, request.count), tooLong);
     if (!reached.ok) return failed(reached.failure);
     const { target } = reached;
@@ -104,14 +105,6 @@ const NOTHING_TO_PAY: RoundPayment = (_round, _count, done) => done(null);
 // One token of the caller's bucket and the round's attempts from the target's budget.
 function payRound(events: ToolEvents, terms: TargetTerms<TcpRequest>, target: Target, port: number): RoundPayment {
   return (_round, count, done: Answer<ToolFailure | null>) => payAgain(events, terms, target.address, count, done, String(port));
-}
-
-// How long a streamed check may run in all: its last attempt's start plus its timeout.
-function beyondStreamLimit(request: TcpRequest, maxSeconds: number): ToolFailure | null {
-  const ms = (request.count - 1) * request.intervalMs + request.timeoutMs;
-  if (ms <= maxSeconds * 1000) return null;
-  const message = `(count - 1) x intervalMs + timeoutMs must be <= ${maxSeconds * 1000} ms on this server (NETTOOLS_STREAM_MAX_SECONDS)`;
-  return { code: 'invalid-field', detail: `the stream would run ${ms} ms, longer than this server allows`, fields: [{ path: ['count'], message }] };
 }
 
 function rethrow(fault: Error): never {

@@ -21,7 +21,7 @@ export type Command =
   | { command: 'version' }
   | ({ command: 'locations' } & Omit<Common, 'watch' | 'from' | 'quorum'>)
   | ({ command: 'ping'; host: string; count?: number; intervalMs?: number; timeoutMs?: number; size?: number } & Family & Common)
-  | ({ command: 'dns'; domain: string; types: string[]; expect: string[]; consistent: boolean; resolvers: string[]; timeoutMs?: number } & Common)
+  | ({ command: 'dns'; domain: string; types: string[]; expect: string[]; consistent: boolean; resolvers: string[]; dnssec?: boolean; timeoutMs?: number } & Common)
   | ({ command: 'trace'; host: string; maxHops?: number; probesPerHop?: number; timeoutMs?: number; resolveNames?: boolean; asn?: boolean } & Family & Common)
   | ({ command: 'mtr'; host: string; cycles?: number; intervalMs?: number; maxHops?: number; timeoutMs?: number; resolveNames?: boolean; asn?: boolean } & Family & Common)
 
@@ -30,16 +30,18 @@ export type Command =
 export type Parsed = { ok: true; value: Command } | { ok: false; message: string; command?: string };
 
 const VALUED = new Set(['--server', '--key', '--deadline', '-w', '--count', '-c', '--interval', '-i', '--timeout', '-W', '--size', '-s', '--type', '--expect', '--resolver', '--max-hops', '--probes', '--ip-version', '--cycles', '--from', '--quorum']);
-const FLAGS = new Set(['--json', '--no-wait', '--watch', '--consistent', '--names', '--asn', '--help', '-h', '--version', '-4', '-6']);
+const FLAGS = new Set(['--json', '--no-wait', '--watch', '--consistent', '--dnssec', '--names', '--asn', '--help', '-h', '--version', '-4', '-6']);
 // Flags that belong to some commands only.
-const OWN_FLAGS = ['--consistent', '--names', '--asn', '-4', '-6'];
+const OWN_FLAGS = ['--consistent', '--dnssec', '--names', '--asn', '-4', '-6'];
 const COMMON_VALUED = ['--server', '--key', '--deadline', '-w'];
 const LOCATED = ['--from', '--quorum'];
 const OPERAND: Record<string, string> = { ping: 'HOST', dns: 'DOMAIN', trace: 'HOST', mtr: 'HOST', tcp: 'HOST and a PORT' };
 const FAMILY = ['--ip-version', '-4', '-6'];
+// What `nettools dns DOMAIN TYPE ...` takes after the domain; anything else there is a usage error.
+const RECORD_TYPES = new Set(['A', 'AAAA', 'MX', 'TXT', 'CNAME', 'NS', 'SOA', 'CAA', 'SRV', 'PTR', 'HTTPS', 'SVCB', 'DS', 'DNSKEY', 'TLSA', 'NAPTR']);
 const OWN: Record<string, string[]> = {
   ping: ['--count', '-c', '--interval', '-i', '--timeout', '-W', '--size', '-s', ...FAMILY, ...LOCATED],
-  dns: ['--type', '--expect', '--resolver', '--consistent', '--timeout', '--from'],
+  dns: ['--type', '--expect', '--resolver', '--consistent', '--dnssec', '--timeout', '--from'],
   trace: ['--max-hops', '--probes', '--timeout', '--names', '--asn', ...FAMILY, ...LOCATED],
   mtr: ['--cycles', '-c', '--interval', '-i', '--max-hops', '--timeout', '--names', '--asn', ...FAMILY, ...LOCATED],
   tcp: ['--count', '-c', '--interval', '-i', '--timeout', '-W', ...FAMILY],
@@ -89,8 +91,10 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
   const s = scan(argv);
   if (typeof s === 'string') return { ok: false, message: s };
   const [command, operand, ...more] = s.operands;
-  // tcp takes a second operand, its PORT.
-  const [second, ...extra] = command === 'tcp' ? more : [undefined, ...more];
+  // tcp takes a second operand, its PORT; dns takes record types after its DOMAIN, as dig does.
+  const types = command === 'dns' ? more.filter((t) => RECORD_TYPES.has(t.toUpperCase())) : [];
+  const [second, ...extra] = command === 'tcp' ? more : [undefined, ...more.filter((t) => !types.includes(t))];
+  if (types.length > 0) s.values.set('--type', [...(s.values.get('--type') ?? []), ...types]);
   const known = command !== undefined && Object.hasOwn(OWN, command);
   if (s.flags.has('--help') || s.flags.has('-h')) return { ok: true, value: { command: 'help', ...(known ? { topic: command } : {}) } };
   if (s.flags.has('--version')) return { ok: true, value: { command: 'version' } };
@@ -152,7 +156,8 @@ function pingCommand(s: Scan, host: string, c: Common): Command | string {
 function dnsCommand(s: Scan, domain: string, c: Common): Command | string {
   const given = fields({ timeoutMs: whole(s, '--timeout') });
   if (typeof given === 'string') return given;
-  return { command: 'dns', domain, types: list(s, '--type').map((t) => t.toUpperCase()), expect: s.values.get('--expect') ?? [], consistent: s.flags.has('--consistent'), resolvers: list(s, '--resolver'), ...given, ...c };
+  const dnssec = s.flags.has('--dnssec') ? { dnssec: true } : {};
+  return { command: 'dns', domain, types: list(s, '--type').map((t) => t.toUpperCase()), expect: s.values.get('--expect') ?? [], consistent: s.flags.has('--consistent'), resolvers: list(s, '--resolver'), ...dnssec, ...given, ...c };
 }
 
 // -4, -6 and --ip-version 4|6 say the same; saying two different ones is a usage error.

@@ -24,7 +24,8 @@ export function formatDns(result: DnsResult, server: string): string[] {
   const lines = [`; <<>> nettools dns ${oneLine(result.domain)} <<>> via ${server}`, `;; ${result.resolvers.length} resolver${result.resolvers.length === 1 ? '' : 's'}, answers ${result.consistent ? 'consistent' : 'INCONSISTENT'}`, '', ';; ANSWER SECTION:'];
   const name = `${oneLine(result.domain)}.`;
   for (const [type, records] of Object.entries(result.records)) {
-    for (const r of (records ?? []) as ApiRecord[]) lines.push(`${name}\t${r.ttl ?? 0}\tIN\t${oneLine(type)}\t${recordData(type, r)}`);
+    // A CNAME link names its own owner: the chain from the asked name on.
+    for (const r of (records ?? []) as ApiRecord[]) lines.push(`${type === 'CNAME' && typeof r['name'] === 'string' ? `${oneLine(r['name'])}.` : name}\t${r.ttl ?? 0}\tIN\t${oneLine(type)}\t${recordData(type, r)}`);
   }
   lines.push('', ';; RESOLVERS:');
   for (const res of result.resolvers) lines.push(`;; ${oneLine(res.id)} (${oneLine(res.address)}): ${Object.entries(res.queries).map(([t, q]) => queryText(t, q)).join(', ')}`);

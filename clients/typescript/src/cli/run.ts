@@ -106,6 +106,7 @@ async function dns(client: NettoolsClient, cmd: Of<'dns'>, io: Io, deadline: Dea
   const request: Here<DnsRequest> = given({ domain: cmd.domain, timeoutMs: cmd.timeoutMs });
   if (cmd.types.length > 0) request.types = cmd.types as RecordType[];
   if (cmd.resolvers.length > 0) request.resolvers = cmd.resolvers;
+  if (cmd.dnssec === true) request.dnssec = true;
   if (cmd.from !== undefined) return measureFrom(client, { ...cmd, from: cmd.from }, request, io, deadline);
   if (cmd.watch) return watchDns(client, request, { ...cmd, tool: 'dns', deadline }, io);
   const value = usable(await client.dns(request, { signal: deadline.signal }), 'dns', cmd, io, deadline);

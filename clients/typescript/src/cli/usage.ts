@@ -48,10 +48,13 @@ const PING = `  nettools ping HOST [-c N] [-i S | --interval MS] [-W S | --timeo
 ${FROM}
 ${QUORUM}`;
 
-const DNS = `  nettools dns DOMAIN [--type A|AAAA|MX|TXT ...] [--expect TEXT ...] [--consistent] [--resolver ID ...]
+const DNS = `  nettools dns DOMAIN [TYPE ...] [--type T ...] [--expect TEXT ...] [--consistent] [--dnssec] [--resolver ID ...]
                      [--timeout MS] [--watch | --from LOCATIONS]
 
-  --type T           record types to ask (repeat, or T1,T2; the server's default: A, AAAA, MX, TXT)
+  TYPE, --type T     record types to ask, after DOMAIN as dig takes them or with --type (repeat, or
+                     T1,T2): A AAAA MX TXT CNAME NS SOA CAA SRV PTR HTTPS SVCB DS DNSKEY TLSA NAPTR, up
+                     to 8 (the server's default: A, AAAA, MX, TXT; PTR for an IP address)
+  --dnssec           set the DO bit: each resolver's AD flag and RRSIGs, and records validated by all
   --expect TEXT      must be in every asked resolver's answer (a TXT value exactly; an address or an MX
                      exchange regardless of case and final dot)
   --consistent       exit 1 when the resolvers' answers disagree

@@ -72,6 +72,48 @@ test('a router whose time exceeded messages are dropped shows 100 % loss at its 
   }
 });
 
+// The range of a binomial count (n draws, probability p) outside which it falls with probability at most
+// `outside`, half of it on either side: a loss count outside it is a wrong count, not bad luck.
+function binomialRange(n: number, p: number, outside: number): [number, number] {
+  const pmf: number[] = [];
+  let logChoose = 0;
+  for (let k = 0; k <= n; k++) {
+    if (k > 0) logChoose += Math.log((n - k + 1) / k);
+    pmf.push(Math.exp(logChoose + k * Math.log(p) + (n - k) * Math.log(1 - p)));
+  }
+  let lo = 0;
+  for (let below = 0; below + pmf[lo]! <= outside / 2; lo++) below += pmf[lo]!;
+  let hi = n;
+  for (let above = 0; above + pmf[hi]! <= outside / 2; hi--) above += pmf[hi]!;
+  return [lo, hi];
+}
+
+test('a router that drops 30 % of its time exceeded messages shows a loss in the binomial range of 30 % at its hop, the hops after it none', async ({ path: p }) => {
+  const r2 = p.routers[1]!;
+  const rule = ['OUTPUT', '-p', 'icmp', '--icmp-type', 'time-exceeded', '-m', 'statistic', '--mode', 'random', '--probability', '0.3', '-j', 'DROP'];
+  // 200 cycles, streamed: the count of lost probes at the hop lies in the 99.99 % binomial range of
+  // n = 200, p = 0.3 (computed here: 36..86 lost, 18 % to 43 %), so the test fails by chance once in 10,000 runs.
+  const cycles = 200;
+  const [lo, hi] = binomialRange(cycles, 0.3, 1e-4);
+  p.exec(r2.ns, ['iptables', '-A', ...rule]);
+  try {
+    const body = { host: p.destination.v4, cycles, intervalMs: 200, timeoutMs: 150 };
+    const { answers } = await traceInPath(p, { asks: [{ tool: 'mtr', body, accept: 'application/x-ndjson' }] });
+    assert.is(answers[0]!.status, 200, answers[0]!.text);
+    const events = answers[0]!.text.trim().split('\n').map((line) => JSON.parse(line) as { event: string; data: any });
+    assert.is(events.at(-1)!.event, 'summary', events.at(-1)!.event);
+    const r = events.at(-1)!.data as MtrResult;
+    assert.equal(addresses(r.hops), [...p.routers.map((n) => n.v4), p.destination.v4]);
+    assert.equal(r.hops.map((h) => h.sent), [cycles, cycles, cycles, cycles]);
+    const lost = cycles - r.hops[1]!.received;
+    assert.ok(lost >= lo && lost <= hi, `${lost} of ${cycles} lost at the lossy hop, outside ${lo}..${hi}`);
+    assert.ok(Math.abs(r.hops[1]!.lossPercent - (lost / cycles) * 100) < 0.01, JSON.stringify(r.hops[1]));
+    assert.equal([r.hops[0]!.lossPercent, r.hops[2]!.lossPercent, r.hops[3]!.lossPercent], [0, 0, 0]);
+  } finally {
+    p.exec(r2.ns, ['iptables', '-D', ...rule]);
+  }
+});
+
 test('a destination that never answers: not reached, the hops shown up to one past the last router', async ({ path: p }) => {
   p.exec(p.destination.ns, ['sysctl', '-qw', 'net.ipv4.icmp_echo_ignore_all=1']);
   try {

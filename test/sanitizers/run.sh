@@ -14,7 +14,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
-pattern=${1:-'^(native|icmp|dns|tools|api|abuse)/.*\.test\.js$|^observability/probe\.test\.js$'}
+pattern=${1:-'^(native|icmp|dns|tools|api|abuse|mtr)/.*\.test\.js$|^observability/probe\.test\.js$'}
 reports="$root/build/sanitizer-reports"
 
 echo "sanitizers: building build/Sanitize/nettools.node" >&2

@@ -9,26 +9,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createTracePath, type TracePath } from '../../test/support/trace-path';
+import { timedInSource, type Timed } from '../lib/timed-in-path';
 
-interface Row {
-  wallMs: number;
-  cpuMs: number;
-}
+type Row = Timed;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-
-// `bash -c` in the source namespace: the command's wall time ($EPOCHREALTIME) and its CPU (`times`, children).
-function timed(p: TracePath, command: string): Row {
-  const script = `s=$EPOCHREALTIME; ${command} >/dev/null; e=$EPOCHREALTIME; echo $s $e; times`;
-  const [span, , children] = p.exec(p.source.ns, ['bash', '-c', script]).trim().split('\n') as [string, string, string];
-  const [s, e] = span.split(' ').map(Number) as [number, number];
-  const seconds = (t: string) => {
-    const m = /^(\d+)m([\d.]+)s$/.exec(t);
-    return m ? Number(m[1]) * 60 + Number(m[2]) : NaN;
-  };
-  const [user, sys] = children.split(' ').map(seconds) as [number, number];
-  return { wallMs: (e - s) * 1000, cpuMs: (user + sys) * 1000 };
-}
+const timed = timedInSource;
 
 function nettools(p: TracePath, rounds: number): Row[] {
   const child = path.join(__dirname, 'trace-child.js');

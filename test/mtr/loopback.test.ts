@@ -2,9 +2,12 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { MtrResult } from '../../src/tools/mtr/types';
+import { postStream } from '../api/stream-reader';
 import { assertMatchesSchema } from '../support/contract';
+import { sniffEchoes } from '../support/echo-sniffer';
 import { postJson } from '../support/http';
 import { startServer, type RunningServer } from '../support/server';
+import { sleep, waitFor } from '../support/wait';
 
 const test = suite<{ server: RunningServer }>('mtr on loopback');
 
@@ -109,6 +112,30 @@ test('a streamed mtr longer than NETTOOLS_STREAM_MAX_SECONDS is refused before i
     assert.equal(reply.json<{ errors: Array<{ pointer: string }> }>().errors.map((e) => e.pointer), ['/cycles']);
   } finally {
     await short.stop();
+  }
+});
+
+test('a client that closes its streamed mtr stops the probes at once: no echo request on the wire after it left', async ({ server }) => {
+  // mtr's echoes have one size (the trace engine's), so this run's are told apart by a loopback address
+  // of their own, picked at random.
+  const destination = `127.${64 + Math.floor(Math.random() * 190)}.${1 + Math.floor(Math.random() * 254)}.${1 + Math.floor(Math.random() * 254)}`;
+  const sniffer = sniffEchoes({ destination, size: 32 });
+  try {
+    await sniffer.ready;
+    const s = await postStream(server.base, '/api/tools/mtr', { host: destination, cycles: 100, intervalMs: 200, maxHops: 2, timeoutMs: 100 }, 'application/x-ndjson');
+    await waitFor('the second cycle', async () => (s.text().match(/"event":"cycle"/g) ?? []).length >= 2, { everyMs: 10 });
+    s.destroy();
+    await waitFor('the server to free the request', async () => server.app.inFlight() === 0, { everyMs: 10 });
+    const sent = await sniffer.settled();
+    // The first cycle probes TTL 1 and perhaps 2 (it stops once the end of the path answered), each later
+    // one TTL 1 only: the two cycles seen and perhaps one more that began as the client left.
+    assert.ok(sent >= 2 && sent <= 5, `${sent} echoes before the client left`);
+    // A bounded wait is the point here: five more intervals, in which an mtr that was not stopped would
+    // have sent five more echoes.
+    await sleep(1000);
+    assert.is(await sniffer.settled(), sent);
+  } finally {
+    sniffer.stop();
   }
 });
 

@@ -1,6 +1,7 @@
 // mtr through a real routed path of network namespaces (test/support/trace-path.ts): three Linux routers
 // between the source, where the server runs (test/traceroute/path-child.ts), and the destination. Only
 // addresses inside the path are ever probed.
+import { execFileSync } from 'node:child_process';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { MtrHop, MtrResult } from '../../src/tools/mtr/types';
@@ -31,7 +32,8 @@ function addresses(hops: readonly MtrHop[]): string[] {
 
 // Debian's mtr (mtr-tiny; ICMP is its default) in report mode inside the source namespace: its hops' addresses.
 function reference(p: TracePath, target: string): string[] {
-  const out = p.exec(p.source.ns, ['mtr', '--report', '-n', '-c', '5', '-i', '0.2', target]);
+  // 20 cycles, as the issue asks: a hop that answers now and then would show in mtr's report too.
+  const out = p.exec(p.source.ns, ['mtr', '--report', '-n', '-c', '20', '-i', '0.2', target]);
   return out
     .split('\n')
     .map((line) => /^\s*\d+\.\|--\s+(\S+)/.exec(line)?.[1])
@@ -69,6 +71,111 @@ test('a router whose time exceeded messages are dropped shows 100 % loss at its 
     assert.is(r.destinationReached, true);
   } finally {
     p.exec(r2.ns, ['iptables', '-D', ...rule]);
+  }
+});
+
+// The range of a binomial count (n draws, probability p) outside which it falls with probability at most
+// `outside`, half of it on either side: a loss count outside it is a wrong count, not bad luck.
+function binomialRange(n: number, p: number, outside: number): [number, number] {
+  const pmf: number[] = [];
+  let logChoose = 0;
+  for (let k = 0; k <= n; k++) {
+    if (k > 0) logChoose += Math.log((n - k + 1) / k);
+    pmf.push(Math.exp(logChoose + k * Math.log(p) + (n - k) * Math.log(1 - p)));
+  }
+  let lo = 0;
+  for (let below = 0; below + pmf[lo]! <= outside / 2; lo++) below += pmf[lo]!;
+  let hi = n;
+  for (let above = 0; above + pmf[hi]! <= outside / 2; hi--) above += pmf[hi]!;
+  return [lo, hi];
+}
+
+test('a router that drops 30 % of its time exceeded messages shows a loss in the binomial range of 30 % at its hop, the hops after it none', async ({ path: p }) => {
+  const r2 = p.routers[1]!;
+  const rule = ['OUTPUT', '-p', 'icmp', '--icmp-type', 'time-exceeded', '-m', 'statistic', '--mode', 'random', '--probability', '0.3', '-j', 'DROP'];
+  // 200 cycles, streamed: the count of lost probes at the hop lies in the 99.99 % binomial range of
+  // n = 200, p = 0.3 (computed here: 36..86 lost, 18 % to 43 %), so the test fails by chance once in 10,000 runs.
+  const cycles = 200;
+  const [lo, hi] = binomialRange(cycles, 0.3, 1e-4);
+  p.exec(r2.ns, ['iptables', '-A', ...rule]);
+  try {
+    const body = { host: p.destination.v4, cycles, intervalMs: 200, timeoutMs: 150 };
+    const { answers } = await traceInPath(p, { asks: [{ tool: 'mtr', body, accept: 'application/x-ndjson' }] });
+    assert.is(answers[0]!.status, 200, answers[0]!.text);
+    const events = answers[0]!.text.trim().split('\n').map((line) => JSON.parse(line) as { event: string; data: any });
+    assert.is(events.at(-1)!.event, 'summary', events.at(-1)!.event);
+    const r = events.at(-1)!.data as MtrResult;
+    assert.equal(addresses(r.hops), [...p.routers.map((n) => n.v4), p.destination.v4]);
+    assert.equal(r.hops.map((h) => h.sent), [cycles, cycles, cycles, cycles]);
+    const lost = cycles - r.hops[1]!.received;
+    assert.ok(lost >= lo && lost <= hi, `${lost} of ${cycles} lost at the lossy hop, outside ${lo}..${hi}`);
+    assert.ok(Math.abs(r.hops[1]!.lossPercent - (lost / cycles) * 100) < 0.01, JSON.stringify(r.hops[1]));
+    assert.equal([r.hops[0]!.lossPercent, r.hops[2]!.lossPercent, r.hops[3]!.lossPercent], [0, 0, 0]);
+  } finally {
+    p.exec(r2.ns, ['iptables', '-D', ...rule]);
+  }
+});
+
+test('the last router refusing with admin-prohibited: the last hop carries that type and code, the destination not reached', async ({ path: p }) => {
+  const r3 = p.routers[2]!;
+  const rule = ['FORWARD', '-d', p.destination.v4, '-j', 'REJECT', '--reject-with', 'icmp-admin-prohibited'];
+  p.exec(r3.ns, ['iptables', '-A', ...rule]);
+  try {
+    const { result: r } = await mtrOne(p, { host: p.destination.v4, cycles: 3, intervalMs: 200, timeoutMs: 300 });
+    // TTL 3 expires at the router before its filter sees the probe; TTL 4 is refused there.
+    assert.equal(addresses(r.hops), [...p.routers.map((n) => n.v4), r3.v4]);
+    assert.equal(r.hops[3]!.icmp, { type: 3, code: 13, name: 'admin-prohibited' });
+    assert.equal([r.hops[3]!.sent, r.hops[3]!.received], [3, 3]);
+    assert.is(r.destinationReached, false);
+  } finally {
+    p.exec(r3.ns, ['iptables', '-D', ...rule]);
+  }
+});
+
+// A second router beside the second one (a diamond: first router, then either, then the third), in a
+// namespace of its own made inside the path's; gone with the returned function.
+function addTwinOfSecondRouter(p: TracePath): { v4: string; remove(): void } {
+  const [r1, r3] = [p.routers[0]!, p.routers[2]!];
+  const twin = `${p.routers[1]!.ns}b`;
+  execFileSync('ip', ['netns', 'add', twin]);
+  const remove = () => execFileSync('ip', ['netns', 'del', twin]);
+  try {
+    execFileSync('ip', ['-n', r1.ns, 'link', 'add', 'e0r', 'type', 'veth', 'peer', 'name', 'e0l', 'netns', twin]);
+    execFileSync('ip', ['-n', twin, 'link', 'add', 'e1r', 'type', 'veth', 'peer', 'name', 'e1l', 'netns', r3.ns]);
+    for (const [ns, ifname, address] of [[r1.ns, 'e0r', '198.18.20.1'], [twin, 'e0l', '198.18.20.2'], [twin, 'e1r', '198.18.21.1'], [r3.ns, 'e1l', '198.18.21.2']] as const) {
+      p.exec(ns, ['ip', 'addr', 'add', `${address}/24`, 'dev', ifname]);
+      p.exec(ns, ['ip', 'link', 'set', ifname, 'up']);
+    }
+    p.exec(twin, ['ip', 'link', 'set', 'lo', 'up']);
+    for (const s of ['net.ipv4.ip_forward=1', 'net.ipv4.icmp_ratelimit=0']) p.exec(twin, ['sysctl', '-qw', s]);
+    p.exec(twin, ['ip', 'route', 'add', '198.18.10.0/24', 'via', '198.18.20.1']);
+    p.exec(twin, ['ip', 'route', 'add', '198.18.13.0/24', 'via', '198.18.21.2']);
+  } catch (err) {
+    remove();
+    throw err;
+  }
+  return { v4: '198.18.20.2', remove };
+}
+
+test('ECMP: two routers behind the first, probes alternating between them, both show at that TTL with their counts', async ({ path: p }) => {
+  const r1 = p.routers[0]!;
+  const twin = addTwinOfSecondRouter(p);
+  // Every other probe of TTL 2 (arriving at the first router with TTL 2) is marked and routed to the
+  // twin. ECMP routes hash an ICMP echo on its addresses alone, so they would send every probe one way;
+  // the mark alternates them by count, as a per-packet balancer does.
+  const mark = ['PREROUTING', '-d', p.destination.v4, '-p', 'icmp', '-m', 'ttl', '--ttl-eq', '2', '-m', 'statistic', '--mode', 'nth', '--every', '2', '--packet', '0', '-j', 'MARK', '--set-mark', '7'];
+  try {
+    p.exec(r1.ns, ['iptables', '-t', 'mangle', '-A', ...mark]);
+    p.exec(r1.ns, ['ip', 'route', 'add', '198.18.13.0/24', 'via', twin.v4, 'table', '107']);
+    p.exec(r1.ns, ['ip', 'rule', 'add', 'fwmark', '7', 'lookup', '107']);
+    const { result: r } = await mtrOne(p, { host: p.destination.v4, cycles: 10, intervalMs: 200, timeoutMs: 300 });
+    assert.equal(r.hops[1]!.addresses.map((a) => [a.address, a.count]).sort(), [[p.routers[1]!.v4, 5], [twin.v4, 5]].sort());
+    assert.equal([r.hops[1]!.sent, r.hops[1]!.received, r.hops[1]!.lossPercent], [10, 10, 0]);
+    assert.equal(addresses([r.hops[0]!, r.hops[2]!, r.hops[3]!]), [r1.v4, p.routers[2]!.v4, p.destination.v4]);
+  } finally {
+    p.exec(r1.ns, ['iptables', '-t', 'mangle', '-D', ...mark]);
+    p.exec(r1.ns, ['ip', 'rule', 'del', 'fwmark', '7', 'lookup', '107']);
+    twin.remove();
   }
 });
 

@@ -12,15 +12,19 @@ export interface EchoSniffer {
 
 // Echo requests to 127.0.0.1 of the payload size `size` it picked, counted by a raw ICMP socket (root).
 // The size is picked at random: echoes are told apart by size alone, and another test run on the same
-// machine (a second CI job, a second checkout) must not count as this one.
+// machine (a second CI job, a second checkout) must not count as this one. A tool whose echoes have a
+// fixed size (mtr's) is told apart by a destination of its own instead: another loopback address, picked
+// at random by the test.
 // On a loaded machine the sniffer runs late, so a count read when the test thinks the echoes are out may
 // be short of them, and a socket that fills while the sniffer waits for the CPU loses packets unseen.
 // Hence: a kernel filter that lets only these echoes in, a receive buffer with room for thousands, the
 // socket's drop counter watched, and `settled()`, which sends a marked echo of its own and answers once
 // it has read it back: every echo that reached the socket before it has been counted by then.
-export function sniffEchoes(): EchoSniffer {
-  const size = 1000 + Math.floor(Math.random() * 400);
-  const child: ChildProcess = spawn('python3', ['-c', script(size)], { stdio: ['pipe', 'pipe', 'inherit'] });
+export function sniffEchoes(only: { destination?: string; size?: number } = {}): EchoSniffer {
+  const size = only.size ?? 1000 + Math.floor(Math.random() * 400);
+  const destination = only.destination ?? '127.0.0.1';
+  if (!/^127\.\d+\.\d+\.\d+$/.test(destination)) throw new Error(`the echo sniffer counts loopback echoes only, not ${destination}`);
+  const child: ChildProcess = spawn('python3', ['-c', script(size, destination)], { stdio: ['pipe', 'pipe', 'inherit'] });
   let seen = 0;
   let dropped = 0;
   let ready: () => void = () => {};
@@ -62,17 +66,20 @@ export function sniffEchoes(): EchoSniffer {
   return { size, ready: readyP, settled, stop: () => void child.kill('SIGKILL'), pid: child.pid as number };
 }
 
-function script(size: number): string {
+function script(size: number, destination: string): string {
+  const octets = destination.split('.').map(Number);
+  const asNumber = octets.reduce((n, o) => n * 256 + o, 0);
   return `
 import ctypes, os, select, socket, struct
 SIZE = ${size}
+DESTINATION = '${destination}'
 MARK = b'nettools-sniffer-mark'
 s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
 s.setsockopt(socket.SOL_SOCKET, 33, 16 << 20)  # SO_RCVBUFFORCE: root may pass rmem_max
 s.setsockopt(socket.SOL_SOCKET, 40, 1)  # SO_RXQ_OVFL: each packet says how many the socket dropped so far
-# Classic BPF on the IP packet: destination 127.0.0.1, ICMP type 8, ICMP length 8 + SIZE; else dropped
+# Classic BPF on the IP packet: destination DESTINATION, ICMP type 8, ICMP length 8 + SIZE; else dropped
 # by the kernel before it takes room in the buffer (and without counting as a drop).
-code = [(0x20, 0, 0, 16), (0x15, 0, 7, 0x7f000001), (0xb1, 0, 0, 0), (0x50, 0, 0, 0), (0x15, 0, 4, 8),
+code = [(0x20, 0, 0, 16), (0x15, 0, 7, ${asNumber}), (0xb1, 0, 0, 0), (0x50, 0, 0, 0), (0x15, 0, 4, 8),
         (0x28, 0, 0, 2), (0x1c, 0, 0, 0), (0x15, 0, 1, 8 + SIZE), (0x06, 0, 0, 0xffff), (0x06, 0, 0, 0)]
 insns = ctypes.create_string_buffer(b''.join(struct.pack('HBBI', *i) for i in code))
 s.setsockopt(socket.SOL_SOCKET, 26, struct.pack('HL', len(code), ctypes.addressof(insns)))  # SO_ATTACH_FILTER
@@ -86,7 +93,7 @@ def checksum(b):
 def send_mark(n):
     payload = (MARK + b' %d ' % n).ljust(SIZE, b'.')
     header = struct.pack('!BBHHH', 8, 0, 0, os.getpid() & 0xffff, n & 0xffff)
-    s.sendto(struct.pack('!BBHHH', 8, 0, checksum(header + payload), os.getpid() & 0xffff, n & 0xffff) + payload, ('127.0.0.1', 0))
+    s.sendto(struct.pack('!BBHHH', 8, 0, checksum(header + payload), os.getpid() & 0xffff, n & 0xffff) + payload, (DESTINATION, 0))
 
 print('ready', flush=True)
 dropped = 0
@@ -108,7 +115,7 @@ while True:
             dropped = struct.unpack('I', value)[0]
             print('dropped', dropped, flush=True)
     ihl = (data[0] & 15) * 4
-    if data[ihl] != 8 or len(data) - ihl != 8 + SIZE or data[16:20] != bytes([127, 0, 0, 1]):
+    if data[ihl] != 8 or len(data) - ihl != 8 + SIZE or data[16:20] != socket.inet_aton(DESTINATION):
         continue
     body = data[ihl + 8:]
     if body.startswith(MARK):

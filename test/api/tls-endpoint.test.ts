@@ -85,6 +85,7 @@ test('a leaf for another name is ERR_TLS_CERT_ALTNAME_INVALID', async ({ open, s
   assert.is(body.verified, false);
   assert.is(body.verifyError, 'ERR_TLS_CERT_ALTNAME_INVALID');
   assert.equal(body.certificates[0].sans, ['DNS:other.tls.test']);
+  assert.is(body.certificates[0].sansCount, 1);
 });
 
 test('a self-signed leaf is DEPTH_ZERO_SELF_SIGNED_CERT, its chain one certificate', async ({ open, sites }) => {

@@ -4,6 +4,8 @@ import type { CertificateFacts } from './types';
 
 // At most this many certificates are reported: a chain longer than this is not a real one.
 export const MAX_CHAIN = 10;
+// And at most this many names of one certificate (a CDN's can list thousands): `sansCount` tells them all.
+export const MAX_SANS = 100;
 
 const DAY_MS = 86_400_000;
 
@@ -29,7 +31,7 @@ function certificateFacts(cert: DetailedPeerCertificate, now: number): Certifica
   return {
     subject: firstValue(cert.subject?.CN),
     issuer: firstValue(cert.issuer?.CN),
-    sans: x509.subjectAltName === undefined ? [] : x509.subjectAltName.split(', '),
+    ...sanFacts(x509.subjectAltName),
     serial: x509.serialNumber,
     notBefore: new Date(x509.validFrom).toISOString(),
     notAfter: notAfter.toISOString(),
@@ -50,4 +52,9 @@ const CURVE_BITS: Record<string, number> = { prime256v1: 256, secp384r1: 384, se
 
 function curveBits(curve: string | undefined): number | undefined {
   return curve === undefined ? undefined : CURVE_BITS[curve];
+}
+
+function sanFacts(text: string | undefined): { sans: string[]; sansCount: number } {
+  const all = text === undefined ? [] : text.split(', ');
+  return { sans: all.slice(0, MAX_SANS), sansCount: all.length };
 }

@@ -1,5 +1,5 @@
 import { hostProperty, ipVersionProperty, resolveMsProperty } from '../target-schema';
-import { MAX_CHAIN } from './certificates';
+import { MAX_CHAIN, MAX_SANS } from './certificates';
 
 export const TLS_LIMITS = {
   port: { minimum: 1, maximum: 65535, default: 443 },
@@ -36,11 +36,12 @@ const ms = { type: 'number', minimum: 0 } as const;
 
 export const tlsCertificateSchema = {
   type: 'object',
-  required: ['subject', 'issuer', 'sans', 'serial', 'notBefore', 'notAfter', 'daysLeft', 'keyType', 'keyBits', 'sha256'],
+  required: ['subject', 'issuer', 'sans', 'sansCount', 'serial', 'notBefore', 'notAfter', 'daysLeft', 'keyType', 'keyBits', 'sha256'],
   properties: {
     subject: { type: ['string', 'null'], description: "The subject's common name (CN), null without one." },
     issuer: { type: ['string', 'null'], description: "The issuer's common name (CN), null without one." },
-    sans: { type: 'array', items: { type: 'string' }, description: 'The subject alternative names as OpenSSL writes them, e.g. "DNS:example.com", "IP Address:192.0.2.1".' },
+    sans: { type: 'array', maxItems: MAX_SANS, items: { type: 'string' }, description: `The subject alternative names as OpenSSL writes them, e.g. "DNS:example.com", "IP Address:192.0.2.1"; the first ${MAX_SANS}.` },
+    sansCount: { type: 'integer', minimum: 0, description: 'How many subject alternative names the certificate has (more than `sans` lists when above its cap).' },
     serial: { type: 'string', description: 'The serial number, hexadecimal.' },
     notBefore: { type: 'string', format: 'date-time', description: 'Start of validity (UTC).' },
     notAfter: { type: 'string', format: 'date-time', description: 'End of validity (UTC).' },
@@ -91,7 +92,7 @@ export const tlsResultSchema = {
     {
       host: 'example.com', address: '192.0.2.10', ipVersion: 4, port: 443, serverName: 'example.com', status: 'handshake',
       verified: true, protocol: 'TLSv1.3', cipher: 'TLS_AES_256_GCM_SHA384', ocspStapled: false,
-      certificates: [{ subject: 'example.com', issuer: 'Example CA', sans: ['DNS:example.com'], serial: '03A1', notBefore: '2026-10-01T00:00:00.000Z', notAfter: '2026-12-30T00:00:00.000Z', daysLeft: 32, keyType: 'ec', keyBits: 256, sha256: 'AB:CD:...' }],
+      certificates: [{ subject: 'example.com', issuer: 'Example CA', sans: ['DNS:example.com'], sansCount: 1, serial: '03A1', notBefore: '2026-10-01T00:00:00.000Z', notAfter: '2026-12-30T00:00:00.000Z', daysLeft: 32, keyType: 'ec', keyBits: 256, sha256: 'AB:CD:...' }],
       timings: { resolveMs: 4.2, connectMs: 11.0, handshakeMs: 35.2 }, durationMs: 40.1, startedAt: '2026-11-27T12:00:00.000Z',
     },
   ],

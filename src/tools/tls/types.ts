@@ -17,7 +17,8 @@ export type TlsStatus = 'handshake' | 'refused' | 'unreachable' | 'timeout' | 'h
 export interface CertificateFacts {
   subject: string | null; // the CN, when there is one
   issuer: string | null;
-  sans: string[];
+  sans: string[]; // the first MAX_SANS
+  sansCount: number;
   serial: string;
   notBefore: string;
   notAfter: string;

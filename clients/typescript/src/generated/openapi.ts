@@ -2540,6 +2540,7 @@ export interface components {
          *           "sans": [
          *             "DNS:example.com"
          *           ],
+         *           "sansCount": 1,
          *           "serial": "03A1",
          *           "notBefore": "2026-10-01T00:00:00.000Z",
          *           "notAfter": "2026-12-30T00:00:00.000Z",
@@ -2603,8 +2604,10 @@ export interface components {
                 subject: string | null;
                 /** @description The issuer's common name (CN), null without one. */
                 issuer: string | null;
-                /** @description The subject alternative names as OpenSSL writes them, e.g. "DNS:example.com", "IP Address:192.0.2.1". */
+                /** @description The subject alternative names as OpenSSL writes them, e.g. "DNS:example.com", "IP Address:192.0.2.1"; the first 100. */
                 sans: string[];
+                /** @description How many subject alternative names the certificate has (more than `sans` lists when above its cap). */
+                sansCount: number;
                 /** @description The serial number, hexadecimal. */
                 serial: string;
                 /**

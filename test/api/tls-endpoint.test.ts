@@ -88,6 +88,16 @@ test('a leaf for another name is ERR_TLS_CERT_ALTNAME_INVALID', async ({ open, s
   assert.is(body.certificates[0].sansCount, 1);
 });
 
+test('a certificate of 150 names lists the first 100 and counts them all', async ({ open, sites }) => {
+  const body = (await tls(open, { host: '127.0.0.1', port: sites.ports.manyNames, serverName: 'n0.tls.test' })).json();
+  assertMatchesSchema('TlsResult', body);
+  assert.is(body.verified, true);
+  const [leaf] = body.certificates;
+  assert.is(leaf.sansCount, 150);
+  assert.is(leaf.sans.length, 100);
+  assert.equal(leaf.sans.slice(0, 2), ['DNS:n0.tls.test', 'DNS:n1.tls.test']);
+});
+
 test('a self-signed leaf is DEPTH_ZERO_SELF_SIGNED_CERT, its chain one certificate', async ({ open, sites }) => {
   const body = (await tls(open, { host: '127.0.0.1', port: sites.ports.selfSigned, serverName: 'self.tls.test' })).json();
   assert.is(body.verifyError, 'DEPTH_ZERO_SELF_SIGNED_CERT');
@@ -161,8 +171,8 @@ test('a check spends one connection of the address and port budget the tcp check
   assertProblem(await postJson(tight.base, '/api/tools/tcp', { host: '127.0.0.1', port: sites.ports.selfSigned, count: 1 }), 429, 'target-rate-limited');
 });
 
-test('bad fields are 400 validation-failed: port 0, timeoutMs 50, a server name with a space, an unknown field', async ({ open }) => {
-  for (const body of [{ host: '127.0.0.1', port: 0 }, { host: '127.0.0.1', timeoutMs: 50 }, { host: '127.0.0.1', serverName: 'a b' }, { host: '127.0.0.1', verify: false }]) {
+test('bad fields are 400 validation-failed: port 0, timeoutMs 50, a server name with a space or that is an address, an unknown field', async ({ open }) => {
+  for (const body of [{ host: '127.0.0.1', port: 0 }, { host: '127.0.0.1', timeoutMs: 50 }, { host: '127.0.0.1', serverName: 'a b' }, { host: '127.0.0.1', serverName: '192.0.2.1' }, { host: '127.0.0.1', verify: false }]) {
     assertProblem(await tls(open, body), 400, 'validation-failed');
   }
 });

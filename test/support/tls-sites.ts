@@ -7,8 +7,9 @@ import { waitFor } from './wait';
 
 // The sites a private nginx serves with TLS on 127.0.0.1, each on its own port, each with a certificate
 // made here by openssl: `good` (issued by the test CA, valid 3 days, for good.tls.test), `expired` (the
-// same CA and name, expired a day ago), `wrongName` (the CA, for other.tls.test) and `selfSigned`.
-export type SiteName = 'good' | 'expired' | 'wrongName' | 'selfSigned';
+// same CA and name, expired a day ago), `wrongName` (the CA, for other.tls.test), `selfSigned`, and
+// `manyNames` (the CA, 150 names n0..n149.tls.test).
+export type SiteName = 'good' | 'expired' | 'wrongName' | 'selfSigned' | 'manyNames';
 
 export interface TlsSites {
   ports: Record<SiteName, number>;
@@ -19,8 +20,8 @@ export interface TlsSites {
 const openssl = (dir: string, args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
 const EC = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
 
-function issue(dir: string, name: string, cn: string, days: string): void {
-  openssl(dir, ['req', ...EC, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`, '-addext', `subjectAltName=DNS:${cn}`]);
+function issue(dir: string, name: string, cn: string, days: string, sans = [cn]): void {
+  openssl(dir, ['req', ...EC, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`, '-addext', `subjectAltName=${sans.map((n) => `DNS:${n}`).join(',')}`]);
   openssl(dir, ['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-days', days, '-copy_extensions', 'copy', '-out', `${name}.pem`]);
 }
 
@@ -29,13 +30,14 @@ function makeCertificates(dir: string): void {
   issue(dir, 'good', 'good.tls.test', '3');
   issue(dir, 'expired', 'good.tls.test', '-1');
   issue(dir, 'wrongName', 'other.tls.test', '3');
+  issue(dir, 'manyNames', 'n0.tls.test', '3', Array.from({ length: 150 }, (_, i) => `n${i}.tls.test`));
   openssl(dir, ['req', '-x509', ...EC, '-keyout', 'selfSigned.key', '-out', 'selfSigned.pem', '-days', '3', '-subj', '/CN=self.tls.test', '-addext', 'subjectAltName=DNS:self.tls.test']);
 }
 
 export async function startTlsSites(): Promise<TlsSites> {
   const dir = mkdtempSync(join(tmpdir(), 'nt-tls-sites-'));
   makeCertificates(dir);
-  const names: SiteName[] = ['good', 'expired', 'wrongName', 'selfSigned'];
+  const names: SiteName[] = ['good', 'expired', 'wrongName', 'selfSigned', 'manyNames'];
   const ports = {} as Record<SiteName, number>;
   for (const name of names) ports[name] = await freeTcpPort('127.0.0.1');
   const servers = names.map((name) => `  server { listen 127.0.0.1:${ports[name]} ssl; ssl_certificate ${dir}/${name}.pem; ssl_certificate_key ${dir}/${name}.key; ssl_protocols TLSv1.2 TLSv1.3; return 204; }`).join('\n');

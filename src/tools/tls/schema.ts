@@ -22,7 +22,8 @@ export const tlsRequestSchema = {
     serverName: {
       type: 'string',
       maxLength: 253,
-      pattern: '^(?=.{1,253}$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?)*\\.?$',
+      // Labels of a host name; the last holds a letter, so that an IPv4 literal is no server name (RFC 6066).
+      pattern: '^(?=.{1,253}$)(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\\.)*(?=[A-Za-z0-9_-]*[A-Za-z_])[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\\.?$',
       description: 'SNI, and the name the certificate is checked against. Default: the host when it is a name; for an IP literal none is sent and the certificate is checked against the address.',
       examples: ['example.com'],
     },

@@ -2,6 +2,7 @@ import { REACHED_VERDICT_SCHEMA, reachedVerdict } from '../located-verdict';
 import { withTarget } from '../host-target';
 import { TARGET_FAILURES } from '../target-path';
 import type { Tool } from '../tool';
+import { tlsProbe } from './probe';
 import { openTls } from './run';
 import { tlsRequestSchema, tlsResultSchema } from './schema';
 import { tlsStreamEvents } from './stream-schema';
@@ -22,4 +23,5 @@ export const tlsTool: Tool<TlsRequest, TlsResult> = {
   open: (deps) => openTls(deps),
   verdict: reachedVerdict<TlsResult>((r) => r.status === 'handshake'),
   verdictSchema: REACHED_VERDICT_SCHEMA,
+  probe: tlsProbe,
 };

@@ -215,7 +215,7 @@ export interface paths {
         };
         /**
          * blackbox_exporter-compatible probe: one measurement as Prometheus metrics
-         * @description Modules: icmp (/api/tools/ping), dns (/api/tools/dns), tcp (/api/tools/tcp). Same rate limits and target policy as the tool endpoints. A target without an address, or no resolver answering, is probe_success 0; `nettools_probe_dns_outcome` and `nettools_probe_icmp_resolve_outcome` tell a name that does not exist from resolvers that gave no answer. Bad parameters and refusals are problems.
+         * @description Modules: icmp (/api/tools/ping), dns (/api/tools/dns), tcp (/api/tools/tcp), tls (/api/tools/tls). Same rate limits and target policy as the tool endpoints. A target without an address, or no resolver answering, is probe_success 0; `nettools_probe_dns_outcome` and `nettools_probe_icmp_resolve_outcome` tell a name that does not exist from resolvers that gave no answer. Bad parameters and refusals are problems.
          */
         get: operations["probe"];
         put?: never;
@@ -4837,6 +4837,8 @@ export interface operations {
                 type?: string;
                 /** @description dns: one configured resolver id (all when absent) */
                 resolver?: string;
+                /** @description tls: the SNI and the name the certificate is checked against (default: the target host when a name) */
+                server_name?: string;
             };
             header?: never;
             path?: never;

@@ -158,7 +158,14 @@ const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     variable: 'NETTOOLS_CHECK_PORTS',
     fallback: '',
     parse: portList,
-    help: 'ports below 1024 besides 80 and 443 that the tcp check may connect to, e.g. 465,636,853,993,995',
+    help: 'ports below 1024 besides 80 and 443 that the tcp and tls checks may connect to, e.g. 465,636,853,993,995',
+  },
+  tlsCaFile: {
+    key: 'tlsCaFile',
+    variable: 'NETTOOLS_TLS_CA_FILE',
+    fallback: '',
+    parse: filePath,
+    help: 'a PEM file of trust anchors the tls check accepts besides the system ones (internal CAs); empty: none',
   },
   streamMaxSeconds: {
     key: 'streamMaxSeconds',

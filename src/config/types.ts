@@ -30,6 +30,7 @@ export interface Config {
   targetEchoesPerSecond: number;
   streamMaxSeconds: number; // a streamed ping's longest run
   targetConnectionsPerMinute: number; // TCP connections a minute to one address and port
+  tlsCaFile: string | null; // PEM trust anchors the tls check adds to the system's
   checkPorts: number[]; // ports below 1024 besides 80 and 443 that connection checks may use
   maxTracesInFlight: number;
   targetTracesPerMinute: number;

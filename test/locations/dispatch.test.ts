@@ -4,6 +4,11 @@ import { stopServers, type ChildServer } from '../support/child-server';
 import { postJson, request } from '../support/http';
 import { waitFor } from '../support/wait';
 import net from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer as createTlsServer } from 'node:tls';
 import { agentKeysFile, connectUrl, spawnAgent, startHub, stopAgent, waitListed, type AgentKeys, type ChildAgent } from '../support/agents';
 
 // A request with `locations` runs at each named location: the hub itself and real agent processes
@@ -155,6 +160,26 @@ test('tcp with locations connects from each location and says from how many it c
     assert.equal(verdict, { reached: 2, of: 2 });
   } finally {
     listener.close();
+  }
+});
+
+test('tls with locations makes a handshake from each location and says from how many it completed', async (ctx) => {
+  await withAgents(ctx, ['ams']);
+  const dir = mkdtempSync(join(tmpdir(), 'nt-tls-loc-'));
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '3', '-subj', '/CN=loc.tls.test'], { cwd: dir, stdio: 'ignore' });
+  const server = createTlsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const port = (server.address() as net.AddressInfo).port;
+    const reply = await postJson(ctx.hub.base, '/api/tools/tls', { host: '127.0.0.1', port, serverName: 'loc.tls.test', locations: ['hub', 'ams'] });
+    assert.is(reply.status, 200, reply.text);
+    const { locations, verdict } = reply.json();
+    assert.equal([locations.hub.status, locations.ams.status], ['handshake', 'handshake']);
+    assert.is(locations.ams.verifyError, 'DEPTH_ZERO_SELF_SIGNED_CERT');
+    assert.equal(verdict, { reached: 2, of: 2 });
+  } finally {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 

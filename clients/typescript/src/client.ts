@@ -26,6 +26,8 @@ import type {
   TcpEvent,
   TcpRequest,
   TcpResult,
+  TlsRequest,
+  TlsResult,
   TracerouteEvent,
   TracerouteLocated,
   TracerouteLocatedEvent,
@@ -121,6 +123,12 @@ export class NettoolsClient {
   // (connected false), not an error; a port below 1024 but 80 and 443 is refused unless the server lists it.
   tcp(request: TcpRequest, call: CallOptions = {}): Promise<Answer<TcpResult>> {
     return this.send<TcpResult>('POST', 'api/tools/tcp', request, call);
+  }
+
+  // One TLS handshake with one port of a host: protocol, cipher, the certificate chain and whether it
+  // verifies. A certificate that does not verify, or a port that refuses, is still a value (see status).
+  tls(request: TlsRequest, call: CallOptions = {}): Promise<Answer<TlsResult>> {
+    return this.send<TlsResult>('POST', 'api/tools/tls', request, call);
   }
 
   // The caller's plan and budget; spends no token.

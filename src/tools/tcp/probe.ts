@@ -6,7 +6,7 @@ import type { ProbeSpec } from '../tool';
 import type { TcpRequest, TcpResult } from './types';
 
 // `host:port`, `[v6]:port`, as blackbox_exporter's tcp module takes its target.
-const TARGET = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/;
+export const HOST_PORT = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/;
 
 // blackbox_exporter's tcp module: one connection by default, no byte sent (no query_response here).
 export const tcpProbe: ProbeSpec<TcpRequest, TcpResult> = {
@@ -16,7 +16,7 @@ export const tcpProbe: ProbeSpec<TcpRequest, TcpResult> = {
     count: 'icmp: echo requests, tcp: connection attempts, 1..10 (1)',
   },
   body(target, get) {
-    const m = TARGET.exec(target);
+    const m = HOST_PORT.exec(target);
     if (m === null) return { errors: [{ pointer: '/target', message: 'must be host:port ([address]:port for IPv6)' }] };
     const protocol = get('ip_protocol');
     if (protocol !== undefined && protocol !== 'ip4' && protocol !== 'ip6') return { errors: [{ pointer: '/ip_protocol', message: 'must be ip4 or ip6' }] };

@@ -1,0 +1,63 @@
+import { Gauge, Registry } from 'prom-client';
+import { fnv1a32, gauge, PROBE_DURATION_HELP, PROBE_SUCCESS_HELP } from '../../probe/gauges';
+import { integerParam } from '../../probe/query';
+import type { Outcome } from '../outcome';
+import { HOST_PORT } from '../tcp/probe';
+import type { ProbeSpec } from '../tool';
+import type { TlsRequest, TlsResult } from './types';
+
+// blackbox_exporter's tcp module with tls: true: one handshake, its certificate verified.
+export const tlsProbe: ProbeSpec<TlsRequest, TlsResult> = {
+  module: 'tls',
+  params: {
+    server_name: 'tls: the SNI and the name the certificate is checked against (default: the target host when a name)',
+  },
+  body(target, get) {
+    const m = HOST_PORT.exec(target);
+    if (m === null) return { errors: [{ pointer: '/target', message: 'must be host:port ([address]:port for IPv6)' }] };
+    const protocol = get('ip_protocol');
+    if (protocol !== undefined && protocol !== 'ip4' && protocol !== 'ip6') return { errors: [{ pointer: '/ip_protocol', message: 'must be ip4 or ip6' }] };
+    const body: Record<string, unknown> = { host: m[1] ?? m[2], port: Number(m[3]) };
+    if (protocol !== undefined) body['ipVersion'] = protocol === 'ip4' ? 4 : 6;
+    const serverName = get('server_name');
+    if (serverName !== undefined) body['serverName'] = serverName;
+    const timeout = integerParam(get('timeout_ms'));
+    if (timeout !== undefined) body['timeoutMs'] = timeout;
+    return { body };
+  },
+  pointers: [
+    [/^\/host$/, '/target'],
+    [/^\/port$/, '/target'],
+    [/^\/ipVersion$/, '/ip_protocol'],
+    [/^\/serverName$/, '/server_name'],
+    [/^\/timeoutMs$/, '/timeout_ms'],
+  ],
+  failuresAsMetrics: new Set(['host-not-found', 'upstream-failed', 'upstream-timeout']),
+  exposition: (outcome, _request, seconds) => tlsExposition(outcome, seconds),
+};
+
+async function tlsExposition(outcome: Outcome<TlsResult>, durationSeconds: number): Promise<string> {
+  const registry = new Registry();
+  const result = outcome.ok ? outcome.value : null;
+  // As blackbox's: the handshake completed and the certificate verified.
+  gauge(registry, 'probe_success', PROBE_SUCCESS_HELP, result?.status === 'handshake' && result.verified === true ? 1 : 0);
+  gauge(registry, 'probe_duration_seconds', PROBE_DURATION_HELP, durationSeconds);
+  if (result === null) return registry.metrics();
+  gauge(registry, 'probe_dns_lookup_time_seconds', 'Returns the time taken for probe dns lookup in seconds', result.timings.resolveMs / 1000);
+  gauge(registry, 'probe_ip_protocol', 'Specifies whether probe ip protocol is IP4 or IP6', result.ipVersion);
+  gauge(registry, 'probe_ip_addr_hash', "Specifies the hash of IP address. It's useful to detect if the IP address changes.", fnv1a32(result.address));
+  const phases = new Gauge({ name: 'nettools_probe_tls_duration_seconds', help: 'Duration of the tls probe by phase: resolve, connect, handshake (from the connect call)', labelNames: ['phase'], registers: [registry] });
+  phases.set({ phase: 'resolve' }, result.timings.resolveMs / 1000);
+  if (result.timings.connectMs !== undefined) phases.set({ phase: 'connect' }, result.timings.connectMs / 1000);
+  if (result.timings.handshakeMs !== undefined) phases.set({ phase: 'handshake' }, result.timings.handshakeMs / 1000);
+  const certificates = result.certificates ?? [];
+  if (certificates.length > 0) {
+    const earliest = Math.min(...certificates.map((c) => Date.parse(c.notAfter) / 1000));
+    gauge(registry, 'probe_ssl_earliest_cert_expiry', 'Returns last SSL chain expiry in unixtime', earliest);
+    // One chain is reported (the one the server sent): its last expiry is its earliest certificate's.
+    gauge(registry, 'probe_ssl_last_chain_expiry_timestamp_seconds', 'Returns last SSL chain expiry in timestamp', earliest);
+  }
+  // blackbox names versions as Go does: "TLS 1.3".
+  if (result.protocol !== undefined) gauge(registry, 'probe_tls_version_info', 'Returns the TLS version used or NaN when unknown', 1, { version: result.protocol.replace(/^TLSv/, 'TLS ') });
+  return registry.metrics();
+}

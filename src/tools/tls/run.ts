@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
+import type { Registry } from 'prom-client';
+import { roundMicros } from '../../engines/icmp/stats';
+import { PlainCounter } from '../../observability/plain-counter';
+import { refusePort } from '../../policy/port-policy';
+import { createTargetCheck } from '../../policy/target-policy';
+import { TargetBudget } from '../../ratelimit/target-budget';
+import type { CancelToken } from '../../util/cancel';
+import { failed, succeeded, type Outcome, type ToolFailure } from '../outcome';
+import { measuredElsewhere, TargetPath, type RefusedReservation, type TargetTerms } from '../target-path';
+import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
+import { handshake } from './handshake';
+import type { TlsRequest, TlsResult } from './types';
+
+export interface TlsToolOptions {
+  checkTarget?: TargetCheck; // default: the operator's target policy
+}
+
+const ABORTED: ToolFailure = { code: 'aborted', detail: 'the caller went away before the check finished' };
+
+export function openTls(deps: ToolDeps, options: TlsToolOptions = {}): ToolSlot<TlsRequest, TlsResult> {
+  const trust = trustAnchors(deps.config.tlsCaFile);
+  if (typeof trust === 'string') return { unavailable: trust };
+  const { config } = deps;
+  const path = new TargetPath(deps, null, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: config.allowPrivateTargets }));
+  // The tcp check's budget, the same key: a handshake is one more connection to that address and port.
+  const budget = new TargetBudget({ limit: config.targetConnectionsPerMinute, windowMs: 60_000, keyPrefix: 'tcp:', ...(deps.targetStore ? { store: deps.targetStore } : {}) });
+  const terms = tlsTerms(budget);
+  const requests = deps.registry === null ? null : watchTls(deps.registry);
+  const run = async (request: TlsRequest, cancel: CancelToken, events?: ToolEvents): Promise<Outcome<TlsResult>> => {
+    const portRefused = refusePort(request.port, config.checkPorts);
+    if (portRefused !== null) return failed({ code: 'target-forbidden', detail: portRefused, address: request.host, range: 'port' });
+    const reached = await path.reach(request, cancel, events, terms, 1);
+    if (!reached.ok) return failed(reached.failure);
+    const { target } = reached;
+    const serverName = request.serverName ?? (request.target.kind === 'name' ? request.target.value : undefined);
+    const done = await handshake({ address: target.address.text, port: request.port, ...(serverName !== undefined ? { serverName } : {}), timeoutMs: request.timeoutMs, trust }, cancel);
+    if (done === null) return failed(ABORTED);
+    const { status, code, connectMs, handshakeMs, session } = done;
+    return succeeded({
+      host: request.host,
+      address: target.shown,
+      ipVersion: target.address.family,
+      port: request.port,
+      serverName: serverName ?? null,
+      status,
+      ...(code !== undefined ? { code } : {}),
+      ...session,
+      timings: { resolveMs: target.resolveMs, ...(connectMs !== undefined ? { connectMs } : {}), ...(handshakeMs !== undefined ? { handshakeMs } : {}) },
+      durationMs: roundMicros(performance.now() - target.t0),
+      startedAt: target.startedAt,
+    });
+  };
+  return {
+    elsewhere: measuredElsewhere<TlsRequest, TlsResult>(path, terms, () => 1, () => 1),
+    run: async (request, cancel, events) => {
+      const outcome = await run(request, cancel, events);
+      requests?.inc(outcome.ok ? outcome.value.status : outcome.failure.code);
+      return outcome;
+    },
+    info: { extraTrustAnchors: config.tlsCaFile ?? 'none' },
+    close: () => undefined,
+  };
+}
+
+type ToolSlotRun = (request: TlsRequest, cancel: import('../../util/cancel').CancelToken) => unknown;
+
+// The system's roots, and the operator's own (NETTOOLS_TLS_CA_FILE) for internal services; read once.
+function trustAnchors(file: string | null): SecureContext | string {
+  if (file === null) return createSecureContext({ ca: [...rootCertificates] });
+  try {
+    return createSecureContext({ ca: [...rootCertificates, readFileSync(file, 'utf8')] });
+  } catch (err) {
+    return `NETTOOLS_TLS_CA_FILE could not be read: ${(err as Error).message}`;
+  }
+}
+
+function watchTls(registry: Registry): PlainCounter {
+  return new PlainCounter(registry, 'nettools_tls_requests_total', 'TLS check requests by outcome: the status of a check that ran (handshake, refused, ...), or the failure code.', ['outcome']);
+}
+
+function tlsTerms(budget: TargetBudget): TargetTerms<TlsRequest> {
+  return {
+    budget,
+    refusal: connectionRefusal,
+    aborted: ABORTED,
+    settings: (request) => ({ port: request.port, timeoutMs: request.timeoutMs }),
+    scope: (request) => String(request.port),
+  };
+}
+
+function connectionRefusal(reservation: RefusedReservation, where: string): ToolFailure {
+  const retry = reservation.reason === 'over-budget' ? 60 : reservation.retryAfterSeconds;
+  return { code: 'target-rate-limited', detail: `${where} already receives ${reservation.limit} connections per minute from this server (its per-target connection budget); retry after ${retry} s`, retryAfterSeconds: retry };
+}

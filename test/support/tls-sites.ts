@@ -1,0 +1,66 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { accepts, freeTcpPort } from './ports';
+import { waitFor } from './wait';
+
+// The sites a private nginx serves with TLS on 127.0.0.1, each on its own port, each with a certificate
+// made here by openssl: `good` (issued by the test CA, valid 3 days, for good.tls.test), `expired` (the
+// same CA and name, expired a day ago), `wrongName` (the CA, for other.tls.test), `selfSigned`, and
+// `manyNames` (the CA, 150 names n0..n149.tls.test).
+export type SiteName = 'good' | 'expired' | 'wrongName' | 'selfSigned' | 'manyNames';
+
+export interface TlsSites {
+  ports: Record<SiteName, number>;
+  caFile: string; // the test CA: a trust anchor for NETTOOLS_TLS_CA_FILE
+  stop(): Promise<void>;
+}
+
+const openssl = (dir: string, args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+const EC = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+
+function issue(dir: string, name: string, cn: string, days: string, sans = [cn]): void {
+  openssl(dir, ['req', ...EC, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`, '-addext', `subjectAltName=${sans.map((n) => `DNS:${n}`).join(',')}`]);
+  openssl(dir, ['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-days', days, '-copy_extensions', 'copy', '-out', `${name}.pem`]);
+}
+
+function makeCertificates(dir: string): void {
+  openssl(dir, ['req', '-x509', ...EC, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '30', '-subj', '/CN=nettools test CA']);
+  issue(dir, 'good', 'good.tls.test', '3');
+  issue(dir, 'expired', 'good.tls.test', '-1');
+  issue(dir, 'wrongName', 'other.tls.test', '3');
+  issue(dir, 'manyNames', 'n0.tls.test', '3', Array.from({ length: 150 }, (_, i) => `n${i}.tls.test`));
+  openssl(dir, ['req', '-x509', ...EC, '-keyout', 'selfSigned.key', '-out', 'selfSigned.pem', '-days', '3', '-subj', '/CN=self.tls.test', '-addext', 'subjectAltName=DNS:self.tls.test']);
+}
+
+export async function startTlsSites(): Promise<TlsSites> {
+  const dir = mkdtempSync(join(tmpdir(), 'nt-tls-sites-'));
+  makeCertificates(dir);
+  const names: SiteName[] = ['good', 'expired', 'wrongName', 'selfSigned', 'manyNames'];
+  const ports = {} as Record<SiteName, number>;
+  for (const name of names) ports[name] = await freeTcpPort('127.0.0.1');
+  const servers = names.map((name) => `  server { listen 127.0.0.1:${ports[name]} ssl; ssl_certificate ${dir}/${name}.pem; ssl_certificate_key ${dir}/${name}.key; ssl_protocols TLSv1.2 TLSv1.3; return 204; }`).join('\n');
+  const temp = ['client', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir};`).join('\n').replace('client_temp_path', 'client_body_temp_path');
+  writeFileSync(join(dir, 'nginx.conf'), `daemon off;\nworker_processes 1;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log warn;\nevents { worker_connections 64; }\nhttp {\n  access_log off;\n${temp}\n${servers}\n}\n`);
+  const child: ChildProcess = spawn('nginx', ['-c', join(dir, 'nginx.conf'), '-p', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const started = async () => {
+    if (child.exitCode !== null) throw new Error(`nginx exited: ${stderr}`);
+    return (await Promise.all(names.map((n) => accepts(ports[n])))).every(Boolean);
+  };
+  await waitFor('nginx serving the TLS test sites', started, { everyMs: 50 });
+  return {
+    ports,
+    caFile: join(dir, 'ca.pem'),
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

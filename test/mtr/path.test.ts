@@ -8,7 +8,8 @@ import type { MtrHop, MtrResult } from '../../src/tools/mtr/types';
 import { assertMatchesSchema } from '../support/contract';
 import { parsePromText, sampleValue } from '../support/prom-text';
 import { createTracePath, type TracePath } from '../support/trace-path';
-import { traceInPath } from '../traceroute/run-in-path';
+import { runInPath, traceInPath } from '../traceroute/run-in-path';
+import path from 'node:path';
 
 const test = suite<{ path: TracePath }>('mtr through three routers');
 
@@ -186,6 +187,24 @@ test('a destination that never answers: not reached, the hops shown up to one pa
     assert.equal(addresses(r.hops), [...p.routers.map((n) => n.v4), '*']);
     assert.equal(r.hops.map((h) => h.lossPercent), [0, 0, 0, 100]);
     assert.is(r.destinationReached, false);
+  } finally {
+    p.exec(p.destination.ns, ['sysctl', '-qw', 'net.ipv4.icmp_echo_ignore_all=0']);
+  }
+});
+
+test('forged time exceeded messages quoting probes the mtr never sent change no hop and are counted as unmatched', async ({ path: p }) => {
+  const forger = path.join(__dirname, '..', '..', '..', 'test', 'support', 'forge-time-exceeded.py');
+  p.exec(p.destination.ns, ['sysctl', '-qw', 'net.ipv4.icmp_echo_ignore_all=1']);
+  try {
+    const mtr = runInPath(p, { asks: [{ tool: 'mtr', body: { host: p.destination.v4, cycles: 3, intervalMs: 500, maxHops: 5, timeoutMs: 1000 } }] });
+    await mtr.ready;
+    // From the middle router, while the mtr runs: 20 forgeries quoting echoes of random ids and sequences.
+    execFileSync('ip', ['netns', 'exec', p.routers[1]!.ns, 'python3', forger, p.source.v4, p.destination.v4, '20', '20']);
+    const { answers, metrics } = await mtr.done;
+    const r = JSON.parse(answers[0]!.text) as MtrResult;
+    assert.equal(addresses(r.hops), [...p.routers.map((n) => n.v4), '*']);
+    for (const hop of r.hops.slice(0, 3)) assert.equal([hop.sent, hop.received, hop.addresses[0]!.count], [3, 3, 3], JSON.stringify(hop));
+    assert.is(sampleValue(parsePromText(metrics), 'nettools_traceroute_unmatched_errors_total', { family: '4' }), 20);
   } finally {
     p.exec(p.destination.ns, ['sysctl', '-qw', 'net.ipv4.icmp_echo_ignore_all=0']);
   }

@@ -25,17 +25,18 @@ export type Command =
   | ({ command: 'trace'; host: string; maxHops?: number; probesPerHop?: number; timeoutMs?: number; resolveNames?: boolean; asn?: boolean } & Family & Common)
   | ({ command: 'mtr'; host: string; cycles?: number; intervalMs?: number; maxHops?: number; timeoutMs?: number; resolveNames?: boolean; asn?: boolean } & Family & Common)
 
-  | ({ command: 'tcp'; host: string; port: number; count?: number; intervalMs?: number; timeoutMs?: number } & Family & Common);
+  | ({ command: 'tcp'; host: string; port: number; count?: number; intervalMs?: number; timeoutMs?: number } & Family & Common)
+  | ({ command: 'tls'; host: string; port?: number; serverName?: string; timeoutMs?: number; certDays?: number } & Family & Common);
 
 export type Parsed = { ok: true; value: Command } | { ok: false; message: string; command?: string };
 
-const VALUED = new Set(['--server', '--key', '--deadline', '-w', '--count', '-c', '--interval', '-i', '--timeout', '-W', '--size', '-s', '--type', '--expect', '--resolver', '--max-hops', '--probes', '--ip-version', '--cycles', '--from', '--quorum']);
+const VALUED = new Set(['--servername', '--cert-days', '--server', '--key', '--deadline', '-w', '--count', '-c', '--interval', '-i', '--timeout', '-W', '--size', '-s', '--type', '--expect', '--resolver', '--max-hops', '--probes', '--ip-version', '--cycles', '--from', '--quorum']);
 const FLAGS = new Set(['--json', '--no-wait', '--watch', '--consistent', '--dnssec', '--names', '--asn', '--help', '-h', '--version', '-4', '-6']);
 // Flags that belong to some commands only.
 const OWN_FLAGS = ['--consistent', '--dnssec', '--names', '--asn', '-4', '-6'];
 const COMMON_VALUED = ['--server', '--key', '--deadline', '-w'];
 const LOCATED = ['--from', '--quorum'];
-const OPERAND: Record<string, string> = { ping: 'HOST', dns: 'DOMAIN', trace: 'HOST', mtr: 'HOST', tcp: 'HOST and a PORT' };
+const OPERAND: Record<string, string> = { ping: 'HOST', dns: 'DOMAIN', trace: 'HOST', mtr: 'HOST', tcp: 'HOST and a PORT', tls: 'HOST' };
 const FAMILY = ['--ip-version', '-4', '-6'];
 // What `nettools dns DOMAIN TYPE ...` takes after the domain; anything else there is a usage error.
 const RECORD_TYPES = new Set(['A', 'AAAA', 'MX', 'TXT', 'CNAME', 'NS', 'SOA', 'CAA', 'SRV', 'PTR', 'HTTPS', 'SVCB', 'DS', 'DNSKEY', 'TLSA', 'NAPTR']);
@@ -45,6 +46,7 @@ const OWN: Record<string, string[]> = {
   trace: ['--max-hops', '--probes', '--timeout', '--names', '--asn', ...FAMILY, ...LOCATED],
   mtr: ['--cycles', '-c', '--interval', '-i', '--max-hops', '--timeout', '--names', '--asn', ...FAMILY, ...LOCATED],
   tcp: ['--count', '-c', '--interval', '-i', '--timeout', '-W', ...FAMILY],
+  tls: ['--servername', '--timeout', '--cert-days', ...FAMILY],
   locations: [],
 };
 
@@ -93,7 +95,7 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
   const [command, operand, ...more] = s.operands;
   // tcp takes a second operand, its PORT; dns takes record types after its DOMAIN, as dig does.
   const types = command === 'dns' ? more.filter((t) => RECORD_TYPES.has(t.toUpperCase())) : [];
-  const [second, ...extra] = command === 'tcp' ? more : [undefined, ...more.filter((t) => !types.includes(t))];
+  const [second, ...extra] = command === 'tcp' || command === 'tls' ? more : [undefined, ...more.filter((t) => !types.includes(t))];
   if (types.length > 0) s.values.set('--type', [...(s.values.get('--type') ?? []), ...types]);
   const known = command !== undefined && Object.hasOwn(OWN, command);
   if (s.flags.has('--help') || s.flags.has('-h')) return { ok: true, value: { command: 'help', ...(known ? { topic: command } : {}) } };
@@ -107,7 +109,7 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
   const stray = foreign(s, OWN[command]!);
   if (stray !== null) return fail(`${stray} does not go with ${command}`);
   const c = located(s, common(s, env));
-  const parsed = typeof c === 'string' ? c : command === 'tcp' ? tcpCommand(s, operand, second as string, c) : COMMANDS[command as keyof typeof COMMANDS](s, operand, c);
+  const parsed = typeof c === 'string' ? c : command === 'tcp' ? tcpCommand(s, operand, second as string, c) : command === 'tls' ? tlsCommand(s, operand, second, c) : COMMANDS[command as keyof typeof COMMANDS](s, operand, c);
   return typeof parsed === 'string' ? fail(parsed) : { ok: true, value: parsed };
 }
 
@@ -192,6 +194,15 @@ function tcpCommand(s: Scan, host: string, portText: string, c: Common): Command
   const count = s.values.has('--count') && s.values.has('-c') ? 'choose one of -c and --count' : whole(s, s.values.has('-c') ? '-c' : '--count');
   const given = fields({ count, intervalMs: milliseconds(s, '--interval', '-i', true), timeoutMs: milliseconds(s, '--timeout', '-W', true), ipVersion: ipVersion(s) });
   return typeof given === 'string' ? given : { command: 'tcp', host, port: Number(portText), ...given, ...c };
+}
+
+// The PORT optional (the server's default is 443); the rest as the API names it.
+function tlsCommand(s: Scan, host: string, portText: string | undefined, c: Common): Command | string {
+  if (portText !== undefined && !/^\d{1,5}$/.test(portText)) return `PORT must be a whole number, not ${portText}`;
+  const serverName = last(s, '--servername');
+  const given = fields({ timeoutMs: whole(s, '--timeout'), certDays: whole(s, '--cert-days'), ipVersion: ipVersion(s) });
+  if (typeof given === 'string') return given;
+  return { command: 'tls', host, ...(portText === undefined ? {} : { port: Number(portText) }), ...(serverName === undefined ? {} : { serverName }), ...given, ...c };
 }
 
 // `nettools locations`: no operand, none of a measurement's own options.

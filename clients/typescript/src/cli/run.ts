@@ -1,6 +1,6 @@
 import type { Answer } from '../answer.js';
 import { NettoolsClient } from '../client.js';
-import type { DnsRequest, Here, MtrRequest, PingRequest, RecordType, TcpRequest, TracerouteRequest } from '../types.js';
+import type { DnsRequest, Here, MtrRequest, PingRequest, RecordType, TcpRequest, TlsRequest, TracerouteRequest } from '../types.js';
 import { parseArgs, type Command } from './args.js';
 import { Deadline, defaultDeadlineMs } from './deadline.js';
 import { EXIT } from './exit-codes.js';
@@ -8,6 +8,7 @@ import { dnsVerdict, formatDns } from './format-dns.js';
 import { formatPing, pingFailure } from './format-ping.js';
 import { formatMtr, mtrFailure } from './format-mtr.js';
 import { formatTcp, tcpFailure } from './format-tcp.js';
+import { formatTls, tlsFailure } from './format-tls.js';
 import { formatTrace, traceFailure } from './format-trace.js';
 import { listLocations } from './list-locations.js';
 import { measureFrom } from './located.js';
@@ -27,7 +28,7 @@ export interface Io extends WatchIo {
   env: Readonly<Record<string, string | undefined>>;
 }
 
-type Measure = Extract<Command, { command: 'ping' | 'dns' | 'trace' | 'mtr' | 'tcp' }>;
+type Measure = Extract<Command, { command: 'ping' | 'dns' | 'trace' | 'mtr' | 'tcp' | 'tls' }>;
 type Of<C extends Measure['command']> = Extract<Measure, { command: C }>;
 
 // The whole command line: arguments in, lines out, an exit status back. Every line passes through
@@ -71,6 +72,7 @@ async function runCommand(argv: readonly string[], io: Io): Promise<number> {
     if (cmd.command === 'trace') return await trace(client, cmd, io, deadline);
     if (cmd.command === 'mtr') return await mtr(client, cmd, io, deadline);
     if (cmd.command === 'tcp') return await tcp(client, cmd, io, deadline);
+    if (cmd.command === 'tls') return await tls(client, cmd, io, deadline);
     return await (cmd.command === 'ping' ? ping(client, cmd, io, deadline) : dns(client, cmd, io, deadline));
   } finally {
     deadline.stop();
@@ -146,4 +148,13 @@ async function tcp(client: NettoolsClient, cmd: Of<'tcp'>, io: Io, deadline: Dea
   if (typeof value === 'number') return value;
   for (const line of cmd.json ? [JSON.stringify(value, null, 2)] : formatTcp(value, cmd.server)) io.out(line);
   return verdict(tcpFailure(value), io);
+}
+
+async function tls(client: NettoolsClient, cmd: Of<'tls'>, io: Io, deadline: Deadline): Promise<number> {
+  const { host, port, serverName, timeoutMs, ipVersion } = cmd;
+  const request: TlsRequest = given({ host, port, serverName, timeoutMs, ipVersion });
+  const value = usable(await client.tls(request, { signal: deadline.signal }), 'tls', cmd, io, deadline);
+  if (typeof value === 'number') return value;
+  for (const line of cmd.json ? [JSON.stringify(value, null, 2)] : formatTls(value, cmd.server)) io.out(line);
+  return verdict(tlsFailure(value, cmd.certDays), io);
 }

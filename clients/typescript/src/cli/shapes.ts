@@ -83,14 +83,19 @@ const tcpResult = object({ ...tcpFigures, results: arrayOf(attempt) });
 const tcpSummary = object({ ...tcpFigures, results: optional(arrayOf(attempt)) });
 const tcpStart = object({ host: str, address: str, ipVersion: family, port: num });
 
-export type Tool = 'ping' | 'dns' | 'trace' | 'mtr' | 'tcp';
-const RESULTS: Record<Tool, Check> = { ping: pingResult, dns: dnsResult, trace: traceResult, mtr: mtrResult, tcp: tcpResult };
+const certificate = object({ subject: nullable(str), issuer: nullable(str), notAfter: str, daysLeft: num });
+const tlsResult = object({ host: str, address: str, port: num, status: str, code: optional(str), protocol: optional(str), cipher: optional(str), verified: optional(bool), verifyError: optional(str), certificates: optional(arrayOf(certificate)), durationMs: num });
+const tlsStart = object({ host: str, address: str, port: num });
+
+export type Tool = 'ping' | 'dns' | 'trace' | 'mtr' | 'tcp' | 'tls';
+const RESULTS: Record<Tool, Check> = { ping: pingResult, dns: dnsResult, trace: traceResult, mtr: mtrResult, tcp: tcpResult, tls: tlsResult };
 const EVENTS: Record<Tool, Record<string, Check>> = {
   ping: { start: pingStart, reply, summary: pingSummary },
   dns: { start: dnsStart, answer: dnsAnswer, summary: dnsResult },
   trace: { start: traceStart, hop, summary: traceResult },
   mtr: { start: mtrStart, cycle: mtrCycle, summary: mtrResult },
   tcp: { start: tcpStart, attempt, summary: tcpSummary },
+  tls: { start: tlsStart, summary: tlsResult },
 };
 
 // Why this 200 body is not the tool's result, or null.
@@ -114,6 +119,7 @@ const VERDICTS: Record<Tool, Check> = {
   mtr: object({ reached: num, of: num }),
   dns: object({ consistent: bool, answered: num, of: num }),
   tcp: object({ reached: num, of: num }),
+  tls: object({ reached: num, of: num }),
 };
 
 // Why this 200 body is not the tool's answer with locations (each entry its result or a problem), or null.

@@ -104,7 +104,17 @@ const TCP = `  nettools tcp HOST PORT [-c N] [-i S | --interval MS] [-W S | --ti
   No byte is sent: each connection is closed once established. Ports below 1024 other than 80 and 443
   are refused unless the server allows them. Exit 1 unless every attempt connected.`;
 
-export const COMMAND_USAGE: Record<string, string> = { ping: PING, dns: DNS, trace: TRACE, mtr: MTR, tcp: TCP, locations: LOCATIONS };
+const TLS = `  nettools tls HOST [PORT] [--servername NAME] [--timeout MS] [--cert-days N] [-4|-6]
+
+  PORT               the TLS port (the server's default: 443)
+  --servername NAME  the name sent as SNI and checked against the certificate (default: HOST when a name)
+  --timeout MS       for the connection and the handshake (the server's bounds apply)
+  --cert-days N      exit 1 when the server's certificate ends in fewer than N days
+  -4, -6             the address family to resolve HOST to (or --ip-version 4|6)
+  Prints the protocol, the cipher, whether the chain verifies, and each certificate presented. Exit 1 when
+  there was no handshake, the certificate does not verify, or --cert-days is not met.`;
+
+export const COMMAND_USAGE: Record<string, string> = { ping: PING, dns: DNS, trace: TRACE, mtr: MTR, tcp: TCP, tls: TLS, locations: LOCATIONS };
 
 export const USAGE = `Usage:
 ${PING.split('\n').slice(0, 2).join('\n')}
@@ -112,6 +122,7 @@ ${DNS.split('\n').slice(0, 2).join('\n')}
 ${TRACE.split('\n').slice(0, 2).join('\n')}
 ${MTR.split('\n').slice(0, 2).join('\n')}
 ${TCP.split('\n')[0]}
+${TLS.split('\n')[0]}
 ${LOCATIONS.split('\n')[0]}
 
 Run \`nettools COMMAND --help\` for a command's own options.

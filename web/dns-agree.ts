@@ -50,5 +50,10 @@ function recordText(type: string, answer: unknown): string {
   const record = answer as DnsRecord;
   if (type === 'MX' && 'exchange' in record) return `${record.priority} ${record.exchange}`;
   if (type === 'TXT' && 'value' in record) return `"${record.value}"`;
-  return 'address' in record ? record.address : JSON.stringify(record);
+  if ('address' in record) return record.address;
+  // The other types: their fields in the order the API gives them (its presentation order), TTL aside.
+  return Object.entries(record as Record<string, unknown>)
+    .filter(([field]) => field !== 'ttl')
+    .map(([, value]) => (typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)))
+    .join(' ');
 }

@@ -10,8 +10,9 @@ import { launch, openWatched, textOf, typeInto } from './browser';
 const test = suite<{ a: KnotServer; b: KnotServer; server: RunningServer; browser: Browser }>('GET /, dns in a browser');
 
 test.before(async (ctx) => {
-  ctx.a = await startKnot([{ domain: 'live.test', records: ['@ A 192.0.2.10', '@ TXT "from alpha"'] }, { domain: 'same.test', records: ['@ A 192.0.2.20'] }], '127.0.0.61');
-  ctx.b = await startKnot([{ domain: 'live.test', records: ['@ A 192.0.2.10', '@ TXT "from beta"', 'half TXT "only beta"'] }, { domain: 'same.test', records: ['@ A 192.0.2.20'] }], '127.0.0.62');
+  const same = { domain: 'same.test', records: ['@ A 192.0.2.20', '@ CAA 0 issue "ca.example"'] };
+  ctx.a = await startKnot([{ domain: 'live.test', records: ['@ A 192.0.2.10', '@ TXT "from alpha"'] }, same], '127.0.0.61');
+  ctx.b = await startKnot([{ domain: 'live.test', records: ['@ A 192.0.2.10', '@ TXT "from beta"', 'half TXT "only beta"'] }, same], '127.0.0.62');
   ctx.server = await startServer({ NETTOOLS_RESOLVERS: `alpha=127.0.0.61:${ctx.a.port},beta=127.0.0.62:${ctx.b.port}`, NETTOOLS_RATE_LIMIT: '1000/1s' });
   ctx.browser = await launch();
 });
@@ -65,6 +66,20 @@ test("each resolver's answers land in its row as they come, and the last row say
   assert.is(await page.$eval('td[data-agree="TXT"]', (td: any) => td.dataset.verdict), 'differ');
   assert.is(await textOf(page, '#dns-verdict'), 'The resolvers disagree.');
   assert.match(await textOf(page, '#dns-table'), '127.0.0.62');
+  assert.equal(await trouble(), []);
+  await page.close();
+});
+
+test('NS, SOA and CAA, ticked, show their fields in the order the API gives them, and agree', async ({ server, browser }) => {
+  const { page, trouble } = await openWatched(browser, `${server.base}/`);
+  for (const type of ['A', 'AAAA', 'MX', 'TXT', 'NS', 'SOA', 'CAA']) await page.click(`input[name="type"][value="${type}"]`);
+  await lookUp(page, 'same.test');
+  await done(page);
+  const all = await cells(page);
+  assert.is(all['alpha NS'], 'ns.same.test');
+  assert.is(all['alpha SOA'], 'ns.same.test hostmaster.same.test 1 3600 900 604800 60');
+  assert.is(all['beta CAA'], '0 issue ca.example');
+  assert.equal([all['agree NS'], all['agree SOA'], all['agree CAA']], ['agree', 'agree', 'agree']);
   assert.equal(await trouble(), []);
   await page.close();
 });

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { connect, type ConnectionOptions, type SecureContext, type TLSSocket } from 'node:tls';
 import { roundMicros } from '../../engines/icmp/stats';
+import type { Answer } from '../../util/answer';
 import type { CancelToken } from '../../util/cancel';
 import { chainFacts } from './certificates';
 import type { SessionFacts, TlsStatus } from './types';
@@ -28,29 +29,28 @@ const UNREACHABLE = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'EACCES']);
 
 // One handshake; the socket is destroyed the moment it completes or fails: no byte of application data.
 // rejectUnauthorized is off so that a certificate that does not verify is reported, not hidden by a
-// closed connection; Node still verifies the chain and the name and says what it found.
-export function handshake(options: HandshakeOptions, cancel: CancelToken): Promise<HandshakeOutcome | null> {
-  return new Promise((resolve) => {
-    const t0 = performance.now();
-    let connectMs: number | undefined;
-    let ocsp = false;
-    const socket = connect({ host: options.address, port: options.port, ...(options.serverName !== undefined ? { servername: options.serverName } : {}), secureContext: options.trust, rejectUnauthorized: false, ...ASK_OCSP });
-    const end = (outcome: HandshakeOutcome | null) => {
-      clearTimeout(timer);
-      stopListening();
-      socket.destroy();
-      resolve(outcome);
-    };
-    const timer = setTimeout(() => end({ status: 'timeout', ...(connectMs !== undefined ? { connectMs } : {}) }), options.timeoutMs);
-    const stopListening = cancel.onAbort(() => end(null));
-    socket.once('connect', () => (connectMs = roundMicros(performance.now() - t0)));
-    socket.on('OCSPResponse', (response: Buffer | undefined) => (ocsp = Buffer.isBuffer(response) && response.length > 0));
-    socket.once('secureConnect', () => {
-      const handshakeMs = roundMicros(performance.now() - t0);
-      end({ status: 'handshake', ...(connectMs !== undefined ? { connectMs } : {}), handshakeMs, session: sessionFacts(socket, ocsp) });
-    });
-    socket.once('error', (err: NodeJS.ErrnoException) => end(failure(err, connectMs)));
+// closed connection; Node still verifies the chain and the name and says what it found. Answers by
+// callback, as the engines do (null: the caller went away first); the tool takes it through `promised`.
+export function handshake(options: HandshakeOptions, cancel: CancelToken, resolve: Answer<HandshakeOutcome | null>): void {
+  const t0 = performance.now();
+  let connectMs: number | undefined;
+  let ocsp = false;
+  const socket = connect({ host: options.address, port: options.port, ...(options.serverName !== undefined ? { servername: options.serverName } : {}), secureContext: options.trust, rejectUnauthorized: false, ...ASK_OCSP });
+  const end = (outcome: HandshakeOutcome | null) => {
+    clearTimeout(timer);
+    stopListening();
+    socket.destroy();
+    resolve(outcome);
+  };
+  const timer = setTimeout(() => end({ status: 'timeout', ...(connectMs !== undefined ? { connectMs } : {}) }), options.timeoutMs);
+  const stopListening = cancel.onAbort(() => end(null));
+  socket.once('connect', () => (connectMs = roundMicros(performance.now() - t0)));
+  socket.on('OCSPResponse', (response: Buffer | undefined) => (ocsp = Buffer.isBuffer(response) && response.length > 0));
+  socket.once('secureConnect', () => {
+    const handshakeMs = roundMicros(performance.now() - t0);
+    end({ status: 'handshake', ...(connectMs !== undefined ? { connectMs } : {}), handshakeMs, session: sessionFacts(socket, ocsp) });
   });
+  socket.once('error', (err: NodeJS.ErrnoException) => end(failure(err, connectMs)));
 }
 
 function failure(err: NodeJS.ErrnoException, connectMs: number | undefined): HandshakeOutcome {

@@ -11,7 +11,8 @@ import type { CancelToken } from '../../util/cancel';
 import { failed, succeeded, type Outcome, type ToolFailure } from '../outcome';
 import { measuredElsewhere, TargetPath, type RefusedReservation, type TargetTerms } from '../target-path';
 import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
-import { handshake } from './handshake';
+import { promised, type Answer } from '../../util/answer';
+import { handshake, type HandshakeOutcome } from './handshake';
 import type { TlsRequest, TlsResult } from './types';
 
 export interface TlsToolOptions {
@@ -36,7 +37,8 @@ export function openTls(deps: ToolDeps, options: TlsToolOptions = {}): ToolSlot<
     if (!reached.ok) return failed(reached.failure);
     const { target } = reached;
     const serverName = request.serverName ?? (request.target.kind === 'name' ? request.target.value : undefined);
-    const done = await handshake({ address: target.address.text, port: request.port, ...(serverName !== undefined ? { serverName } : {}), timeoutMs: request.timeoutMs, trust }, cancel);
+    const options = { address: target.address.text, port: request.port, ...(serverName !== undefined ? { serverName } : {}), timeoutMs: request.timeoutMs, trust };
+    const done = await promised((answer: Answer<HandshakeOutcome | null>) => handshake(options, cancel, answer));
     if (done === null) return failed(ABORTED);
     const { status, code, connectMs, handshakeMs, session } = done;
     return succeeded({

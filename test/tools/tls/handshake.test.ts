@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { createSecureContext, createServer, type Server } from 'node:tls';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { handshake } from '../../../src/tools/tls/handshake';
+import { handshake, type HandshakeOutcome } from '../../../src/tools/tls/handshake';
+import { promised, type Answer } from '../../../src/util/answer';
 import { CancelSource } from '../../../src/util/cancel';
 
 // The handshake itself, against Node TLS servers on loopback with a certificate openssl made here.
@@ -32,7 +33,7 @@ test('an IPv6 literal is connected to as it is, and its certificate is checked a
   const port = await listen(server, '::1');
   try {
     const trust = createSecureContext({ ca: cert });
-    const done = await handshake({ address: '::1', port, timeoutMs: 5000, trust }, new CancelSource());
+    const done = await promised((answer: Answer<HandshakeOutcome | null>) => handshake({ address: '::1', port, timeoutMs: 5000, trust }, new CancelSource(), answer));
     assert.is(done?.status, 'handshake');
     assert.is(done?.session?.verified, true);
     assert.equal([done?.session?.certificates[0]?.keyType, done?.session?.certificates[0]?.keyBits], ['rsa', 2048]);
@@ -52,7 +53,7 @@ test('a caller gone away mid-handshake ends it with no outcome, and the connecti
   });
   const port = await listen(server, '127.0.0.1');
   try {
-    const done = await handshake({ address: '127.0.0.1', port, timeoutMs: 15_000, trust: createSecureContext({}) }, cancel);
+    const done = await promised((answer: Answer<HandshakeOutcome | null>) => handshake({ address: '127.0.0.1', port, timeoutMs: 15_000, trust: createSecureContext({}) }, cancel, answer));
     assert.is(done, null);
     await peerClosed;
   } finally {

@@ -11,10 +11,10 @@ function errorsOf(body: Record<string, unknown>) {
   return r.ok ? [] : r.errors;
 }
 
-test('defaults ask all four types with a 2000 ms timeout and leave resolvers unset', () => {
+test('defaults ask all four types with a 2000 ms timeout, no DO bit, and leave resolvers unset', () => {
   assert.equal(v.dns({ domain: 'example.test' }), {
     ok: true,
-    value: { domain: 'example.test', types: ['A', 'AAAA', 'MX', 'TXT'], timeoutMs: 2000 },
+    value: { domain: 'example.test', types: ['A', 'AAAA', 'MX', 'TXT'], timeoutMs: 2000, dnssec: false },
   });
 });
 
@@ -35,7 +35,7 @@ test('underscore labels are valid domain names', () => {
 test('an IPv4 literal asks PTR of its in-addr.arpa name, and only that', () => {
   assert.equal(v.dns({ domain: '192.0.2.10' }), {
     ok: true,
-    value: { domain: '192.0.2.10', reverseName: '10.2.0.192.in-addr.arpa', types: ['PTR'], timeoutMs: 2000 },
+    value: { domain: '192.0.2.10', reverseName: '10.2.0.192.in-addr.arpa', types: ['PTR'], timeoutMs: 2000, dnssec: false },
   });
 });
 

@@ -17,18 +17,23 @@ export interface TlsSites {
   stop(): Promise<void>;
 }
 
-const openssl = (dir: string, args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+// `ago`: openssl run with the clock that many days back (libfaketime), for a certificate already past its
+// end: OpenSSL 3.5 (Debian 13) refuses a negative -days, and 3.0 (Debian 12) has no -not_after.
+const openssl = (dir: string, args: string[], ago = 0) =>
+  ago === 0 ? execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' }) : execFileSync('faketime', ['-f', `-${ago}d`, 'openssl', ...args], { cwd: dir, stdio: 'ignore' });
 const EC = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
 
-function issue(dir: string, name: string, cn: string, days: string, sans = [cn]): void {
+function issue(dir: string, name: string, cn: string, days: string, sans = [cn], ago = 0): void {
   openssl(dir, ['req', ...EC, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`, '-addext', `subjectAltName=${sans.map((n) => `DNS:${n}`).join(',')}`]);
-  openssl(dir, ['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-days', days, '-copy_extensions', 'copy', '-out', `${name}.pem`]);
+  openssl(dir, ['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-days', days, '-copy_extensions', 'copy', '-out', `${name}.pem`], ago);
 }
 
 function makeCertificates(dir: string): void {
-  openssl(dir, ['req', '-x509', ...EC, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '30', '-subj', '/CN=nettools test CA']);
+  // The CA from three days back, so that a certificate it issued two days back is within its time.
+  openssl(dir, ['req', '-x509', ...EC, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '30', '-subj', '/CN=nettools test CA'], 3);
   issue(dir, 'good', 'good.tls.test', '3');
-  issue(dir, 'expired', 'good.tls.test', '-1');
+  // Issued two days back for one day: it ended a day ago.
+  issue(dir, 'expired', 'good.tls.test', '1', ['good.tls.test'], 2);
   issue(dir, 'wrongName', 'other.tls.test', '3');
   issue(dir, 'manyNames', 'n0.tls.test', '3', Array.from({ length: 150 }, (_, i) => `n${i}.tls.test`));
   openssl(dir, ['req', '-x509', ...EC, '-keyout', 'selfSigned.key', '-out', 'selfSigned.pem', '-days', '3', '-subj', '/CN=self.tls.test', '-addext', 'subjectAltName=DNS:self.tls.test']);

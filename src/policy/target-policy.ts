@@ -138,7 +138,10 @@ function alwaysRefused(range: string): boolean {
 }
 
 /** The check the ping tool runs on every resolved address: a refused range's name, or null to go ahead. */
-export function createTargetCheck(options: TargetPolicyOptions): (address: Address) => string | null {
+// Checks a resolved target against the operator's target policy; returns the refused range's name.
+export type TargetCheck = (address: Address) => string | null;
+
+export function createTargetCheck(options: TargetPolicyOptions): TargetCheck {
   if (!options.allowPrivateTargets) return forbiddenAddress;
   return (address) => {
     const range = rangeOf(address);

@@ -6,7 +6,7 @@ import { LRUCache } from 'lru-cache';
 import type { Address } from '../net/address';
 import { asnQueryName, covers, parseOriginTxt, type Asn, type AsnZones } from './asn-origin';
 import { firstAnswer, type ResolveOptions } from './resolve-host';
-import type { TargetCheck } from './tool';
+import type { TargetCheck } from '../policy/target-policy';
 import type { Upstream } from './upstream';
 
 const CACHE_MAX = 10_000;

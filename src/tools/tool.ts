@@ -2,7 +2,6 @@ import type { Registry } from 'prom-client';
 import type { Config } from '../config/types';
 import type { Pinger } from '../engines/icmp/types';
 import type { TcpConnector } from '../engines/tcp';
-import type { Address } from '../net/address';
 import type { FieldError } from '../problems/codes';
 import type { LimiterStore } from '../ratelimit/limiter-store';
 import type { SharedCap } from '../ratelimit/shared-cap';
@@ -106,5 +105,5 @@ export function hasProbe<T extends Tool<any, any>>(tool: T): tool is T & { probe
   return tool.probe !== undefined;
 }
 
-// Checks a resolved ping target against the operator's target policy; returns the refused range's name.
-export type TargetCheck = (address: Address) => string | null;
+// Checks a resolved target against the operator's target policy (policy/target-policy.ts).
+export type { TargetCheck } from '../policy/target-policy';

@@ -2,11 +2,9 @@ import { Gauge, Registry } from 'prom-client';
 import { fnv1a32, gauge, PROBE_DURATION_HELP, PROBE_SUCCESS_HELP } from '../../probe/gauges';
 import { integerParam } from '../../probe/query';
 import type { Outcome } from '../outcome';
+import { HOST_PORT_POINTERS, hostPortBody } from '../host-port-probe';
 import type { ProbeSpec } from '../tool';
 import type { TcpRequest, TcpResult } from './types';
-
-// `host:port`, `[v6]:port`, as blackbox_exporter's tcp module takes its target.
-export const HOST_PORT = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/;
 
 // blackbox_exporter's tcp module: one connection by default, no byte sent (no query_response here).
 export const tcpProbe: ProbeSpec<TcpRequest, TcpResult> = {
@@ -16,22 +14,11 @@ export const tcpProbe: ProbeSpec<TcpRequest, TcpResult> = {
     count: 'icmp: echo requests, tcp: connection attempts, 1..10 (1)',
   },
   body(target, get) {
-    const m = HOST_PORT.exec(target);
-    if (m === null) return { errors: [{ pointer: '/target', message: 'must be host:port ([address]:port for IPv6)' }] };
-    const protocol = get('ip_protocol');
-    if (protocol !== undefined && protocol !== 'ip4' && protocol !== 'ip6') return { errors: [{ pointer: '/ip_protocol', message: 'must be ip4 or ip6' }] };
-    const body: Record<string, unknown> = { host: m[1] ?? m[2], port: Number(m[3]), count: integerParam(get('count')) ?? 1 };
-    if (protocol !== undefined) body['ipVersion'] = protocol === 'ip4' ? 4 : 6;
-    const timeout = integerParam(get('timeout_ms'));
-    if (timeout !== undefined) body['timeoutMs'] = timeout;
-    return { body };
+    const read = hostPortBody(target, get);
+    if ('errors' in read) return read;
+    return { body: { ...read.body, count: integerParam(get('count')) ?? 1 } };
   },
-  pointers: [
-    [/^\/host$/, '/target'],
-    [/^\/port$/, '/target'],
-    [/^\/ipVersion$/, '/ip_protocol'],
-    [/^\/timeoutMs$/, '/timeout_ms'],
-  ],
+  pointers: HOST_PORT_POINTERS,
   // No address is a failed probe, as blackbox_exporter reports it; refusals stay problems.
   failuresAsMetrics: new Set(['host-not-found', 'upstream-failed', 'upstream-timeout']),
   exposition: (outcome, _request, seconds) => tcpExposition(outcome, seconds),

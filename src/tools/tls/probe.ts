@@ -1,8 +1,7 @@
 import { Gauge, Registry } from 'prom-client';
 import { fnv1a32, gauge, PROBE_DURATION_HELP, PROBE_SUCCESS_HELP } from '../../probe/gauges';
-import { integerParam } from '../../probe/query';
 import type { Outcome } from '../outcome';
-import { HOST_PORT } from '../tcp/probe';
+import { HOST_PORT_POINTERS, hostPortBody } from '../host-port-probe';
 import type { ProbeSpec } from '../tool';
 import type { TlsRequest, TlsResult } from './types';
 
@@ -13,25 +12,12 @@ export const tlsProbe: ProbeSpec<TlsRequest, TlsResult> = {
     server_name: 'tls: the SNI and the name the certificate is checked against (default: the target host when a name)',
   },
   body(target, get) {
-    const m = HOST_PORT.exec(target);
-    if (m === null) return { errors: [{ pointer: '/target', message: 'must be host:port ([address]:port for IPv6)' }] };
-    const protocol = get('ip_protocol');
-    if (protocol !== undefined && protocol !== 'ip4' && protocol !== 'ip6') return { errors: [{ pointer: '/ip_protocol', message: 'must be ip4 or ip6' }] };
-    const body: Record<string, unknown> = { host: m[1] ?? m[2], port: Number(m[3]) };
-    if (protocol !== undefined) body['ipVersion'] = protocol === 'ip4' ? 4 : 6;
+    const read = hostPortBody(target, get);
+    if ('errors' in read) return read;
     const serverName = get('server_name');
-    if (serverName !== undefined) body['serverName'] = serverName;
-    const timeout = integerParam(get('timeout_ms'));
-    if (timeout !== undefined) body['timeoutMs'] = timeout;
-    return { body };
+    return { body: serverName === undefined ? read.body : { ...read.body, serverName } };
   },
-  pointers: [
-    [/^\/host$/, '/target'],
-    [/^\/port$/, '/target'],
-    [/^\/ipVersion$/, '/ip_protocol'],
-    [/^\/serverName$/, '/server_name'],
-    [/^\/timeoutMs$/, '/timeout_ms'],
-  ],
+  pointers: [...HOST_PORT_POINTERS, [/^\/serverName$/, '/server_name']],
   failuresAsMetrics: new Set(['host-not-found', 'upstream-failed', 'upstream-timeout']),
   exposition: (outcome, _request, seconds) => tlsExposition(outcome, seconds),
 };

@@ -66,6 +66,13 @@ function recordLine(type: string, record: unknown): HTMLSpanElement {
   return line;
 }
 
+// A record as one line of text, its fields as the cell shows them (the located table's cells are text).
+export function recordText(type: string, record: unknown): string {
+  return fields(type, record as Record<string, unknown>)
+    .map(({ value, label }) => (label !== undefined ? `${label} ${value}` : value))
+    .join(' ');
+}
+
 // What a cell shows of one resolver's answer: its records a line each, or what it said instead; with
 // `dnssec` asked, a last line with the AD flag and how many RRSIGs came.
 export function answerNodes(type: string, query: Query, dnssec: boolean): Node[] {

@@ -42,7 +42,7 @@ function onEvent(e: TcpEvent, status: HTMLElement): void {
   }
 }
 
-export function attemptRow(attempt: Attempt): HTMLTableRowElement {
+function attemptRow(attempt: Attempt): HTMLTableRowElement {
   const row = el('tr');
   row.dataset['seq'] = String(attempt.seq);
   row.dataset['status'] = attempt.status;

@@ -6,6 +6,8 @@ import { daysText } from './tls-chain.js';
 
 // A tls check from several locations: each location's row says how its handshake went, whether the chain
 // verified there and how long the leaf has left; the verdict says from how many the handshake completed.
+// A row is marked done only when the chain verified: a handshake with a certificate that does not is a
+// finding, not a success.
 
 export const TLS_COLUMNS = ['Status', 'Protocol', 'Verified', 'Leaf'];
 

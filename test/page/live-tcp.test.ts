@@ -4,6 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freeTcpPort } from '../support/ports';
 import { startServer, type RunningServer } from '../support/server';
+import { sleep, waitFor } from '../support/wait';
 import { count, launch, openWatched, textOf, typeInto } from './browser';
 
 // The live page's tcp check in real Chromium against a real server: a listener on 127.0.0.1 that accepts,
@@ -81,6 +82,24 @@ test('a port the policy refuses shows the problem, and Run is ready again', asyn
   assert.match(await textOf(page, '#tcp-status'), '(target-forbidden)');
   assert.is(await count(page, '#tcp-attempts tr'), 0);
   assert.not.ok(await page.$eval('#tcp-run', (b: any) => b.disabled));
+  await page.close();
+});
+
+test('Stop aborts the stream: no row comes after it and the server ends the check', async ({ server, browser, open }) => {
+  const { page, trouble } = await openWatched(browser, `${server.base}/`);
+  await page.waitForFunction(() => !(globalThis as any).document.getElementById('tcp').hidden);
+  await check(page, open, 10);
+  await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('#tcp-attempts tr').length >= 2);
+  await page.click('#tcp-stop');
+  await page.waitForFunction(() => (globalThis as any).document.getElementById('tcp-status').textContent === 'Stopped.');
+  const shown = await count(page, '#tcp-attempts tr');
+  await waitFor('the server to end the stream', () => server.app.inFlight() === 0, { timeoutMs: 3000 });
+  await sleep(2100); // two intervals: a check still running would have added rows by now
+  assert.is(await count(page, '#tcp-attempts tr'), shown);
+  assert.ok(shown < 10);
+  assert.not.ok(await page.$eval('#tcp-run', (b: any) => b.disabled));
+  assert.ok(await page.$eval('#tcp-stop', (b: any) => b.disabled));
+  assert.equal(await trouble(), []);
   await page.close();
 });
 

@@ -37,23 +37,3 @@ export function agreement(type: string, queries: readonly Query[], expected: num
   if (queries.length < expected) return 'waiting';
   return sets.length >= 2 ? 'agree' : 'unknown';
 }
-
-// One cell's text: the records, or what the resolver said instead.
-export function queryText(type: string, query: Query): string {
-  if ('error' in query) return query.detail !== undefined ? `${query.error}: ${query.detail}` : query.error;
-  if (query.answers.length === 0) return query.rcode === 'NOERROR' ? 'no records' : query.rcode;
-  const records = query.answers.map((r) => recordText(type, r)).join('\n');
-  return query.rcode === 'NOERROR' ? records : `${query.rcode}\n${records}`;
-}
-
-function recordText(type: string, answer: unknown): string {
-  const record = answer as DnsRecord;
-  if (type === 'MX' && 'exchange' in record) return `${record.priority} ${record.exchange}`;
-  if (type === 'TXT' && 'value' in record) return `"${record.value}"`;
-  if ('address' in record) return record.address;
-  // The other types: their fields in the order the API gives them (its presentation order), TTL aside.
-  return Object.entries(record as Record<string, unknown>)
-    .filter(([field]) => field !== 'ttl')
-    .map(([, value]) => (typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)))
-    .join(' ');
-}

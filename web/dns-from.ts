@@ -1,6 +1,6 @@
 import { client, follow, problemText } from './api.js';
 import type { DnsLocatedEvent, DnsRequest, DnsResult, Here } from './client/index.js';
-import { recordKey } from './dns-agree.js';
+import { recordText } from './dns-record.js';
 import { say } from './dom.js';
 import { LocatedTable, locationsText } from './located-table.js';
 
@@ -20,7 +20,7 @@ export async function dnsFrom(body: Here<DnsRequest>, names: string[], table: Lo
 function recordsText(records: DnsResult['records']): string {
   const lines = Object.entries(records)
     .filter(([, list]) => list !== undefined && list.length > 0)
-    .map(([type, list]) => `${type} ${(list ?? []).map((r) => recordKey(type, r)).join(', ')}`);
+    .map(([type, list]) => `${type} ${(list ?? []).map((r) => recordText(type, r)).join(', ')}`);
   return lines.length > 0 ? lines.join('\n') : 'no records';
 }
 

@@ -1,4 +1,6 @@
-import { agreement, queryText, type Agreement, type Query } from './dns-agree.js';
+import { agreement, type Agreement, type Query } from './dns-agree.js';
+import { answerNodes } from './dns-record.js';
+import { limitTypes } from './dns-types.js';
 import { byId, el, say } from './dom.js';
 import { client, follow } from './api.js';
 import type { DnsEvent, DnsRequest, Here, RecordType } from './client/index.js';
@@ -11,6 +13,7 @@ import { chosenLocations } from './locations-picker.js';
 // locations chosen, one row per location instead (dns-from.ts).
 
 interface Table {
+  dnssec: boolean; // asked: each cell shows the AD flag and the RRSIGs
   types: string[];
   resolvers: string[];
   answers: Map<string, Query[]>; // per type, in arrival order
@@ -23,6 +26,7 @@ export function startDnsView(): void {
   const status = byId('dns-status');
   const located = new LocatedTable(byId('dns'), byId<HTMLTableElement>('dns-located'), byId('dns-located-verdict'), DNS_COLUMNS);
   let running = false;
+  limitTypes(form);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     if (running) return;
@@ -42,11 +46,12 @@ function request(form: HTMLFormElement): Here<DnsRequest> {
   const fields = new FormData(form);
   // The form's boxes are the API's record types; the server checks what it is sent all the same.
   const types = fields.getAll('type').map(String) as RecordType[];
-  return { domain: String(fields.get('domain')).trim(), ...(types.length > 0 ? { types } : {}) };
+  const dnssec = fields.get('dnssec') !== null;
+  return { domain: String(fields.get('domain')).trim(), ...(types.length > 0 ? { types } : {}), ...(dnssec ? { dnssec } : {}) };
 }
 
 async function run(body: Here<DnsRequest>, status: HTMLElement): Promise<void> {
-  const table: Table = { types: [], resolvers: [], answers: new Map() };
+  const table: Table = { dnssec: body.dnssec === true, types: [], resolvers: [], answers: new Map() };
   byId('dns-table').replaceChildren();
   byId('dns-verdict').textContent = '';
   say(status, `Asking about ${body.domain}…`);
@@ -63,7 +68,7 @@ function onEvent(e: DnsEvent, table: Table, status: HTMLElement): void {
     const { resolver, type, query } = e.data;
     const cell = document.querySelector<HTMLElement>(`[data-resolver="${CSS.escape(resolver)}"][data-type="${CSS.escape(type)}"]`);
     if (cell !== null) {
-      cell.textContent = queryText(type, query);
+      cell.replaceChildren(...answerNodes(type, query, table.dnssec));
       cell.classList.add('answered');
     }
     table.answers.set(type, [...(table.answers.get(type) ?? []), query]);

@@ -9,8 +9,8 @@ import * as assert from 'uvu/assert';
 import { NettoolsClient } from '../../clients/typescript/src/index';
 import { startServer, type RunningServer } from '../support/server';
 
-// The typed client's tls() against the real server and a Node TLS server on loopback. No resolver is asked.
-const test = suite<{ open: RunningServer; dir: string; site: Server; port: number }>('client tls()');
+// The typed client's tls() and tlsStream() against the real server and a Node TLS server on loopback. No resolver is asked.
+const test = suite<{ open: RunningServer; dir: string; site: Server; port: number }>('client tls() and tlsStream()');
 
 test.before(async (ctx) => {
   ctx.open = await startServer({ NETTOOLS_RESOLVERS: 'none=127.0.0.1:9', NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true', NETTOOLS_RATE_LIMIT: '1000/1s' });
@@ -34,6 +34,16 @@ test('tls() answers the handshake facts as a value, a self-signed leaf included'
   assert.is(answer.value.status, 'handshake');
   assert.is(answer.value.verifyError, 'DEPTH_ZERO_SELF_SIGNED_CERT');
   assert.is(answer.value.certificates?.[0]?.subject, 'client.tls.test');
+});
+
+test('tlsStream() yields the start, then the summary holding what tls() answers', async ({ open, port }) => {
+  const events = [];
+  for await (const e of new NettoolsClient({ baseUrl: open.base }).tlsStream({ host: '127.0.0.1', port, serverName: 'client.tls.test' })) events.push(e);
+  assert.equal(events.map((e) => e.event), ['start', 'summary']);
+  const summary = events[1];
+  if (summary?.event !== 'summary') return assert.unreachable('no summary');
+  assert.is(summary.data.status, 'handshake');
+  assert.is(summary.data.certificates?.[0]?.subject, 'client.tls.test');
 });
 
 test('tls() gives a refused port as its problem', async ({ open }) => {

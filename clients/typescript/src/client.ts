@@ -24,8 +24,13 @@ import type {
   PingResult,
   ProblemCode,
   TcpEvent,
+  TcpLocated,
+  TcpLocatedEvent,
   TcpRequest,
   TcpResult,
+  TlsEvent,
+  TlsLocated,
+  TlsLocatedEvent,
   TlsRequest,
   TlsResult,
   TracerouteEvent,
@@ -121,14 +126,20 @@ export class NettoolsClient {
 
   // Connections to one port of a host, each timed (a tcping). A closed port is still a value
   // (connected false), not an error; a port below 1024 but 80 and 443 is refused unless the server lists it.
-  tcp(request: TcpRequest, call: CallOptions = {}): Promise<Answer<TcpResult>> {
-    return this.send<TcpResult>('POST', 'api/tools/tcp', request, call);
+  tcp(request: At<TcpRequest>, call?: CallOptions): Promise<Answer<TcpLocated>>;
+  tcp(request: Here<TcpRequest>, call?: CallOptions): Promise<Answer<TcpResult>>;
+  tcp(request: TcpRequest, call?: CallOptions): Promise<Answer<TcpResult | TcpLocated>>;
+  tcp(request: TcpRequest, call: CallOptions = {}): Promise<Answer<TcpResult | TcpLocated>> {
+    return this.send('POST', 'api/tools/tcp', request, call);
   }
 
   // One TLS handshake with one port of a host: protocol, cipher, the certificate chain and whether it
   // verifies. A certificate that does not verify, or a port that refuses, is still a value (see status).
-  tls(request: TlsRequest, call: CallOptions = {}): Promise<Answer<TlsResult>> {
-    return this.send<TlsResult>('POST', 'api/tools/tls', request, call);
+  tls(request: At<TlsRequest>, call?: CallOptions): Promise<Answer<TlsLocated>>;
+  tls(request: Here<TlsRequest>, call?: CallOptions): Promise<Answer<TlsResult>>;
+  tls(request: TlsRequest, call?: CallOptions): Promise<Answer<TlsResult | TlsLocated>>;
+  tls(request: TlsRequest, call: CallOptions = {}): Promise<Answer<TlsResult | TlsLocated>> {
+    return this.send('POST', 'api/tools/tls', request, call);
   }
 
   // The caller's plan and budget; spends no token.
@@ -142,7 +153,7 @@ export class NettoolsClient {
   }
 
   // The streamed forms: `start`, each result as it arrives (ping `reply`, dns `answer`, traceroute `hop`
-  // in TTL order, mtr `cycle`), then `summary`, whose data is what ping() / dns() / traceroute() / mtr() answer. The request
+  // in TTL order, mtr `cycle`, tcp `attempt`; tls has none), then `summary`, whose data is what ping() / dns() / traceroute() / mtr() answer. The request
   // goes out on the first next(); a refusal (after the same Retry-After waits as the plain calls), a
   // `problem` event and a broken stream are thrown as NettoolsError. Leaving the loop early aborts the
   // request, and the server stops measuring.
@@ -177,8 +188,19 @@ export class NettoolsClient {
     return this.stream('api/tools/mtr', request, call);
   }
 
-  tcpStream(request: TcpRequest, call: CallOptions = {}): AsyncGenerator<TcpEvent, void, undefined> {
-    return this.stream<TcpEvent>('api/tools/tcp', request, call);
+  tcpStream(request: At<TcpRequest>, call?: CallOptions): AsyncGenerator<TcpLocatedEvent, void, undefined>;
+  tcpStream(request: Here<TcpRequest>, call?: CallOptions): AsyncGenerator<TcpEvent, void, undefined>;
+  tcpStream(request: TcpRequest, call?: CallOptions): AsyncGenerator<TcpEvent | TcpLocatedEvent, void, undefined>;
+  tcpStream(request: TcpRequest, call: CallOptions = {}): AsyncGenerator<TcpEvent | TcpLocatedEvent, void, undefined> {
+    return this.stream('api/tools/tcp', request, call);
+  }
+
+  // tls streamed: `start` (the address connected to and the settings), then `summary`, the JSON body.
+  tlsStream(request: At<TlsRequest>, call?: CallOptions): AsyncGenerator<TlsLocatedEvent, void, undefined>;
+  tlsStream(request: Here<TlsRequest>, call?: CallOptions): AsyncGenerator<TlsEvent, void, undefined>;
+  tlsStream(request: TlsRequest, call?: CallOptions): AsyncGenerator<TlsEvent | TlsLocatedEvent, void, undefined>;
+  tlsStream(request: TlsRequest, call: CallOptions = {}): AsyncGenerator<TlsEvent | TlsLocatedEvent, void, undefined> {
+    return this.stream('api/tools/tls', request, call);
   }
 
   private async *stream<E extends { event: string; data: unknown }>(path: string, body: { locations?: unknown }, call: CallOptions): AsyncGenerator<E, void, undefined> {

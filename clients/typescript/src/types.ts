@@ -34,6 +34,7 @@ export type DnsStreamEvent = Schemas['DnsStreamEvent'];
 export type TracerouteStreamEvent = Schemas['TracerouteStreamEvent'];
 export type MtrStreamEvent = Schemas['MtrStreamEvent'];
 export type TcpStreamEvent = Schemas['TcpStreamEvent'];
+export type TlsStreamEvent = Schemas['TlsStreamEvent'];
 // What a streamed call yields: every event of the stream but `problem`, which is thrown instead (and
 // `locations`, which ends only a stream asked with `locations`: see the *LocatedEvent types for those).
 export type PingEvent = Exclude<PingStreamEvent, { event: 'problem' | 'locations' }>;
@@ -41,6 +42,7 @@ export type DnsEvent = Exclude<DnsStreamEvent, { event: 'problem' | 'locations' 
 export type TracerouteEvent = Exclude<TracerouteStreamEvent, { event: 'problem' | 'locations' }>;
 export type MtrEvent = Exclude<MtrStreamEvent, { event: 'problem' | 'locations' }>;
 export type TcpEvent = Exclude<TcpStreamEvent, { event: 'problem' | 'locations' }>;
+export type TlsEvent = Exclude<TlsStreamEvent, { event: 'problem' | 'locations' }>;
 
 // Where a request measures (GET /api/locations names them): names, "all", or any N of them.
 export type Location = Schemas['Location'];
@@ -55,7 +57,9 @@ export type PingLocated = Schemas['PingLocated'];
 export type DnsLocated = Schemas['DnsLocated'];
 export type TracerouteLocated = Schemas['TracerouteLocated'];
 export type MtrLocated = Schemas['MtrLocated'];
-// ping, traceroute, mtr: from how many locations the target was reached; dns: whether every location
+export type TcpLocated = Schemas['TcpLocated'];
+export type TlsLocated = Schemas['TlsLocated'];
+// ping, traceroute, mtr, tcp, tls: from how many locations the target was reached; dns: whether every location
 // (and its resolvers) saw the same records, and how many answered at all.
 export type ReachedVerdict = PingLocated['verdict'];
 export type DnsVerdict = DnsLocated['verdict'];
@@ -71,3 +75,5 @@ export type PingLocatedEvent = LocatedEvents<PingStreamEvent, PingLocated>;
 export type DnsLocatedEvent = LocatedEvents<DnsStreamEvent, DnsLocated>;
 export type TracerouteLocatedEvent = LocatedEvents<TracerouteStreamEvent, TracerouteLocated>;
 export type MtrLocatedEvent = LocatedEvents<MtrStreamEvent, MtrLocated>;
+export type TcpLocatedEvent = LocatedEvents<TcpStreamEvent, TcpLocated>;
+export type TlsLocatedEvent = LocatedEvents<TlsStreamEvent, TlsLocated>;

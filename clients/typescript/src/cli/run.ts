@@ -142,7 +142,7 @@ async function mtr(client: NettoolsClient, cmd: Of<'mtr'>, io: Io, deadline: Dea
 
 async function tcp(client: NettoolsClient, cmd: Of<'tcp'>, io: Io, deadline: Deadline): Promise<number> {
   const { host, port, count, intervalMs, timeoutMs, ipVersion } = cmd;
-  const request: TcpRequest = given({ host, port, count, intervalMs, timeoutMs, ipVersion });
+  const request: Here<TcpRequest> = given({ host, port, count, intervalMs, timeoutMs, ipVersion });
   if (cmd.watch) return watchTcp(client, request, { ...cmd, target: host, tool: 'tcp', deadline }, io);
   const value = usable(await client.tcp(request, { signal: deadline.signal }), 'tcp', cmd, io, deadline);
   if (typeof value === 'number') return value;
@@ -152,7 +152,7 @@ async function tcp(client: NettoolsClient, cmd: Of<'tcp'>, io: Io, deadline: Dea
 
 async function tls(client: NettoolsClient, cmd: Of<'tls'>, io: Io, deadline: Deadline): Promise<number> {
   const { host, port, serverName, timeoutMs, ipVersion } = cmd;
-  const request: TlsRequest = given({ host, port, serverName, timeoutMs, ipVersion });
+  const request: Here<TlsRequest> = given({ host, port, serverName, timeoutMs, ipVersion });
   const value = usable(await client.tls(request, { signal: deadline.signal }), 'tls', cmd, io, deadline);
   if (typeof value === 'number') return value;
   for (const line of cmd.json ? [JSON.stringify(value, null, 2)] : formatTls(value, cmd.server)) io.out(line);

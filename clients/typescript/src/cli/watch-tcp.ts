@@ -1,5 +1,5 @@
 import type { NettoolsClient } from '../client.js';
-import type { TcpEvent, TcpRequest } from '../types.js';
+import type { Here, TcpEvent, TcpRequest } from '../types.js';
 import { attemptLine, tcpFailure, tcpHeader, tcpStatistics, TcpTally } from './format-tcp.js';
 import { verdict } from './refused.js';
 import { watch, type WatchCommand, type WatchIo } from './watch.js';
@@ -8,7 +8,7 @@ type Start = Extract<TcpEvent, { event: 'start' }>['data'];
 
 // `nettools tcp HOST PORT --watch`: each attempt's line as it ends, then the statistics; on Ctrl-C the
 // statistics of the attempts made so far, judged as a finished check would be.
-export function watchTcp(client: NettoolsClient, request: TcpRequest, cmd: WatchCommand, io: WatchIo): Promise<number> {
+export function watchTcp(client: NettoolsClient, request: Here<TcpRequest>, cmd: WatchCommand, io: WatchIo): Promise<number> {
   let start: Start | null = null;
   let startedAt = Date.now();
   const tally = new TcpTally();

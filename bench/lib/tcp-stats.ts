@@ -52,13 +52,16 @@ export function compare(nettoolsUs: readonly number[], referenceUs: readonly num
 
 export interface CheckCost {
   checks: number;
-  cpuUsPerCheck: number;
+  cpuUsPerCheck: number; // user + system
+  systemUsPerCheck: number; // the kernel's part: sockets, and the handshakes' packets processed in the server's context
   checksPerCoreSecond: number; // checks one fully busy core would do at that cost
 }
 
-// `cpuTicks`: the server's user + system clock ticks (USER_HZ) over the load, `checks` the attempts made.
-export function checkCost(cpuTicks: number, ticksPerSecond: number, checks: number): CheckCost | null {
-  if (!(checks > 0) || !(cpuTicks > 0) || !(ticksPerSecond > 0)) return null;
-  const cpuUsPerCheck = ((cpuTicks / ticksPerSecond) * 1e6) / checks;
-  return { checks, cpuUsPerCheck, checksPerCoreSecond: 1e6 / cpuUsPerCheck };
+// The server's user and system clock ticks (USER_HZ) over the load, and the checks it made in it.
+export function checkCost(ticks: { user: number; system: number }, ticksPerSecond: number, checks: number): CheckCost | null {
+  const total = ticks.user + ticks.system;
+  if (!(checks > 0) || !(total > 0) || !(ticksPerSecond > 0)) return null;
+  const usPerTick = 1e6 / ticksPerSecond;
+  const cpuUsPerCheck = (total * usPerTick) / checks;
+  return { checks, cpuUsPerCheck, systemUsPerCheck: (ticks.system * usPerTick) / checks, checksPerCoreSecond: 1e6 / cpuUsPerCheck };
 }

@@ -59,6 +59,6 @@ export async function loadChecks(server: LoadServer, host: string, ports: number
   await Promise.all(Array.from({ length: concurrency }, worker));
   const wallS = (performance.now() - t0) / 1000;
   const after = readCpuTicks(server.pid);
-  const ticks = before === null || after === null ? 0 : after.user - before.user + after.system - before.system;
+  const ticks = before === null || after === null ? { user: 0, system: 0 } : { user: after.user - before.user, system: after.system - before.system };
   return { cost: checkCost(ticks, CLOCK_TICKS_PER_SECOND, connected), wallS, connected, other };
 }

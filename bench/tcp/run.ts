@@ -31,7 +31,7 @@ function printComparison(where: string, c: Comparison): void {
 }
 
 function printLoad(where: string, r: LoadResult): void {
-  const cost = r.cost === null ? 'no CPU reading' : `${us(r.cost.cpuUsPerCheck)} server CPU per check = ${Math.round(r.cost.checksPerCoreSecond)} checks/s per core`;
+  const cost = r.cost === null ? 'no CPU reading' : `${us(r.cost.cpuUsPerCheck)} server CPU per check (${us(r.cost.systemUsPerCheck)} of it system) = ${Math.round(r.cost.checksPerCoreSecond)} checks/s per core`;
   const others = Object.keys(r.other).length > 0 ? `; not connected: ${JSON.stringify(r.other)}` : '';
   console.log(`${where} load: ${r.connected} checks in ${r.wallS.toFixed(1)} s (${Math.round(r.connected / r.wallS)}/s): ${cost}${others}`);
 }
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     }
     const out = path.join(__dirname, '..', '..', '..', 'bench', 'results');
     mkdirSync(out, { recursive: true });
-    writeFileSync(path.join(out, 'tcp.json'), JSON.stringify({ at: new Date().toISOString(), loadavg, nproc: Number(execFileSync('nproc', { encoding: 'utf8' })), rounds, perRound, checks, concurrency, results }, null, 2) + '\n');
+    writeFileSync(path.join(out, `tcp-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ at: new Date().toISOString(), loadavg, nproc: Number(execFileSync('nproc', { encoding: 'utf8' })), rounds, perRound, checks, concurrency, results }, null, 2) + '\n');
   } finally {
     tool.close();
     await server.stop();

@@ -33,9 +33,9 @@ test('the comparison is met only when both differences are within 20 µs either 
 
 test('a check costs the server CPU ticks over checks, and a core does the inverse of that per second', () => {
   // 150 ticks at 100 per second = 1.5 s of CPU over 30000 checks: 50 µs each, 20000 per core-second.
-  assert.equal(checkCost(150, 100, 30_000), { checks: 30_000, cpuUsPerCheck: 50, checksPerCoreSecond: 20_000 });
-  assert.is(checkCost(0, 100, 30_000), null);
-  assert.is(checkCost(150, 100, 0), null);
+  assert.equal(checkCost({ user: 90, system: 60 }, 100, 30_000), { checks: 30_000, cpuUsPerCheck: 50, systemUsPerCheck: 20, checksPerCoreSecond: 20_000 });
+  assert.is(checkCost({ user: 0, system: 0 }, 100, 30_000), null);
+  assert.is(checkCost({ user: 90, system: 60 }, 100, 0), null);
 });
 
 test.run();

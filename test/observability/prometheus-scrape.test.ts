@@ -5,6 +5,7 @@ import { freeTcpPort } from '../support/ports';
 import { startPrometheus, type Prometheus } from '../support/prometheus';
 import { startServer, type RunningServer } from '../support/server';
 import { listenTcp, type TcpListener } from '../support/tcp-listener';
+import { waitFor } from '../support/wait';
 import { startTlsSites, type TlsSites } from '../support/tls-sites';
 
 // A real Prometheus scrapes /probe with the scrape configs a blackbox_exporter user writes, and the
@@ -92,7 +93,7 @@ test('module=tcp: a listening loopback port arrives as probe_success 1 with its 
   assert.ok((await value(prometheus, 'probe_duration_seconds', instance)) > 0);
   assert.is(await value(prometheus, 'nettools_probe_tcp_attempts_connected', instance), 1);
   assert.ok((await value(prometheus, 'nettools_probe_tcp_duration_seconds', instance, ',phase="connect"')) > 0);
-  assert.ok(listener.accepted() > 0);
+  await waitFor('the listener to have accepted a scrape\'s connection', () => listener.accepted() > 0);
 });
 
 test('module=tcp: a closed port is a successful scrape whose probe_success is 0', async ({ prometheus, closedPort }) => {

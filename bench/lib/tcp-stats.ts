@@ -65,3 +65,10 @@ export function checkCost(ticks: { user: number; system: number }, ticksPerSecon
   const cpuUsPerCheck = (total * usPerTick) / checks;
   return { checks, cpuUsPerCheck, systemUsPerCheck: (ticks.system * usPerTick) / checks, checksPerCoreSecond: 1e6 / cpuUsPerCheck };
 }
+
+// nettools_tcp_attempts_total by result, read from the server's /metrics text.
+export function attemptsByResult(metrics: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const m of metrics.matchAll(/^nettools_tcp_attempts_total\{result="([a-z]+)"\} (\d+)$/gm)) out[m[1]!] = Number(m[2]);
+  return out;
+}

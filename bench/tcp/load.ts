@@ -1,17 +1,19 @@
-// The cost half of the tcp bench: the nettools server (its own process, as deployed) answers a bounded
-// number of POST /api/tools/tcp checks, `concurrency` at a time, and its CPU time over them is read from
-// /proc. The checks spread over the listener's ports: the per-target budget is per address and port, and
-// its ceiling (100000 a minute) is below what one port would take here.
+// The cost half of the tcp bench: the nettools server (its own process, as deployed) answers wrk's POST
+// /api/tools/tcp checks for a bounded time, and its CPU time over them is read from /proc; the attempts
+// it made and how they ended come from its own /metrics. The checks turn over the listener's ports
+// (bench/wrk/tcp.lua): the per-target budget is per address and port, and its ceiling (100000 a minute)
+// is below what one port would take here.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { stopChild, track } from '../lib/children';
 import { CLOCK_TICKS_PER_SECOND, readCpuTicks } from '../lib/cpu';
 import { accepts, freePort } from '../lib/ports';
 import { nettoolsEnv } from '../lib/servers';
-import { checkCost, type CheckCost } from '../lib/tcp-stats';
+import { attemptsByResult, checkCost, type CheckCost } from '../lib/tcp-stats';
+import { requestsPerSecond, runWrk, type WrkSummary } from '../lib/wrk';
 
 const MAIN = path.resolve(__dirname, '..', '..', 'src', 'main.js');
+const SCRIPT = path.resolve(__dirname, '..', '..', '..', 'bench', 'wrk', 'tcp.lua');
 
 export interface LoadServer {
   pid: number;
@@ -33,32 +35,22 @@ export async function startLoadServer(): Promise<LoadServer> {
 
 export interface LoadResult {
   cost: CheckCost | null;
-  wallS: number;
-  connected: number;
-  other: Record<string, number>; // responses that were not a connected check, by status or outcome
+  wrk: WrkSummary;
+  checksPerSecond: number;
+  attempts: Record<string, number>; // the server's attempts over the run, by result
 }
 
-export async function loadChecks(server: LoadServer, host: string, ports: number[], checks: number, concurrency: number): Promise<LoadResult> {
-  let next = 0;
-  let connected = 0;
-  const other: Record<string, number> = {};
-  const worker = async () => {
-    while (next < checks) {
-      const port = ports[next++ % ports.length];
-      const reply = await fetch(`${server.url}/api/tools/tcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ host, port, count: 1, timeoutMs: 2000 }) });
-      const body = (await reply.json()) as { connected?: boolean; code?: string };
-      if (reply.status === 200 && body.connected === true) connected++;
-      else {
-        const key = `${reply.status} ${body.code ?? 'not connected'}`;
-        other[key] = (other[key] ?? 0) + 1;
-      }
-    }
-  };
-  const before = readCpuTicks(server.pid);
-  const t0 = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const wallS = (performance.now() - t0) / 1000;
-  const after = readCpuTicks(server.pid);
-  const ticks = before === null || after === null ? { user: 0, system: 0 } : { user: after.user - before.user, system: after.system - before.system };
-  return { cost: checkCost(ticks, CLOCK_TICKS_PER_SECOND, connected), wallS, connected, other };
+async function attempts(server: LoadServer): Promise<Record<string, number>> {
+  return attemptsByResult(await (await fetch(`${server.url}/metrics`)).text());
+}
+
+export async function loadChecks(server: LoadServer, host: string, ports: number[], durationS: number, connections: number): Promise<LoadResult> {
+  const before = { ticks: readCpuTicks(server.pid), attempts: await attempts(server) };
+  const run = await runWrk({ url: `${server.url}/api/tools/tcp`, body: `{"host":"${host}","port":{port},"count":1,"timeoutMs":2000}`, connections, threads: 1, durationS, timeoutS: 10, script: SCRIPT, scriptArgs: [ports.join(',')] });
+  const ticksAfter = readCpuTicks(server.pid);
+  if (!run.ok) throw new Error(run.error);
+  const after = await attempts(server);
+  const made = Object.fromEntries(Object.entries(after).map(([result, n]) => [result, n - (before.attempts[result] ?? 0)]).filter(([, n]) => (n as number) > 0));
+  const ticks = before.ticks === null || ticksAfter === null ? { user: 0, system: 0 } : { user: ticksAfter.user - before.ticks.user, system: ticksAfter.system - before.ticks.system };
+  return { cost: checkCost(ticks, CLOCK_TICKS_PER_SECOND, made['connected'] ?? 0), wrk: run.summary, checksPerSecond: requestsPerSecond(run.summary), attempts: made };
 }

@@ -3,7 +3,7 @@
 // namespace, both against the same listener; then what one check costs the server's CPU under a bounded
 // load (checks per second per core). Needs root (the namespace) and cc; everything it sends stays on
 // loopback and inside the namespace, which it removes at the end.
-// node dist/bench/tcp/run.js [--rounds N] [--per-round N] [--checks N] [--concurrency N]
+// node dist/bench/tcp/run.js [--rounds N] [--per-round N] [--seconds N] [--connections N]
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,15 +32,16 @@ function printComparison(where: string, c: Comparison): void {
 
 function printLoad(where: string, r: LoadResult): void {
   const cost = r.cost === null ? 'no CPU reading' : `${us(r.cost.cpuUsPerCheck)} server CPU per check (${us(r.cost.systemUsPerCheck)} of it system) = ${Math.round(r.cost.checksPerCoreSecond)} checks/s per core`;
-  const others = Object.keys(r.other).length > 0 ? `; not connected: ${JSON.stringify(r.other)}` : '';
-  console.log(`${where} load: ${r.connected} checks in ${r.wallS.toFixed(1)} s (${Math.round(r.connected / r.wallS)}/s): ${cost}${others}`);
+  const e = r.wrk.errors;
+  const failed = e.connect + e.read + e.write + e.status + e.timeout;
+  console.log(`${where} load: ${Math.round(r.checksPerSecond)} checks/s for ${(r.wrk.durationUs / 1e6).toFixed(1)} s, attempts ${JSON.stringify(r.attempts)}${failed > 0 ? `, wrk errors ${JSON.stringify(e)}` : ''}: ${cost}`);
 }
 
 async function main(): Promise<void> {
   const rounds = option('--rounds', 10);
   const perRound = option('--per-round', 200);
-  const checks = option('--checks', 20_000);
-  const concurrency = option('--concurrency', 16);
+  const seconds = option('--seconds', 5);
+  const connections = option('--connections', 64);
   const loadavg = readFileSync('/proc/loadavg', 'utf8').trim();
   const dir = trackDir(mkdtempSync(path.join(tmpdir(), 'nettools-bench-tcp-')));
   const binary = compileConnectLoop(dir);
@@ -60,14 +61,14 @@ async function main(): Promise<void> {
       const comparison = compare(measured.nettools, measured.reference)!;
       printComparison(t.where, comparison);
       // Not counted: the server's first checks of a target compile its code and open its first sockets.
-      await loadChecks(server, t.host, t.ports, 500, concurrency);
-      const load = await loadChecks(server, t.host, t.ports, checks, concurrency);
+      await loadChecks(server, t.host, t.ports, 1, connections);
+      const load = await loadChecks(server, t.host, t.ports, seconds, connections);
       printLoad(t.where, load);
       results.push({ where: t.where, comparison, load });
     }
     const out = path.join(__dirname, '..', '..', '..', 'bench', 'results');
     mkdirSync(out, { recursive: true });
-    writeFileSync(path.join(out, `tcp-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ at: new Date().toISOString(), loadavg, nproc: Number(execFileSync('nproc', { encoding: 'utf8' })), rounds, perRound, checks, concurrency, results }, null, 2) + '\n');
+    writeFileSync(path.join(out, `tcp-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ at: new Date().toISOString(), loadavg, nproc: Number(execFileSync('nproc', { encoding: 'utf8' })), rounds, perRound, seconds, connections, results }, null, 2) + '\n');
   } finally {
     tool.close();
     await server.stop();

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { checkCost, compare, parseConnectLoop, spread } from '../../bench/lib/tcp-stats';
+import { attemptsByResult, checkCost, compare, parseConnectLoop, spread } from '../../bench/lib/tcp-stats';
 
 test('connect-loop nanoseconds are read as microseconds', () => {
   assert.equal(parseConnectLoop('8278\n16003\n', 2), { ok: true, samplesUs: [8.278, 16.003] });
@@ -36,6 +36,18 @@ test('a check costs the server CPU ticks over checks, and a core does the invers
   assert.equal(checkCost({ user: 90, system: 60 }, 100, 30_000), { checks: 30_000, cpuUsPerCheck: 50, systemUsPerCheck: 20, checksPerCoreSecond: 20_000 });
   assert.is(checkCost({ user: 0, system: 0 }, 100, 30_000), null);
   assert.is(checkCost({ user: 90, system: 60 }, 100, 0), null);
+});
+
+test('the server\'s tcp attempts are read by result from its metrics text, other series left alone', () => {
+  const text = [
+    '# HELP nettools_tcp_attempts_total TCP connection attempts by result.',
+    '# TYPE nettools_tcp_attempts_total counter',
+    'nettools_tcp_attempts_total{result="connected"} 20084',
+    'nettools_tcp_attempts_total{result="refused"} 3',
+    'nettools_tcp_requests_total{outcome="ok"} 20087',
+  ].join('\n');
+  assert.equal(attemptsByResult(text), { connected: 20084, refused: 3 });
+  assert.equal(attemptsByResult(''), {});
 });
 
 test.run();

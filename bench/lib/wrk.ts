@@ -75,6 +75,8 @@ export interface WrkRun {
   durationS: number;
   timeoutS: number;
   header?: string; // one more request header, "Name: value"
+  script?: string; // another Lua script than post.lua (it must print the same WRK_JSON line)
+  scriptArgs?: string[]; // its arguments after the body, in place of the header
 }
 
 // One bounded wrk run; killed if it overstays its duration by a wide margin.
@@ -84,11 +86,11 @@ export function runWrk(run: WrkRun): Promise<WrkParse> {
     '-c', String(run.connections),
     '-d', `${run.durationS}s`,
     '--timeout', `${run.timeoutS}s`,
-    '-s', POST_SCRIPT,
+    '-s', run.script ?? POST_SCRIPT,
     run.url,
     '--',
     run.body,
-    ...(run.header === undefined ? [] : [run.header]),
+    ...(run.scriptArgs ?? (run.header === undefined ? [] : [run.header])),
   ];
   return new Promise((resolve) => {
     const child = track(spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] }), `wrk -c ${run.connections}`);

@@ -2,7 +2,8 @@
 // for writability, bounded by a uv_timer. No thread, no blocking call. The time is taken with
 // CLOCK_MONOTONIC immediately before connect() and first thing in the writable callback, so it holds the
 // handshake and the loop's wake-up, and none of the JavaScript that a net.Socket's 'connect' event runs
-// (a loop turn later) before user code sees it.
+// (a loop turn later) before user code sees it. A handshake the kernel ended inside connect() (loopback, a
+// local namespace) is seen by a poll without wait as the call returns, and timed there.
 #pragma once
 
 #include <uv.h>

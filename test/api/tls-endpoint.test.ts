@@ -63,6 +63,12 @@ test('a leaf issued by a trusted CA verifies, and its facts are the certificate 
   assert.ok(body.timings.connectMs > 0 && body.timings.handshakeMs >= body.timings.connectMs);
 });
 
+test('the trust anchor that ends the chain is marked trustAnchor, the leaf the server sent is not', async ({ open, sites }) => {
+  const body = (await tls(open, { host: 'good.tls.test', port: sites.ports.good })).json();
+  assertMatchesSchema('TlsResult', body);
+  assert.equal(body.certificates.map((c: { trustAnchor: boolean }) => c.trustAnchor), [false, true]);
+});
+
 test('a name resolves through the configured resolvers and is the SNI and the name checked', async ({ open, sites }) => {
   const body = (await tls(open, { host: 'good.tls.test', port: sites.ports.good })).json();
   assertMatchesSchema('TlsResult', body);

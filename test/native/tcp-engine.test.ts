@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { waitFor } from '../support/wait';
 import { openTcpConnector, type ConnectAttempt, type TcpConnector } from '../../src/engines/tcp';
 import { parseAddress, type Address } from '../../src/net/address';
 import { netnsTracker } from '../support/netns';
@@ -36,6 +37,9 @@ for (const address of ['127.0.0.1', '::1']) {
       assert.is(a.outcome, 'connected');
       assert.ok(a.elapsedMs > 0);
       assert.is(a.errno, undefined);
+      // The handshake may have ended inside connect(), and the result come before this process's listener
+      // has accepted the connection: the kernel made it, the accept is the listener's own later turn.
+      await waitFor('the listener to accept the connection', () => listener.accepted() === 1);
       await listener.closedByPeer();
       assert.is(listener.accepted(), 1);
       assert.is(listener.bytesReceived(), 0);
@@ -63,6 +67,23 @@ test('the result never comes from inside connect()', async ({ connector }) => {
     returned = true;
   });
   assert.is(outcome.outcome, 'refused');
+});
+
+test('a connection the kernel completes inside connect() still answers on a later turn', async ({ connector }) => {
+  const listener = await listenTcp('127.0.0.1');
+  try {
+    let returned = false;
+    const outcome = await new Promise<ConnectAttempt>((resolve) => {
+      connector.connect(at('127.0.0.1'), listener.port, 1000, (a) => {
+        assert.ok(returned, 'done was called before connect() returned');
+        resolve(a);
+      });
+      returned = true;
+    });
+    assert.is(outcome.outcome, 'connected');
+  } finally {
+    await listener.stop();
+  }
 });
 
 test('a cancelled attempt closes its socket and never calls back', async ({ connector }) => {

@@ -37,6 +37,13 @@ test('a certificate that verifies is probe_success 1, with its expiry and TLS ve
   assert.ok(sampleValue(samples, 'nettools_probe_tls_duration_seconds', { phase: 'handshake' }) > 0);
 });
 
+test('probe_ssl_earliest_cert_expiry reads the certificates the server sent, not the trust anchor that outlives them less', async ({ open, sites }) => {
+  const samples = await probe(open.base, `module=tls&target=good.tls.test:${sites.ports.outlivesCa}`);
+  const daysLeft = (sampleValue(samples, 'probe_ssl_earliest_cert_expiry') - Date.now() / 1000) / 86_400;
+  assert.ok(daysLeft > 59 && daysLeft <= 60, `${daysLeft} days: the CA's ${(sites.caExpiry - Date.now() / 1000) / 86_400} would mean the anchor was counted`);
+  assert.is(sampleValue(samples, 'probe_ssl_last_chain_expiry_timestamp_seconds'), sampleValue(samples, 'probe_ssl_earliest_cert_expiry'));
+});
+
 test('an expired certificate is probe_success 0, its expiry in the past', async ({ open, sites }) => {
   const samples = await probe(open.base, `module=tls&target=127.0.0.1:${sites.ports.expired}&server_name=good.tls.test`);
   assert.is(sampleValue(samples, 'probe_success'), 0);

@@ -7,7 +7,9 @@
 # of the addon; podman-compose brings up deploy/compose/compose.yaml in test/container/compose.test.ts,
 # with the podman .ci/container.sh installs). unbound is the validating resolver of the DNSSEC tests, which
 # run private instances with their own config files: its Debian services are masked before it is
-# installed and never started (unbound-resolvconf would point the machine's resolver at it).
+# installed and never started (unbound-resolvconf would point the machine's resolver at it). prometheus is
+# the real scraper of the /probe tests, run with its own config on a loopback port: its service is masked
+# the same way (it would listen on 0.0.0.0:9090).
 set -euo pipefail
 
 declare -A wanted=(
@@ -34,6 +36,7 @@ declare -A wanted=(
   [curl]=curl
   [podman-compose]=podman-compose
   [unbound]=unbound
+  [prometheus]=prometheus
 )
 
 missing=()
@@ -54,9 +57,9 @@ fi
 
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "setup: installing ${missing[*]}" >&2
-  if [[ " ${missing[*]} " == *" unbound "* ]]; then
+  if [[ " ${missing[*]} " == *" unbound "* || " ${missing[*]} " == *" prometheus "* ]]; then
     mkdir -p /etc/systemd/system
-    for unit in unbound.service unbound-resolvconf.service; do
+    for unit in unbound.service unbound-resolvconf.service prometheus.service; do
       [ -e "/etc/systemd/system/$unit" ] || ln -s /dev/null "/etc/systemd/system/$unit"
     done
   fi

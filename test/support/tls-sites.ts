@@ -1,5 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { accepts, freeTcpPort } from './ports';
@@ -8,12 +9,14 @@ import { waitFor } from './wait';
 // The sites a private nginx serves with TLS on 127.0.0.1, each on its own port, each with a certificate
 // made here by openssl: `good` (issued by the test CA, valid 3 days, for good.tls.test), `expired` (the
 // same CA and name, expired a day ago), `wrongName` (the CA, for other.tls.test), `selfSigned`, and
-// `manyNames` (the CA, 150 names n0..n149.tls.test).
-export type SiteName = 'good' | 'expired' | 'wrongName' | 'selfSigned' | 'manyNames';
+// `manyNames` (the CA, 150 names n0..n149.tls.test), and `outlivesCa` (the CA, for good.tls.test, valid 60
+// days: past the CA's own end in 27 days, so the leaf is not the chain's earliest expiry).
+export type SiteName = 'good' | 'expired' | 'wrongName' | 'selfSigned' | 'manyNames' | 'outlivesCa';
 
 export interface TlsSites {
   ports: Record<SiteName, number>;
   caFile: string; // the test CA: a trust anchor for NETTOOLS_TLS_CA_FILE
+  caExpiry: number; // the test CA's notAfter, Unix seconds
   stop(): Promise<void>;
 }
 
@@ -35,6 +38,7 @@ function makeCertificates(dir: string): void {
   // Issued two days back for one day: it ended a day ago.
   issue(dir, 'expired', 'good.tls.test', '1', ['good.tls.test'], 2);
   issue(dir, 'wrongName', 'other.tls.test', '3');
+  issue(dir, 'outlivesCa', 'good.tls.test', '60');
   issue(dir, 'manyNames', 'n0.tls.test', '3', Array.from({ length: 150 }, (_, i) => `n${i}.tls.test`));
   openssl(dir, ['req', '-x509', ...EC, '-keyout', 'selfSigned.key', '-out', 'selfSigned.pem', '-days', '3', '-subj', '/CN=self.tls.test', '-addext', 'subjectAltName=DNS:self.tls.test']);
 }
@@ -42,7 +46,7 @@ function makeCertificates(dir: string): void {
 export async function startTlsSites(): Promise<TlsSites> {
   const dir = mkdtempSync(join(tmpdir(), 'nt-tls-sites-'));
   makeCertificates(dir);
-  const names: SiteName[] = ['good', 'expired', 'wrongName', 'selfSigned', 'manyNames'];
+  const names: SiteName[] = ['good', 'expired', 'wrongName', 'selfSigned', 'manyNames', 'outlivesCa'];
   const ports = {} as Record<SiteName, number>;
   for (const name of names) ports[name] = await freeTcpPort('127.0.0.1');
   const servers = names.map((name) => `  server { listen 127.0.0.1:${ports[name]} ssl; ssl_certificate ${dir}/${name}.pem; ssl_certificate_key ${dir}/${name}.key; ssl_protocols TLSv1.2 TLSv1.3; return 204; }`).join('\n');
@@ -59,6 +63,7 @@ export async function startTlsSites(): Promise<TlsSites> {
   return {
     ports,
     caFile: join(dir, 'ca.pem'),
+    caExpiry: Date.parse(new X509Certificate(readFileSync(join(dir, 'ca.pem'))).validTo) / 1000,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

@@ -1,6 +1,7 @@
 // The TCP connect engine's TypeScript side: one timed connection attempt at a time per call, to an
 // address value (src/net/address.ts) whose bytes go to the engine as they are. The timing is the
-// engine's own (native/tcp/tcp_connector.h): from just before connect() to the socket's writable event.
+// engine's own (native/tcp/tcp_connector.h): from just before connect() to the socket's writable event
+// (seen as connect() returns when the handshake ended inside it).
 import type { Address } from '../../net/address';
 import { addon } from '../../native/addon';
 import type { NativeConnectOutcome, NativeTcpEngine, TcpLimits } from '../../native/tcp-engine';

@@ -11,19 +11,21 @@ const DAY_MS = 86_400_000;
 
 // The chain leaf first, as Node links it: the certificates the server sent, then the trust anchor
 // from the store when verification found one. A self-signed certificate is its own issuer: the walk ends.
-export function chainFacts(leaf: DetailedPeerCertificate, now: number): CertificateFacts[] {
+// Node gives no sign of which certificates came from the store, so each says whether it is one of
+// `anchors` (fingerprint256): that is what the probe leaves out to read the chain as the server sent it.
+export function chainFacts(leaf: DetailedPeerCertificate, now: number, anchors: ReadonlySet<string>): CertificateFacts[] {
   const out: CertificateFacts[] = [];
   let cert: DetailedPeerCertificate | undefined = leaf;
   const seen = new Set<string>();
   while (cert !== undefined && cert.raw !== undefined && out.length < MAX_CHAIN && !seen.has(cert.fingerprint256)) {
     seen.add(cert.fingerprint256);
-    out.push(certificateFacts(cert, now));
+    out.push({ ...certificateFacts(cert, now), trustAnchor: anchors.has(cert.fingerprint256) });
     cert = cert.issuerCertificate;
   }
   return out;
 }
 
-function certificateFacts(cert: DetailedPeerCertificate, now: number): CertificateFacts {
+function certificateFacts(cert: DetailedPeerCertificate, now: number): Omit<CertificateFacts, 'trustAnchor'> {
   const x509 = new X509Certificate(cert.raw);
   const key = x509.publicKey;
   const details = key.asymmetricKeyDetails;

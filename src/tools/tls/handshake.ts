@@ -1,9 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import { connect, type ConnectionOptions, type SecureContext, type TLSSocket } from 'node:tls';
+import { connect, type ConnectionOptions, type TLSSocket } from 'node:tls';
 import { roundMicros } from '../../engines/icmp/stats';
 import type { Answer } from '../../util/answer';
 import type { CancelToken } from '../../util/cancel';
 import { chainFacts } from './certificates';
+import type { TrustStore } from './trust-store';
 import type { SessionFacts, TlsStatus } from './types';
 
 export interface HandshakeOptions {
@@ -11,7 +12,7 @@ export interface HandshakeOptions {
   port: number;
   serverName?: string;
   timeoutMs: number;
-  trust: SecureContext; // made once: the trust anchors, parsed once rather than per check
+  trust: TrustStore; // made once: the trust anchors, parsed once rather than per check
 }
 
 export interface HandshakeOutcome {
@@ -35,7 +36,7 @@ export function handshake(options: HandshakeOptions, cancel: CancelToken, resolv
   const t0 = performance.now();
   let connectMs: number | undefined;
   let ocsp = false;
-  const socket = connect({ host: options.address, port: options.port, ...(options.serverName !== undefined ? { servername: options.serverName } : {}), secureContext: options.trust, rejectUnauthorized: false, ...ASK_OCSP });
+  const socket = connect({ host: options.address, port: options.port, ...(options.serverName !== undefined ? { servername: options.serverName } : {}), secureContext: options.trust.context, rejectUnauthorized: false, ...ASK_OCSP });
   const end = (outcome: HandshakeOutcome | null) => {
     clearTimeout(timer);
     stopListening();
@@ -48,7 +49,7 @@ export function handshake(options: HandshakeOptions, cancel: CancelToken, resolv
   socket.on('OCSPResponse', (response: Buffer | undefined) => (ocsp = Buffer.isBuffer(response) && response.length > 0));
   socket.once('secureConnect', () => {
     const handshakeMs = roundMicros(performance.now() - t0);
-    end({ status: 'handshake', ...(connectMs !== undefined ? { connectMs } : {}), handshakeMs, session: sessionFacts(socket, ocsp) });
+    end({ status: 'handshake', ...(connectMs !== undefined ? { connectMs } : {}), handshakeMs, session: sessionFacts(socket, ocsp, options.trust.anchors) });
   });
   socket.once('error', (err: NodeJS.ErrnoException) => end(failure(err, connectMs)));
 }
@@ -60,7 +61,7 @@ function failure(err: NodeJS.ErrnoException, connectMs: number | undefined): Han
   return { status: UNREACHABLE.has(code) ? 'unreachable' : 'error', code };
 }
 
-function sessionFacts(socket: TLSSocket, ocspStapled: boolean): SessionFacts {
+function sessionFacts(socket: TLSSocket, ocspStapled: boolean, anchors: ReadonlySet<string>): SessionFacts {
   const cipher = socket.getCipher();
   const alpn = socket.alpnProtocol;
   const error = socket.authorizationError as unknown as string | Error | null;
@@ -71,6 +72,6 @@ function sessionFacts(socket: TLSSocket, ocspStapled: boolean): SessionFacts {
     cipher: cipher.standardName ?? cipher.name,
     ...(typeof alpn === 'string' ? { alpn } : {}),
     ocspStapled,
-    certificates: chainFacts(socket.getPeerCertificate(true), Date.now()),
+    certificates: chainFacts(socket.getPeerCertificate(true), Date.now(), anchors),
   };
 }

@@ -3,7 +3,7 @@ import { fnv1a32, gauge, PROBE_DURATION_HELP, PROBE_SUCCESS_HELP } from '../../p
 import type { Outcome } from '../outcome';
 import { HOST_PORT_POINTERS, hostPortBody } from '../host-port-probe';
 import type { ProbeSpec } from '../tool';
-import type { TlsRequest, TlsResult } from './types';
+import type { CertificateFacts, TlsRequest, TlsResult } from './types';
 
 // blackbox_exporter's tcp module with tls: true: one handshake, its certificate verified.
 export const tlsProbe: ProbeSpec<TlsRequest, TlsResult> = {
@@ -38,7 +38,7 @@ async function tlsExposition(outcome: Outcome<TlsResult>, durationSeconds: numbe
   if (result.timings.handshakeMs !== undefined) phases.set({ phase: 'handshake' }, result.timings.handshakeMs / 1000);
   const certificates = result.certificates ?? [];
   if (certificates.length > 0) {
-    const earliest = Math.min(...certificates.map((c) => Date.parse(c.notAfter) / 1000));
+    const earliest = Math.min(...sentChain(certificates).map((c) => Date.parse(c.notAfter) / 1000));
     gauge(registry, 'probe_ssl_earliest_cert_expiry', 'Returns last SSL chain expiry in unixtime', earliest);
     // One chain is reported (the one the server sent): its last expiry is its earliest certificate's.
     gauge(registry, 'probe_ssl_last_chain_expiry_timestamp_seconds', 'Returns last SSL chain expiry in timestamp', earliest);
@@ -46,4 +46,11 @@ async function tlsExposition(outcome: Outcome<TlsResult>, durationSeconds: numbe
   // blackbox names versions as Go does: "TLS 1.3".
   if (result.protocol !== undefined) gauge(registry, 'probe_tls_version_info', 'Returns the TLS version used or NaN when unknown', 1, { version: result.protocol.replace(/^TLSv/, 'TLS ') });
   return registry.metrics();
+}
+
+// blackbox_exporter reads these metrics from the certificates the server sent (Go's PeerCertificates), not
+// from the verified chain: the trust anchor Node appends from the store is left out (a leaf that is itself
+// an anchor was sent). A server that also sends its root has it left out here and counted by blackbox.
+function sentChain(certificates: CertificateFacts[]): CertificateFacts[] {
+  return certificates.filter((c, i) => i === 0 || c.trustAnchor !== true);
 }

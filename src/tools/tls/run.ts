@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import type { Registry } from 'prom-client';
 import { roundMicros } from '../../engines/icmp/stats';
 import { PlainCounter } from '../../observability/plain-counter';
@@ -13,6 +11,7 @@ import { measuredElsewhere, TargetPath, type RefusedReservation, type TargetTerm
 import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
 import { promised, type Answer } from '../../util/answer';
 import { handshake, type HandshakeOutcome } from './handshake';
+import { openTrustStore } from './trust-store';
 import type { TlsRequest, TlsResult } from './types';
 
 export interface TlsToolOptions {
@@ -22,7 +21,7 @@ export interface TlsToolOptions {
 const ABORTED: ToolFailure = { code: 'aborted', detail: 'the caller went away before the check finished' };
 
 export function openTls(deps: ToolDeps, options: TlsToolOptions = {}): ToolSlot<TlsRequest, TlsResult> {
-  const trust = trustAnchors(deps.config.tlsCaFile);
+  const trust = openTrustStore(deps.config.tlsCaFile);
   if (typeof trust === 'string') return { unavailable: trust };
   const { config } = deps;
   const path = new TargetPath(deps, null, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: config.allowPrivateTargets }));
@@ -68,16 +67,6 @@ export function openTls(deps: ToolDeps, options: TlsToolOptions = {}): ToolSlot<
 }
 
 type ToolSlotRun = (request: TlsRequest, cancel: import('../../util/cancel').CancelToken) => unknown;
-
-// The system's roots, and the operator's own (NETTOOLS_TLS_CA_FILE) for internal services; read once.
-function trustAnchors(file: string | null): SecureContext | string {
-  if (file === null) return createSecureContext({ ca: [...rootCertificates] });
-  try {
-    return createSecureContext({ ca: [...rootCertificates, readFileSync(file, 'utf8')] });
-  } catch (err) {
-    return `NETTOOLS_TLS_CA_FILE could not be read: ${(err as Error).message}`;
-  }
-}
 
 function watchTls(registry: Registry): PlainCounter {
   return new PlainCounter(registry, 'nettools_tls_requests_total', 'TLS check requests by outcome: the status of a check that ran (handshake, refused, ...), or the failure code.', ['outcome']);

@@ -50,6 +50,7 @@ export const tlsCertificateSchema = {
     keyType: { type: ['string', 'null'], description: 'The public key type: rsa, ec, ed25519, ...' },
     keyBits: { type: ['integer', 'null'], description: 'RSA modulus or EC curve size in bits.' },
     sha256: { type: 'string', description: 'SHA-256 fingerprint of the certificate (DER), colon-separated hexadecimal.' },
+    trustAnchor: { type: 'boolean', description: "One of this server's trust anchors (the system's or NETTOOLS_TLS_CA_FILE's): the chain ends with the anchor verification found, whether or not the server sent it. The /probe module's certificate metrics leave anchors out after the leaf, to read the chain as the server sent it." },
   },
 } as const;
 
@@ -75,7 +76,7 @@ export const tlsResultSchema = {
     cipher: { type: 'string', description: 'handshake only: the IANA name of the cipher suite.' },
     alpn: { type: 'string', description: 'The ALPN protocol agreed, when one was (none is offered by this check, so a server rarely picks one).' },
     ocspStapled: { type: 'boolean', description: 'handshake only: the server stapled an OCSP response (one was asked for).' },
-    certificates: { type: 'array', maxItems: MAX_CHAIN, items: tlsCertificateSchema, description: `handshake only: leaf first, then its issuers as sent by the server, and the trust anchor when verification found one; at most ${MAX_CHAIN}.` },
+    certificates: { type: 'array', maxItems: MAX_CHAIN, items: tlsCertificateSchema, description: `handshake only: leaf first, then its issuers as sent by the server, and the trust anchor when verification found one (marked trustAnchor); at most ${MAX_CHAIN}.` },
     timings: {
       type: 'object',
       description: 'Time of each phase, ms; connectMs and handshakeMs only as far as the check got.',

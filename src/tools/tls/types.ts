@@ -26,6 +26,7 @@ export interface CertificateFacts {
   keyType: string | null;
   keyBits: number | null;
   sha256: string;
+  trustAnchor: boolean; // one of the checker's trust anchors (Node ends the chain with the one it verified against)
 }
 
 // What a completed handshake shows.

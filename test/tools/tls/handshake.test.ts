@@ -32,7 +32,7 @@ test('an IPv6 literal is connected to as it is, and its certificate is checked a
   const server = createServer({ key, cert });
   const port = await listen(server, '::1');
   try {
-    const trust = createSecureContext({ ca: cert });
+    const trust = { context: createSecureContext({ ca: cert }), anchors: new Set<string>() };
     const done = await promised((answer: Answer<HandshakeOutcome | null>) => handshake({ address: '::1', port, timeoutMs: 5000, trust }, new CancelSource(), answer));
     assert.is(done?.status, 'handshake');
     assert.is(done?.session?.verified, true);
@@ -53,7 +53,7 @@ test('a caller gone away mid-handshake ends it with no outcome, and the connecti
   });
   const port = await listen(server, '127.0.0.1');
   try {
-    const done = await promised((answer: Answer<HandshakeOutcome | null>) => handshake({ address: '127.0.0.1', port, timeoutMs: 15_000, trust: createSecureContext({}) }, cancel, answer));
+    const done = await promised((answer: Answer<HandshakeOutcome | null>) => handshake({ address: '127.0.0.1', port, timeoutMs: 15_000, trust: { context: createSecureContext({}), anchors: new Set<string>() } }, cancel, answer));
     assert.is(done, null);
     await peerClosed;
   } finally {

@@ -2598,7 +2598,7 @@ export interface components {
             alpn?: string;
             /** @description handshake only: the server stapled an OCSP response (one was asked for). */
             ocspStapled?: boolean;
-            /** @description handshake only: leaf first, then its issuers as sent by the server, and the trust anchor when verification found one; at most 10. */
+            /** @description handshake only: leaf first, then its issuers as sent by the server, and the trust anchor when verification found one (marked trustAnchor); at most 10. */
             certificates?: {
                 /** @description The subject's common name (CN), null without one. */
                 subject: string | null;
@@ -2628,6 +2628,8 @@ export interface components {
                 keyBits: number | null;
                 /** @description SHA-256 fingerprint of the certificate (DER), colon-separated hexadecimal. */
                 sha256: string;
+                /** @description One of this server's trust anchors (the system's or NETTOOLS_TLS_CA_FILE's): the chain ends with the anchor verification found, whether or not the server sent it. The /probe module's certificate metrics leave anchors out after the leaf, to read the chain as the server sent it. */
+                trustAnchor?: boolean;
             }[];
             /** @description Time of each phase, ms; connectMs and handshakeMs only as far as the check got. */
             timings: {

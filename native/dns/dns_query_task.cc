@@ -129,7 +129,7 @@ void QueryTask::LeaveChannel() {
   if (tls_channel_ != nullptr) {
     TlsChannel* tls = tls_channel_;
     tls_channel_ = nullptr;
-    tls->Release(txid_);
+    sends_ = static_cast<uint8_t>(sends_ - tls->Release(txid_));
   }
   if (channel_ == nullptr) return;
   UdpChannel* ch = channel_;

@@ -59,27 +59,36 @@ Status TlsChannel::Send(QueryTask* task, std::vector<uint8_t>* packet, RandomPoo
   } while (std::any_of(waiting_.begin(), waiting_.end(), [id](const Waiting& w) { return w.txid == id; }));
   (*packet)[0] = static_cast<uint8_t>(id >> 8);
   (*packet)[1] = static_cast<uint8_t>(id & 0xFF);
+  std::vector<uint8_t> frame = FrameMessage(*packet);
+  if (state_ == State::kOpen) {
+    // The query is not yet among those a failure here tells (it may not be freed under its own send):
+    // it learns from the status alone.
+    std::string detail;
+    Status s = WriteFrame(frame, &detail);
+    if (s == Status::kOk) s = FlushOut();
+    if (s != Status::kOk) {
+      Close(s, detail);
+      return s;
+    }
+  } else {
+    unsent_.push_back(Unsent{id, std::move(frame)});
+  }
   if (waiting_.empty()) uv_ref(reinterpret_cast<uv_handle_t*>(&tcp_));
   waiting_.push_back(Waiting{id, task});
   *txid = id;
-  std::vector<uint8_t> frame = FrameMessage(*packet);
-  if (state_ != State::kOpen) {
-    unsent_.push_back(Unsent{id, std::move(frame)});
-    return Status::kOk;
-  }
-  if (!WriteFrame(frame)) return Status::kNetworkError;  // Close has told the query already
-  FlushOut();
   return Status::kOk;
 }
 
-void TlsChannel::Release(uint16_t txid) {
+size_t TlsChannel::Release(uint16_t txid) {
   auto it = std::find_if(waiting_.begin(), waiting_.end(), [txid](const Waiting& w) { return w.txid == txid; });
-  if (it == waiting_.end()) return;
+  if (it == waiting_.end()) return 0;
   *it = waiting_.back();
   waiting_.pop_back();
-  unsent_.erase(std::remove_if(unsent_.begin(), unsent_.end(), [txid](const Unsent& u) { return u.txid == txid; }),
-                unsent_.end());
+  auto unsent = std::remove_if(unsent_.begin(), unsent_.end(), [txid](const Unsent& u) { return u.txid == txid; });
+  const size_t dropped = static_cast<size_t>(unsent_.end() - unsent);
+  unsent_.erase(unsent, unsent_.end());
   if (waiting_.empty() && state_ != State::kClosing) GoIdle();
+  return dropped;
 }
 
 // Nobody waits: an open connection stays for the next query until kIdleMs pass (the engine's timer
@@ -96,11 +105,14 @@ void TlsChannel::Close(Status why, const std::string& detail) {
   state_ = State::kClosing;
   core_->TlsChannelClosing(this);
   uv_close(reinterpret_cast<uv_handle_t*>(&tcp_), OnClosed);
-  // The queries may call into JS, which may close the engine: the list is ours alone first.
-  std::vector<Waiting> told;
-  told.swap(waiting_);
   unsent_.clear();
-  for (const Waiting& w : told) w.task->OnTlsClosed(why, detail);
+  // One at a time off the list: a query told may call into JS, which may cancel the others (each then
+  // leaves the list through Release before it is freed) or close the engine.
+  while (!waiting_.empty()) {
+    QueryTask* task = waiting_.back().task;
+    waiting_.pop_back();
+    task->OnTlsClosed(why, detail);
+  }
 }
 
 void TlsChannel::OnClosed(uv_handle_t* handle) { delete static_cast<TlsChannel*>(handle->data); }
@@ -108,6 +120,8 @@ void TlsChannel::OnClosed(uv_handle_t* handle) { delete static_cast<TlsChannel*>
 void TlsChannel::OnConnect(uv_connect_t* req, int status) {
   auto* self = static_cast<TlsChannel*>(req->data);
   if (self->state_ == State::kClosing) return;
+  // A failure here calls into JS, which may drop the engine: it stays until this callback is done.
+  std::shared_ptr<EngineCore> core = self->core_->shared_from_this();
   if (status < 0) return self->Close(StatusFromUv(status));
   int err = uv_read_start(reinterpret_cast<uv_stream_t*>(&self->tcp_), OnAlloc, OnRead);
   if (err != 0) return self->Close(StatusFromUv(err));
@@ -120,56 +134,54 @@ void TlsChannel::Handshake() {
   const int r = SSL_do_handshake(ssl_);
   if (r == 1) {
     state_ = State::kOpen;
-    FlushOut();  // the handshake's last flight
-    WriteUnsent();
-    return;
+    return WriteUnsent();  // with the handshake's last flight
   }
-  if (SSL_get_error(ssl_, r) == SSL_ERROR_WANT_READ) return FlushOut();
   std::string detail;
-  Status s = TlsFailure(ssl_, &detail);
-  FlushOut();  // the alert, if any: the resolver learns why
-  Close(s, detail);
+  Status s = Status::kOk;
+  if (SSL_get_error(ssl_, r) != SSL_ERROR_WANT_READ) s = TlsFailure(ssl_, &detail);
+  // The next flight, or the alert that tells the resolver why we stop.
+  Status flushed = FlushOut();
+  if (s == Status::kOk) s = flushed;
+  if (s != Status::kOk) Close(s, detail);
 }
 
 void TlsChannel::WriteUnsent() {
   std::vector<Unsent> unsent;
   unsent.swap(unsent_);
+  std::string detail;
+  Status s = Status::kOk;
   for (const Unsent& u : unsent) {
-    if (!WriteFrame(u.frame)) return;
+    s = WriteFrame(u.frame, &detail);
+    if (s != Status::kOk) break;
   }
-  FlushOut();
-  if (waiting_.empty() && state_ == State::kOpen) GoIdle();
+  if (s == Status::kOk) s = FlushOut();
+  if (s != Status::kOk) return Close(s, detail);
+  if (waiting_.empty()) GoIdle();
 }
 
-bool TlsChannel::WriteFrame(const std::vector<uint8_t>& frame) {
+Status TlsChannel::WriteFrame(const std::vector<uint8_t>& frame, std::string* detail) {
   ERR_clear_error();
   // Memory buffers take the whole record at once: a write is never partial.
-  if (SSL_write(ssl_, frame.data(), static_cast<int>(frame.size())) == static_cast<int>(frame.size())) return true;
-  std::string detail;
-  Status s = TlsFailure(ssl_, &detail);
-  Close(s == Status::kTlsCertificateInvalid ? s : Status::kNetworkError, detail);
-  return false;
+  if (SSL_write(ssl_, frame.data(), static_cast<int>(frame.size())) == static_cast<int>(frame.size())) return Status::kOk;
+  TlsFailure(ssl_, detail);
+  return Status::kNetworkError;
 }
 
-void TlsChannel::FlushOut() {
+Status TlsChannel::FlushOut() {
   BIO* out = SSL_get_wbio(ssl_);
-  size_t pending = BIO_ctrl_pending(out);
-  if (pending == 0 || state_ == State::kClosing) return;
-  auto* w = new WriteReq();
+  const size_t pending = BIO_ctrl_pending(out);
+  if (pending == 0 || state_ == State::kClosing) return Status::kOk;
+  auto w = std::make_unique<WriteReq>();
   w->bytes.resize(pending);
-  int got = BIO_read(out, w->bytes.data(), static_cast<int>(pending));
-  if (got <= 0) {
-    delete w;
-    return;
-  }
+  const int got = BIO_read(out, w->bytes.data(), static_cast<int>(pending));
+  if (got <= 0) return Status::kOk;
   w->bytes.resize(static_cast<size_t>(got));
   w->req.data = this;
   uv_buf_t buf = uv_buf_init(reinterpret_cast<char*>(w->bytes.data()), static_cast<unsigned>(w->bytes.size()));
-  int err = uv_write(&w->req, reinterpret_cast<uv_stream_t*>(&tcp_), &buf, 1, OnWrite);
-  if (err != 0) {
-    delete w;
-    Close(StatusFromUv(err));
-  }
+  const int err = uv_write(&w->req, reinterpret_cast<uv_stream_t*>(&tcp_), &buf, 1, OnWrite);
+  if (err != 0) return StatusFromUv(err);
+  w.release();  // OnWrite frees it
+  return Status::kOk;
 }
 
 void TlsChannel::OnWrite(uv_write_t* req, int status) {
@@ -209,12 +221,15 @@ void TlsChannel::ReadPlain() {
       // close_notify: the resolver ended the connection in order (it was idle, or it is shutting down).
       return Close(e == SSL_ERROR_ZERO_RETURN ? Status::kConnectionClosed : Status::kNetworkError);
     }
+    // Always whole: a TLS record's plaintext is at most kMaxChunk, and every whole message is taken below.
     if (!frames_.Append(plain, static_cast<size_t>(n))) return Close(Status::kNetworkError);
     const uint8_t* message = nullptr;
     size_t size = 0;
     while (state_ == State::kOpen && frames_.Next(&message, &size)) Deliver(message, size);
   }
-  FlushOut();  // what reading made TLS say (a key update's answer)
+  if (state_ != State::kOpen) return;
+  Status s = FlushOut();  // what reading made TLS say (a key update's answer)
+  if (s != Status::kOk) Close(s);
 }
 
 // An answer goes to the waiting query its ID names when it answers exactly that query's question; a

@@ -36,8 +36,9 @@ class TlsChannel {
   // Sends the query (its ID rewritten to one no query waiting on this connection has), at once when the
   // handshake is done, else once it is. `txid` gets the ID.
   Status Send(QueryTask* task, std::vector<uint8_t>* packet, RandomPool* ids, uint16_t* txid);
-  // The query settled or was cancelled: it waits no longer (and is not sent if it had not been yet).
-  void Release(uint16_t txid);
+  // The query settled or was cancelled: it waits no longer, and is not sent if it had not been yet
+  // (returns 1 then, else 0).
+  size_t Release(uint16_t txid);
   // Closes now; every waiting query is told `why`. Frees itself once libuv has released the socket.
   void Close(Status why, const std::string& detail = std::string());
 
@@ -68,8 +69,9 @@ class TlsChannel {
 
   void Handshake();
   void WriteUnsent();
-  bool WriteFrame(const std::vector<uint8_t>& frame);
-  void FlushOut();
+  Status WriteFrame(const std::vector<uint8_t>& frame, std::string* detail);
+  // Hands what TLS wrote to the socket; never closes (the caller decides whom a failure tells).
+  Status FlushOut();
   void ReadPlain();
   void Deliver(const uint8_t* message, size_t size);
   void GoIdle();

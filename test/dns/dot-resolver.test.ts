@@ -6,6 +6,12 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openResolverClient, type QueryAnswered, type QueryEntry, type RecordType, type ResolverClient } from '../../src/engines/dns';
 import type { ResolverConfig } from '../../src/config/types';
+import { coalesce } from '../../src/engines/dns/coalescing-client';
+import { MemoryLimiterStore } from '../../src/ratelimit/memory-limiter-store';
+import { ResolverBudget } from '../../src/ratelimit/resolver-budget';
+import { Upstream } from '../../src/tools/upstream';
+import { answerNow } from '../support/answer';
+import { asked } from '../support/asked';
 import { makeDotCertificates, type DotCertificates } from '../support/dot-certificates';
 import { startKnot, type KnotServer } from '../support/knot';
 import { startUnbound, type UnboundServer } from '../support/unbound';
@@ -115,6 +121,33 @@ test('without the test CA among its trust anchors the engine refuses the same re
     assert.is((entry as { error?: string }).error, 'tls-certificate-invalid');
   } finally {
     client.close();
+  }
+});
+
+test('identical questions to a DoT resolver in flight together go upstream once', async ({ unbound, certs }) => {
+  const client = coalesce(openResolverClient(undefined, certs.caFile));
+  try {
+    const request = { domain: 'alias.example.test', types: ['A' as const], resolvers: [unbound.dotResolver('dot', NAME)], timeoutMs: 3000 };
+    const [first, second] = await Promise.all([asked(client, request), asked(client, request)]);
+    assert.equal(first?.[0]?.queries.A, second?.[0]?.queries.A);
+    assert.is(answered(first?.[0]?.queries.A).transport, 'tls');
+    assert.is(client.counters().queries, 1);
+  } finally {
+    client.close();
+  }
+});
+
+test("a DoT resolver's budget is charged one token a query", async ({ unbound, certs }) => {
+  const resolver = unbound.dotResolver('dot', NAME);
+  // A clock that stands still: nothing refills while the queries run.
+  const budget = new ResolverBudget(new MemoryLimiterStore({ max: 4 }), 10, () => 1_000_000);
+  const upstream = new Upstream(coalesce(openResolverClient(undefined, certs.caFile)), budget, null, [resolver]);
+  try {
+    const result = await upstream.ask({ domain: 'example.test', types: ['A', 'AAAA', 'TXT'], resolvers: [resolver], timeoutMs: 3000 });
+    assert.ok(result.ok && answered(result.results[0]?.queries.TXT).transport === 'tls');
+    assert.is(answerNow<number>((d) => budget.remaining(resolver, d)), 7);
+  } finally {
+    upstream.close();
   }
 });
 

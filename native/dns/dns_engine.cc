@@ -165,7 +165,12 @@ void EngineCore::FlushAll() {
     queued_.pop_back();
     ch->Flush();
   }
-  if (queued_.empty() && !window_.has_admissible() && prepare_ != nullptr) {
+  while (!tls_queued_.empty() && !shut_down_) {
+    TlsChannel* ch = tls_queued_.back();
+    tls_queued_.pop_back();
+    ch->WriteUnsent();  // a failure tells its queries, which may call into JS
+  }
+  if (queued_.empty() && tls_queued_.empty() && !window_.has_admissible() && prepare_ != nullptr) {
     uv_prepare_stop(prepare_);
     uv_check_stop(check_);
   }
@@ -208,7 +213,13 @@ void EngineCore::TlsChannelIdle() {
   if (!shut_down_) ArmTimer();
 }
 
+void EngineCore::TlsChannelQueued(TlsChannel* ch) {
+  WantFlush();
+  tls_queued_.push_back(ch);
+}
+
 void EngineCore::TlsChannelClosing(TlsChannel* ch) {
+  tls_queued_.erase(std::remove(tls_queued_.begin(), tls_queued_.end(), ch), tls_queued_.end());
   for (auto it = tls_channels_.begin(); it != tls_channels_.end(); ++it) {
     if (it->second != ch) continue;
     tls_channels_.erase(it);
@@ -284,6 +295,7 @@ void EngineCore::Shutdown() {
   for (const auto& entry : tls_channels_) connections.push_back(entry.second);
   for (TlsChannel* ch : connections) ch->Close(Status::kCancelled);
   queued_.clear();
+  tls_queued_.clear();
   CloseHandle(timer_, teardown_);
   CloseHandle(prepare_, teardown_);
   CloseHandle(check_, teardown_);

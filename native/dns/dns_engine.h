@@ -131,6 +131,8 @@ class EngineCore : public std::enable_shared_from_this<EngineCore> {
   // The open DoT connection to `server` under `name`, or a new one.
   TlsChannel* TlsChannelFor(const sockaddr_storage& server, const std::string& name, Status* status);
   void TlsChannelIdle();
+  // The connection has queries to write: at the end of the loop phase, with the UDP sends.
+  void TlsChannelQueued(TlsChannel* ch);
   void TlsChannelClosing(TlsChannel* ch);
   // The earliest idle DoT connection's end; false when none is idle.
   bool TlsIdleExpiry(uint64_t* due) const;
@@ -171,6 +173,7 @@ class EngineCore : public std::enable_shared_from_this<EngineCore> {
   std::string tls_ca_file_;
   SSL_CTX* tls_ctx_ = nullptr;
   std::unordered_map<std::string, TlsChannel*> tls_channels_;
+  std::vector<TlsChannel*> tls_queued_;
   bool shut_down_ = false;
 };
 

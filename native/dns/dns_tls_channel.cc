@@ -59,19 +59,12 @@ Status TlsChannel::Send(QueryTask* task, std::vector<uint8_t>* packet, RandomPoo
   } while (std::any_of(waiting_.begin(), waiting_.end(), [id](const Waiting& w) { return w.txid == id; }));
   (*packet)[0] = static_cast<uint8_t>(id >> 8);
   (*packet)[1] = static_cast<uint8_t>(id & 0xFF);
-  std::vector<uint8_t> frame = FrameMessage(*packet);
-  if (state_ == State::kOpen) {
-    // The query is not yet among those a failure here tells (it may not be freed under its own send):
-    // it learns from the status alone.
-    std::string detail;
-    Status s = WriteFrame(frame, &detail);
-    if (s == Status::kOk) s = FlushOut();
-    if (s != Status::kOk) {
-      Close(s, detail);
-      return s;
-    }
-  } else {
-    unsent_.push_back(Unsent{id, std::move(frame)});
+  // Written at the end of the loop phase with the others of the burst: one TLS write and one send for
+  // them all (or once the handshake is done).
+  unsent_.push_back(Unsent{id, FrameMessage(*packet)});
+  if (state_ == State::kOpen && !queued_) {
+    queued_ = true;
+    core_->TlsChannelQueued(this);
   }
   if (waiting_.empty()) uv_ref(reinterpret_cast<uv_handle_t*>(&tcp_));
   waiting_.push_back(Waiting{id, task});
@@ -146,23 +139,22 @@ void TlsChannel::Handshake() {
 }
 
 void TlsChannel::WriteUnsent() {
-  std::vector<Unsent> unsent;
-  unsent.swap(unsent_);
+  queued_ = false;
+  if (state_ != State::kOpen) return;
+  std::vector<uint8_t> plain;
+  for (const Unsent& u : unsent_) plain.insert(plain.end(), u.frame.begin(), u.frame.end());
+  unsent_.clear();
   std::string detail;
-  Status s = Status::kOk;
-  for (const Unsent& u : unsent) {
-    s = WriteFrame(u.frame, &detail);
-    if (s != Status::kOk) break;
-  }
-  if (s == Status::kOk) s = FlushOut();
+  Status s = plain.empty() ? Status::kOk : WritePlain(plain, &detail);
+  if (s == Status::kOk) s = FlushOut();  // with the handshake's last flight, when it just ended
   if (s != Status::kOk) return Close(s, detail);
   if (waiting_.empty()) GoIdle();
 }
 
-Status TlsChannel::WriteFrame(const std::vector<uint8_t>& frame, std::string* detail) {
+Status TlsChannel::WritePlain(const std::vector<uint8_t>& plain, std::string* detail) {
   ERR_clear_error();
-  // Memory buffers take the whole record at once: a write is never partial.
-  if (SSL_write(ssl_, frame.data(), static_cast<int>(frame.size())) == static_cast<int>(frame.size())) return Status::kOk;
+  // Memory buffers take it all at once, in as many records as it needs: a write is never partial.
+  if (SSL_write(ssl_, plain.data(), static_cast<int>(plain.size())) == static_cast<int>(plain.size())) return Status::kOk;
   TlsFailure(ssl_, detail);
   return Status::kNetworkError;
 }

@@ -33,12 +33,14 @@ class TlsChannel {
   TlsChannel(const TlsChannel&) = delete;
   TlsChannel& operator=(const TlsChannel&) = delete;
 
-  // Sends the query (its ID rewritten to one no query waiting on this connection has), at once when the
-  // handshake is done, else once it is. `txid` gets the ID.
+  // Queues the query (its ID rewritten to one no query waiting on this connection has) for the end of the
+  // loop phase (the engine calls WriteUnsent), or for the end of the handshake. `txid` gets the ID.
   Status Send(QueryTask* task, std::vector<uint8_t>* packet, RandomPool* ids, uint16_t* txid);
   // The query settled or was cancelled: it waits no longer, and is not sent if it had not been yet
   // (returns 1 then, else 0).
   size_t Release(uint16_t txid);
+  // Writes every queued query in one TLS write and one send; a failure closes the connection.
+  void WriteUnsent();
   // Closes now; every waiting query is told `why`. Frees itself once libuv has released the socket.
   void Close(Status why, const std::string& detail = std::string());
 
@@ -68,8 +70,7 @@ class TlsChannel {
   static void OnClosed(uv_handle_t* handle);
 
   void Handshake();
-  void WriteUnsent();
-  Status WriteFrame(const std::vector<uint8_t>& frame, std::string* detail);
+  Status WritePlain(const std::vector<uint8_t>& plain, std::string* detail);
   // Hands what TLS wrote to the socket; never closes (the caller decides whom a failure tells).
   Status FlushOut();
   void ReadPlain();
@@ -83,7 +84,8 @@ class TlsChannel {
   uv_tcp_t tcp_{};
   uv_connect_t connect_{};
   std::vector<Waiting> waiting_;  // at most the resolver's window: linear scans
-  std::vector<Unsent> unsent_;    // sent before the handshake was done
+  std::vector<Unsent> unsent_;    // not written yet: queued in this loop phase, or waiting for the handshake
+  bool queued_ = false;           // the engine will call WriteUnsent at the end of the loop phase
   StreamFrames frames_;
   std::vector<uint8_t> read_buf_;
   uint64_t idle_since_ms_ = 0;

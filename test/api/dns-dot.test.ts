@@ -5,8 +5,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertMatchesSchema } from '../support/contract';
 import { makeDotCertificates, type DotCertificates } from '../support/dot-certificates';
-import { postJson } from '../support/http';
+import { postJson, request } from '../support/http';
 import { startKnot, type KnotServer } from '../support/knot';
+import { parsePromText, sampleValue } from '../support/prom-text';
 import { startServer, type RunningServer } from '../support/server';
 import { startUnbound, type UnboundServer } from '../support/unbound';
 
@@ -52,6 +53,16 @@ test('a DoT resolver whose certificate is not for its configured name: its error
   const [wrong, dot] = [byId('wrong'), byId('dot')];
   assert.equal(wrong.queries.A, { error: 'tls-certificate-invalid', detail: 'hostname mismatch' });
   assert.is(dot.queries.A.rcode, 'NOERROR');
+});
+
+test('DoT connections opened are counted in the engine events metric, and reused by the next request', async ({ server }) => {
+  const opened = async () => sampleValue(parsePromText((await request(server.base, '/metrics')).text), 'nettools_dns_engine_events_total', { event: 'tlsConnections' });
+  await dns(server, { domain: 'www.dot.test', types: ['AAAA'], resolvers: ['dot'] });
+  const before = await opened();
+  assert.ok(before >= 1, `tlsConnections ${before}`);
+  const reply = await dns(server, { domain: 'www.dot.test', types: ['A'], resolvers: ['dot'] });
+  assert.is(reply.json().resolvers[0].queries.A.transport, 'tls');
+  assert.is(await opened(), before);
 });
 
 test.run();

@@ -192,9 +192,14 @@ void TlsChannel::OnAlloc(uv_handle_t* handle, size_t, uv_buf_t* buf) {
 void TlsChannel::OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t*) {
   auto* self = static_cast<TlsChannel*>(stream->data);
   if (self->state_ == State::kClosing || nread == 0) return;
-  if (nread < 0) return self->Close(StatusFromUv(static_cast<int>(nread)));
   // Answers call into JS, which may drop the engine: it stays until this read is done.
   std::shared_ptr<EngineCore> core = self->core_->shared_from_this();
+  // Closed before the handshake was done: no TLS server there, or one that would not talk to us. Not a
+  // closed connection the query may try again on.
+  if (nread < 0 && self->state_ == State::kHandshaking) {
+    return self->Close(Status::kTlsHandshakeFailed, "the connection closed during the handshake");
+  }
+  if (nread < 0) return self->Close(StatusFromUv(static_cast<int>(nread)));
   BIO_write(SSL_get_rbio(self->ssl_), self->read_buf_.data(), static_cast<int>(nread));
   if (self->state_ == State::kHandshaking) self->Handshake();
   if (self->state_ == State::kOpen) self->ReadPlain();

@@ -2,6 +2,7 @@
 // certificate from a CA the test makes, forwarding to the test Knot. A second unbound presents a
 // certificate for the same name from a CA nobody trusts.
 import { execFileSync } from 'node:child_process';
+import net from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openResolverClient, type QueryAnswered, type QueryEntry, type RecordType, type ResolverClient } from '../../src/engines/dns';
@@ -14,6 +15,7 @@ import { answerNow } from '../support/answer';
 import { asked } from '../support/asked';
 import { makeDotCertificates, type DotCertificates } from '../support/dot-certificates';
 import { startKnot, type KnotServer } from '../support/knot';
+import { freeTcpPort } from '../support/ports';
 import { startUnbound, type UnboundServer } from '../support/unbound';
 import { EXAMPLE_ZONE } from './zones';
 
@@ -121,6 +123,29 @@ test('without the test CA among its trust anchors the engine refuses the same re
     assert.is((entry as { error?: string }).error, 'tls-certificate-invalid');
   } finally {
     client.close();
+  }
+});
+
+test('nothing listening on the DoT port: connection-refused for that resolver', async ({ client }) => {
+  const port = await freeTcpPort('127.0.0.122');
+  const [entry] = await ask(client, [{ id: 'none', address: '127.0.0.122', port, family: 4, tlsName: NAME }], 'example.test', 'A');
+  assert.equal(entry, { error: 'connection-refused' });
+});
+
+test('a server that closes the connection on the ClientHello: tls-handshake-failed, asked once', async ({ client }) => {
+  let connections = 0;
+  const closer = net.createServer((socket) => {
+    connections++;
+    socket.once('data', () => socket.destroy());
+  });
+  await new Promise<void>((resolve) => closer.listen({ host: '127.0.0.122', port: 0 }, resolve));
+  try {
+    const { port } = closer.address() as net.AddressInfo;
+    const [entry] = await ask(client, [{ id: 'closer', address: '127.0.0.122', port, family: 4, tlsName: NAME }], 'example.test', 'A');
+    assert.equal(entry, { error: 'tls-handshake-failed', detail: 'the connection closed during the handshake' });
+    assert.is(connections, 1);
+  } finally {
+    await new Promise((resolve) => closer.close(resolve));
   }
 });
 

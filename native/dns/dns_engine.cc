@@ -250,6 +250,7 @@ void EngineCore::CloseIdleTls(uint64_t now) {
 void EngineCore::AgeSockets(uint64_t ms) {
   if (shut_down_) return;
   for (UdpChannel* ch : channels_) ch->Age(ms);
+  for (const auto& entry : tls_channels_) entry.second->Age(ms);
   // The idle sockets' expiry moved: the timer is re-armed for it (at once for one already past it).
   timer_armed_ = false;
   ArmTimer();

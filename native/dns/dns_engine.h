@@ -107,7 +107,8 @@ class EngineCore : public std::enable_shared_from_this<EngineCore> {
   size_t open_sockets() const { return channels_.size(); }
   size_t open_tls_connections() const { return tls_channels_.size(); }
   // Every open socket `ms` older, as if that much time had passed for them alone: a test of the age
-  // limit does not wait for it. An idle socket past its age closes on the engine's next timer turn.
+  // limit does not wait for it. An idle socket past its age closes on the engine's next timer turn; so
+  // does an idle DoT connection past its idle time.
   void AgeSockets(uint64_t ms);
   const Counters& counters() const { return counters_; }
 

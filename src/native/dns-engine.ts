@@ -50,7 +50,8 @@ export interface NativeDnsEngine {
   // cancelled; `done` is then never called. Undefined for an unknown id.
   cancel(id: number): PackedOutcomes | undefined;
   counters(): NativeDnsCounters;
-  // Every open socket `ms` older, for tests of the socket age limit (250 ms) that then need not wait for it.
+  // Every open socket `ms` older and every DoT connection idle `ms` longer, for tests of the socket age
+  // limit (250 ms) and the idle close (10 s) that then need not wait for them.
   ageSockets(ms: number): void;
   close(): void;
 }

@@ -17,6 +17,7 @@ import { makeDotCertificates, type DotCertificates } from '../support/dot-certif
 import { startKnot, type KnotServer } from '../support/knot';
 import { freeTcpPort } from '../support/ports';
 import { startUnbound, type UnboundServer } from '../support/unbound';
+import { waitFor } from '../support/wait';
 import { EXAMPLE_ZONE } from './zones';
 
 interface Ctx {
@@ -89,6 +90,24 @@ test('queries asked together go pipelined on one connection, which stays open fo
     assert.is(client.counters().tlsConnections, 1);
     assert.is(client.counters().openTlsConnections, 1);
     assert.is(connectionsTo(unbound.address, unbound.tlsPort as number), before + 1);
+  } finally {
+    client.close();
+  }
+});
+
+test('a connection idle for 10 s is closed; the next query opens another', async ({ unbound, certs }) => {
+  const client = openResolverClient(undefined, certs.caFile);
+  try {
+    const dot = unbound.dotResolver('dot', NAME);
+    await ask(client, [dot], 'example.test', 'A');
+    assert.is(client.counters().openTlsConnections, 1);
+    client.ageSockets(9_000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.is(client.counters().openTlsConnections, 1);
+    client.ageSockets(1_000);
+    await waitFor('the idle connection closed', () => client.counters().openTlsConnections === 0);
+    assert.is(answered((await ask(client, [dot], 'example.test', 'A'))[0]).transport, 'tls');
+    assert.is(client.counters().tlsConnections, 2);
   } finally {
     client.close();
   }

@@ -20,7 +20,8 @@ export interface ResolverClient {
   // engine makes no call per query.
   start(request: ResolverQuery, done: (results: ResolverQueries[]) => void, onEntry?: (settled: SettledEntry) => void): () => void;
   counters(): EngineCounters;
-  // Every open socket `ms` older: a test of the socket age limit (250 ms) need not wait for it.
+  // Every open socket `ms` older, and every DoT connection idle `ms` longer: a test of the socket age limit
+  // (250 ms) or of the idle close (10 s) need not wait for it.
   ageSockets(ms: number): void;
   close(): void;
 }

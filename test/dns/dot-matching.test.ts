@@ -77,4 +77,15 @@ test('a message that does not parse, under the ID of a waiting query, fails that
   }
 });
 
+test('a DoT resolver on an IPv6 address answers over TLS', async ({ certs, client }) => {
+  const dot = await startScriptedDot(certs.pem, certs.key, (q, conn) => conn.send(answerA(q, '192.0.2.6')), '::1');
+  try {
+    const entry = await askA(client, { id: 'v6', address: '::1', port: dot.port, family: 6, tlsName: NAME }, 'six.match.test');
+    assert.is((entry as QueryAnswered).transport, 'tls');
+    assert.is(addressOf(entry), '192.0.2.6');
+  } finally {
+    await dot.stop();
+  }
+});
+
 test.run();

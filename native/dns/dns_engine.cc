@@ -4,6 +4,8 @@
 #include <memory>
 
 #include "dns/dns_query_task.h"
+#include "dns/dns_tls_channel.h"
+#include "dns/dns_tls_context.h"
 #include "dns/dns_udp_channel.h"
 
 namespace nettools::dns {
@@ -28,6 +30,24 @@ void CloseHandle(Handle*& h, const std::shared_ptr<void>& teardown) {
 // Leftover entries of settled queries beyond this many per live one are swept out in one pass.
 constexpr size_t kDeadlineSlack = 4;
 
+// A DoT connection's identity: the resolver's exact address and port, and the name it is checked against.
+std::string TlsKey(const sockaddr_storage& server, const std::string& name) {
+  std::string key;
+  if (server.ss_family == AF_INET) {
+    const auto* a = reinterpret_cast<const sockaddr_in*>(&server);
+    key.append(reinterpret_cast<const char*>(&a->sin_addr), sizeof a->sin_addr);
+    key.append(reinterpret_cast<const char*>(&a->sin_port), sizeof a->sin_port);
+  } else {
+    const auto* a = reinterpret_cast<const sockaddr_in6*>(&server);
+    key.append(reinterpret_cast<const char*>(&a->sin6_addr), sizeof a->sin6_addr);
+    key.append(reinterpret_cast<const char*>(&a->sin6_port), sizeof a->sin6_port);
+    key.append(reinterpret_cast<const char*>(&a->sin6_scope_id), sizeof a->sin6_scope_id);
+  }
+  key.push_back('/');
+  key.append(name);
+  return key;
+}
+
 }  // namespace
 
 Status StatusFromUv(int err) {
@@ -36,10 +56,13 @@ Status StatusFromUv(int err) {
   return Status::kNetworkError;
 }
 
-EngineCore::EngineCore(uv_loop_t* loop, Done done, std::shared_ptr<void> teardown, uint32_t window)
-    : loop_(loop), done_(std::move(done)), teardown_(std::move(teardown)), window_(window) {}
+EngineCore::EngineCore(uv_loop_t* loop, Done done, std::shared_ptr<void> teardown, uint32_t window, std::string tls_ca_file)
+    : loop_(loop), done_(std::move(done)), teardown_(std::move(teardown)), window_(window), tls_ca_file_(std::move(tls_ca_file)) {}
 
-EngineCore::~EngineCore() { Shutdown(); }
+EngineCore::~EngineCore() {
+  Shutdown();
+  SSL_CTX_free(tls_ctx_);  // each connection holds its own reference until it is freed
+}
 
 Status EngineCore::Start(const QuerySpec& spec, uint32_t* id) {
   if (shut_down_) return Status::kEngineClosed;
@@ -142,7 +165,12 @@ void EngineCore::FlushAll() {
     queued_.pop_back();
     ch->Flush();
   }
-  if (queued_.empty() && !window_.has_admissible() && prepare_ != nullptr) {
+  while (!tls_queued_.empty() && !shut_down_) {
+    TlsChannel* ch = tls_queued_.back();
+    tls_queued_.pop_back();
+    ch->WriteUnsent();  // a failure tells its queries, which may call into JS
+  }
+  if (queued_.empty() && tls_queued_.empty() && !window_.has_admissible() && prepare_ != nullptr) {
     uv_prepare_stop(prepare_);
     uv_check_stop(check_);
   }
@@ -164,9 +192,65 @@ UdpChannel* EngineCore::ChannelFor(int family, Status* status) {
   return current;
 }
 
+TlsChannel* EngineCore::TlsChannelFor(const sockaddr_storage& server, const std::string& name, Status* status) {
+  const std::string key = TlsKey(server, name);
+  auto it = tls_channels_.find(key);
+  if (it != tls_channels_.end()) {
+    *status = Status::kOk;
+    return it->second;
+  }
+  // Made again after a failure: the trust anchors may be readable by the next query.
+  if (tls_ctx_ == nullptr) tls_ctx_ = NewTlsContext(tls_ca_file_, status);
+  if (tls_ctx_ == nullptr) return nullptr;
+  TlsChannel* ch = TlsChannel::Open(this, loop_, tls_ctx_, server, name, status);
+  if (ch == nullptr) return nullptr;
+  counters_.tls_connections++;
+  tls_channels_.emplace(key, ch);
+  return ch;
+}
+
+void EngineCore::TlsChannelIdle() {
+  if (!shut_down_) ArmTimer();
+}
+
+void EngineCore::TlsChannelQueued(TlsChannel* ch) {
+  WantFlush();
+  tls_queued_.push_back(ch);
+}
+
+void EngineCore::TlsChannelClosing(TlsChannel* ch) {
+  tls_queued_.erase(std::remove(tls_queued_.begin(), tls_queued_.end(), ch), tls_queued_.end());
+  for (auto it = tls_channels_.begin(); it != tls_channels_.end(); ++it) {
+    if (it->second != ch) continue;
+    tls_channels_.erase(it);
+    return;
+  }
+}
+
+bool EngineCore::TlsIdleExpiry(uint64_t* due) const {
+  bool have = false;
+  for (const auto& entry : tls_channels_) {
+    const TlsChannel* ch = entry.second;
+    if (!ch->idle() || !ch->established()) continue;
+    if (!have || ch->expires_ms() < *due) *due = ch->expires_ms();
+    have = true;
+  }
+  return have;
+}
+
+void EngineCore::CloseIdleTls(uint64_t now) {
+  std::vector<TlsChannel*> expired;
+  for (const auto& entry : tls_channels_) {
+    TlsChannel* ch = entry.second;
+    if (ch->idle() && ch->established() && ch->expires_ms() <= now) expired.push_back(ch);
+  }
+  for (TlsChannel* ch : expired) ch->Close(Status::kCancelled);
+}
+
 void EngineCore::AgeSockets(uint64_t ms) {
   if (shut_down_) return;
   for (UdpChannel* ch : channels_) ch->Age(ms);
+  for (const auto& entry : tls_channels_) entry.second->Age(ms);
   // The idle sockets' expiry moved: the timer is re-armed for it (at once for one already past it).
   timer_armed_ = false;
   ArmTimer();
@@ -208,7 +292,11 @@ void EngineCore::Shutdown() {
   window_.Clear();
   std::vector<UdpChannel*> open = channels_;
   for (UdpChannel* ch : open) ch->Close();
+  std::vector<TlsChannel*> connections;
+  for (const auto& entry : tls_channels_) connections.push_back(entry.second);
+  for (TlsChannel* ch : connections) ch->Close(Status::kCancelled);
   queued_.clear();
+  tls_queued_.clear();
   CloseHandle(timer_, teardown_);
   CloseHandle(prepare_, teardown_);
   CloseHandle(check_, teardown_);
@@ -251,6 +339,12 @@ void EngineCore::ArmTimer() {
       if (!have || ch->expires_ms() < due) due = ch->expires_ms();
       have = true;
     }
+  }
+  // Idle DoT connections end on time even while other queries keep the engine busy.
+  uint64_t tls_due = 0;
+  if (TlsIdleExpiry(&tls_due) && (!have || tls_due < due)) {
+    due = tls_due;
+    have = true;
   }
   if (busy != timer_refd_) {
     if (busy) uv_ref(handle);
@@ -296,6 +390,7 @@ void EngineCore::OnTimer() {
     if (ch->idle() && ch->expires_ms() <= now) expired.push_back(ch);
   }
   for (UdpChannel* ch : expired) ch->Close();
+  CloseIdleTls(now);
   ArmTimer();
 }
 

@@ -2,6 +2,7 @@
 // No N-API here: the binding adapts it to JS.
 #pragma once
 
+#include <openssl/ssl.h>
 #include <sys/socket.h>
 #include <uv.h>
 
@@ -28,7 +29,11 @@ struct QuerySpec {
   uint32_t timeout_ms = 0;  // the whole budget for this query, retries and TCP included
   bool dnssec = false;      // DO bit set
   std::string subnet;       // ECS option payload, or empty
+  std::string tls_name;     // DoT: the name the resolver's certificate must be valid for; empty: UDP
 };
+
+// How an answer came: over UDP, over TCP after a truncated UDP answer, or over DoT.
+enum class Transport : uint8_t { kUdp = 0, kTcp = 1, kTls = 2 };
 
 struct CnameLink {
   std::string name;
@@ -37,11 +42,12 @@ struct CnameLink {
 };
 
 struct QueryOutcome {
-  Status status = Status::kOk;  // a wire error here means the TCP answer was malformed
+  Status status = Status::kOk;  // a wire error here means the TCP or TLS answer was malformed
+  std::string detail;           // a TLS failure's reason, or empty
   uint8_t rcode = 0;
   uint16_t flags = 0;
   double rtt_ms = 0;
-  bool tcp = false;
+  Transport transport = Transport::kUdp;
   uint8_t sends = 0;  // UDP datagrams and TCP queries this query sent (the resolver budget charges them)
   std::vector<Record> records;
   std::vector<CnameLink> chain;
@@ -60,9 +66,11 @@ struct Counters {
   uint64_t malformed_dropped = 0;  // unparseable datagrams: dropped, kept listening
   uint64_t errors = 0;             // queries ended by a transport or wire error
   uint64_t cancelled = 0;
+  uint64_t tls_connections = 0;    // DoT connections opened
 };
 
 class QueryTask;
+class TlsChannel;
 class UdpChannel;
 
 // libuv error -> our transport status.
@@ -76,8 +84,10 @@ class EngineCore : public std::enable_shared_from_this<EngineCore> {
   // `teardown` is held by the engine until Shutdown and by each of its libuv handles until that handle's
   // close callback has run, so its owner learns from its release that nothing of the engine is left in
   // the loop (the binding lets environment teardown wait for that).
-  // `window`: queries on the wire to one resolver at once (see ResolverWindow).
-  EngineCore(uv_loop_t* loop, Done done, std::shared_ptr<void> teardown = nullptr, uint32_t window = ResolverWindow::kMaxInFlight);
+  // `window`: queries on the wire to one resolver at once (see ResolverWindow). `tls_ca_file`: a PEM file
+  // of trust anchors DoT resolvers may be verified against besides the system's, or empty.
+  EngineCore(uv_loop_t* loop, Done done, std::shared_ptr<void> teardown = nullptr, uint32_t window = ResolverWindow::kMaxInFlight,
+             std::string tls_ca_file = std::string());
   ~EngineCore();
   EngineCore(const EngineCore&) = delete;
   EngineCore& operator=(const EngineCore&) = delete;
@@ -95,13 +105,16 @@ class EngineCore : public std::enable_shared_from_this<EngineCore> {
 
   size_t active() const { return active_.size(); }
   size_t open_sockets() const { return channels_.size(); }
+  size_t open_tls_connections() const { return tls_channels_.size(); }
   // Every open socket `ms` older, as if that much time had passed for them alone: a test of the age
-  // limit does not wait for it. An idle socket past its age closes on the engine's next timer turn.
+  // limit does not wait for it. An idle socket past its age closes on the engine's next timer turn; so
+  // does an idle DoT connection past its idle time.
   void AgeSockets(uint64_t ms);
   const Counters& counters() const { return counters_; }
 
  private:
   friend class QueryTask;
+  friend class TlsChannel;
   friend class UdpChannel;
 
   // The socket for a new query to a resolver of this family, rotating the current one when it is used up.
@@ -116,6 +129,15 @@ class EngineCore : public std::enable_shared_from_this<EngineCore> {
   // A query to `server` left the resolver's window; a waiting one gets its slot at the next flush.
   void SlotFreed(uint64_t server);
   void AdmitWaiting();
+  // The open DoT connection to `server` under `name`, or a new one.
+  TlsChannel* TlsChannelFor(const sockaddr_storage& server, const std::string& name, Status* status);
+  void TlsChannelIdle();
+  // The connection has queries to write: at the end of the loop phase, with the UDP sends.
+  void TlsChannelQueued(TlsChannel* ch);
+  void TlsChannelClosing(TlsChannel* ch);
+  // The earliest idle DoT connection's end; false when none is idle.
+  bool TlsIdleExpiry(uint64_t* due) const;
+  void CloseIdleTls(uint64_t now);
   bool EnsureHandles();
   std::vector<uint8_t>& ReceiveBuffer();
   void Schedule(uint32_t id, uint64_t when_ms);
@@ -148,6 +170,11 @@ class EngineCore : public std::enable_shared_from_this<EngineCore> {
   std::vector<UdpChannel*> queued_;
   // For recvmmsg: libuv reads one datagram per 64 KiB slice, up to 20 per call.
   std::vector<uint8_t> receive_buffer_;
+  // DoT: one client context, made at the first DoT query; one connection per resolver and name.
+  std::string tls_ca_file_;
+  SSL_CTX* tls_ctx_ = nullptr;
+  std::unordered_map<std::string, TlsChannel*> tls_channels_;
+  std::vector<TlsChannel*> tls_queued_;
   bool shut_down_ = false;
 };
 

@@ -41,6 +41,16 @@ bool TypeFromValue(Napi::Value v, uint16_t* out) {
   return TypeFromName(name, out);
 }
 
+// A DoT resolver's `tlsName`: absent for UDP; otherwise a host name of 1..253 bytes.
+bool ReadTlsName(Napi::Value v, std::string* out) {
+  out->clear();
+  if (v.IsUndefined() || v.IsNull()) return true;
+  char name[254];
+  if (!ShortString(v, name) || name[0] == '\0') return false;
+  *out = name;
+  return true;
+}
+
 bool ParseEndpoint(Napi::Value address_v, uint32_t port, sockaddr_storage* out) {
   if (port == 0 || port > 65535) return false;
   char address[64];  // the longest IPv6 text with a zone fits; anything longer is no address
@@ -101,13 +111,20 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     if (!range.contains(window)) {
       throw args.Invalid("windowPerResolver must be " + std::to_string(range.min) + " to " + std::to_string(range.max));
     }
+    // new DnsEngine(windowPerResolver?, tlsCaFile?): the PEM trust anchors DoT resolvers may chain to
+    // besides the system's.
+    std::string ca_file;
+    if (!args.Absent(1)) {
+      if (!args[1].IsString()) throw args.Invalid("tlsCaFile must be a path");
+      ca_file = args[1].As<Napi::String>().Utf8Value();
+    }
     // Environment teardown waits for the engine's close callbacks (common/teardown_hook.h): the engine
     // holds the hook until it shuts down, each of its closing handles until libuv is done with it.
     auto core = std::make_shared<std::weak_ptr<EngineCore>>();
     auto hook = TeardownHook::Register(env, [core] {
       if (auto c = core->lock()) c->Shutdown();
     });
-    core_ = std::make_shared<EngineCore>(loop, [this](uint32_t id, QueryOutcome& o) { OnDone(id, o); }, hook, window);
+    core_ = std::make_shared<EngineCore>(loop, [this](uint32_t id, QueryOutcome& o) { OnDone(id, o); }, hook, window, std::move(ca_file));
     *core = core_;
   }
 
@@ -171,7 +188,7 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
 
   // queryMany(name, types, resolvers, timeoutMs, (...packed) => void, progress?, dnssec?, subnetAddress?,
   // subnetPrefix?): id, with resolvers
-  // [{ address, port }] and types ['A', ...]. Positional, not one spec object: each named read would make
+  // [{ address, port, tlsName? }] (tlsName: DoT, the certificate checked against it) and types ['A', ...]. Positional, not one spec object: each named read would make
   // a key string. progress, a function or undefined, gets (index, ...packed) for each query the engine
   // settles, as it settles, index resolver-major and packed one outcome; before the callback. A pair that
   // cannot start is not told there (JS has its outcome in the callback).
@@ -215,7 +232,8 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
       bool endpoint_ok = false;
       if (rv.IsObject()) {
         Napi::Object r = rv.As<Napi::Object>();
-        endpoint_ok = ParseEndpoint(r.Get("address"), r.Get("port").ToNumber().Uint32Value(), &q.server);
+        endpoint_ok = ParseEndpoint(r.Get("address"), r.Get("port").ToNumber().Uint32Value(), &q.server) &&
+                      ReadTlsName(r.Get("tlsName"), &q.tls_name);
       }
       for (uint32_t j = 0; j < n_types; ++j) {
         q.type = type_codes[j];
@@ -268,6 +286,8 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     o.Set("cancelled", Napi::Number::New(env, static_cast<double>(c.cancelled)));
     o.Set("inFlight", Napi::Number::New(env, static_cast<double>(core_->active())));
     o.Set("openSockets", Napi::Number::New(env, static_cast<double>(core_->open_sockets())));
+    o.Set("tlsConnections", Napi::Number::New(env, static_cast<double>(c.tls_connections)));
+    o.Set("openTlsConnections", Napi::Number::New(env, static_cast<double>(core_->open_tls_connections())));
     return o;
   }
 

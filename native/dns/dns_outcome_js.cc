@@ -23,7 +23,8 @@ void OutcomeWriter::Write(const QueryOutcome& q) {
       p.Text(StatusCode(q.status));
     } else {
       p.Text(StatusCode(q.status));
-      p.NoText();
+      if (q.detail.empty()) p.NoText();
+      else p.Text(q.detail);
     }
     return;
   }
@@ -32,7 +33,7 @@ void OutcomeWriter::Write(const QueryOutcome& q) {
   p.Number(q.rcode);
   p.Number(q.flags);
   p.Number(q.rtt_ms);
-  p.Number(q.tcp ? 1 : 0);
+  p.Number(static_cast<double>(q.transport));
   p.Number(static_cast<double>(q.records.size()));
   for (const dns::Record& r : q.records) WriteRecord(r);
   p.Number(static_cast<double>(q.chain.size()));

@@ -15,8 +15,8 @@ class OutcomeWriter {
  public:
   explicit OutcomeWriter(Napi::Env env) : packed_(env, kSharedNumbers) {}
 
-  // Per outcome: 0, sends, error, detail | 1, sends, rcode, flag bits, rttMs, tcp, n, n records, c, c links;
-  // rcode is the number and tcp 1 or 0 (JS names them);
+  // Per outcome: 0, sends, error, detail | 1, sends, rcode, flag bits, rttMs, transport, n, n records, c, c links;
+  // rcode is the number and transport 0 udp, 1 tcp, 2 tls (JS names them);
   // a record is address, ttl (A, AAAA) | priority, exchange, ttl (MX) | k, k parts, ttl (TXT) | name, ttl (PTR, NS)
   // | owner, target, ttl (CNAME) | the fields of any other type (WriteFields), ttl;
   // a link is name, target, ttl; then the OPT record (WriteEdns), then r, r RRSIGs (as WriteFields, ttl).

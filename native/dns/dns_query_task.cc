@@ -6,6 +6,7 @@
 #include "dns/dns_answer.h"
 #include "dns/dns_query.h"
 #include "dns/dns_resolver_window.h"
+#include "dns/dns_tls_channel.h"
 #include "dns/dns_udp_channel.h"
 
 namespace nettools::dns {
@@ -19,11 +20,15 @@ Status QueryTask::Begin(const QuerySpec& spec) {
   server_ = spec.server;
   qtype_ = spec.type;
   timeout_ms_ = spec.timeout_ms == 0 ? 1 : spec.timeout_ms;
-  UdpChannel* ch = core_->ChannelFor(server_.ss_family, &s);
-  if (ch == nullptr) return s;
-  s = ch->Register(this, &core_->ids_, &txid_);
-  if (s != Status::kOk) return s;
-  channel_ = ch;
+  tls_name_ = spec.tls_name;
+  if (tls_name_.empty()) {
+    UdpChannel* ch = core_->ChannelFor(server_.ss_family, &s);
+    if (ch == nullptr) return s;
+    s = ch->Register(this, &core_->ids_, &txid_);
+    if (s != Status::kOk) return s;
+    channel_ = ch;
+  }
+  // A DoT query's ID is drawn by its connection when it is sent.
   packet_ = BuildQuery(txid_, qname_, qtype_, QueryEdns{spec.dnssec, spec.subnet});
   server_key_ = ServerKey(server_);
   started_ns_ = uv_hrtime();
@@ -46,6 +51,11 @@ Status QueryTask::Launch() {
   const uint64_t left = end - now;
   // The round trip is timed from the send, not from the wait for a slot.
   started_ns_ = uv_hrtime();
+  if (!tls_name_.empty()) {
+    resent_ = true;
+    deadline_ms_ = end;
+    return SendTls();
+  }
   // First stop at the resolver's resend time for the one resend, then the rest of the budget; a resend
   // time at or past what is left leaves no room for one.
   const uint64_t resend_after = core_->resend_.ResendAfterMs(server_key_, left);
@@ -58,6 +68,38 @@ Status QueryTask::SendUdp() {
   Status s = channel_->Queue(packet_, server_, id_, txid_);
   if (s == Status::kOk) sends_++;
   return s;
+}
+
+Status QueryTask::SendTls() {
+  Status s = Status::kOk;
+  TlsChannel* ch = core_->TlsChannelFor(server_, tls_name_, &s);
+  if (ch == nullptr) return s;
+  s = ch->Send(this, &packet_, &core_->ids_, &txid_);
+  if (s != Status::kOk) return s;
+  tls_channel_ = ch;
+  sends_++;
+  core_->counters_.sent++;
+  return Status::kOk;
+}
+
+void QueryTask::OnTlsAnswer(const Message& m) {
+  tls_channel_ = nullptr;  // the connection let go of this query before handing the answer on
+  Accept(m, Transport::kTls);
+}
+
+// A connection the resolver closed (idle, restarting) may have taken the query with it unanswered: it
+// goes once more on a new connection while its budget lasts. TLS failures are final: the next
+// connection would meet the same certificate.
+void QueryTask::OnTlsClosed(Status s, const std::string& detail) {
+  tls_channel_ = nullptr;
+  if (finished_) return;
+  if (s == Status::kConnectionClosed && !tls_resent_ && uv_now(core_->loop_) < started_ms_ + timeout_ms_) {
+    tls_resent_ = true;
+    core_->counters_.retries++;
+    s = SendTls();
+    if (s == Status::kOk) return;
+  }
+  Fail(s, detail);
 }
 
 void QueryTask::OnDeadline() {
@@ -78,12 +120,17 @@ void QueryTask::OnUdpAnswer(const Message& m) {
   // Only an answer to a query sent once is a clean sample (Karn): after a resend it could answer either.
   if (sends_ == 1) core_->resend_.Observe(server_key_, static_cast<double>(uv_hrtime() - started_ns_) / 1e6);
   if (m.header.has(flag::kTc)) return StartTcp();
-  Accept(m, false);
+  Accept(m, Transport::kUdp);
 }
 
 // The ID stays reserved on the socket: a late duplicate for it is dropped, never matched to another query.
 // A datagram still queued is dropped there, so it is no longer counted as sent.
 void QueryTask::LeaveChannel() {
+  if (tls_channel_ != nullptr) {
+    TlsChannel* tls = tls_channel_;
+    tls_channel_ = nullptr;
+    sends_ = static_cast<uint8_t>(sends_ - tls->Release(txid_));
+  }
   if (channel_ == nullptr) return;
   UdpChannel* ch = channel_;
   channel_ = nullptr;
@@ -161,16 +208,16 @@ void QueryTask::DrainTcp() {
       core_->counters_.mismatched_dropped++;
       continue;
     }
-    return Accept(m, true);
+    return Accept(m, Transport::kTcp);
   }
   in.erase(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(consumed));
 }
 
-void QueryTask::Accept(const Message& m, bool tcp) {
+void QueryTask::Accept(const Message& m, Transport transport) {
   QueryOutcome o;
   o.rcode = m.header.rcode();
   o.flags = m.header.flags;
-  o.tcp = tcp;
+  o.transport = transport;
   Answer a = ExtractAnswer(m, qname_, qtype_);
   for (const Record* link : a.chain) {
     o.chain.push_back(CnameLink{NameToText(link->name), NameToText(link->target), link->ttl});
@@ -184,9 +231,10 @@ void QueryTask::Accept(const Message& m, bool tcp) {
   Finish(o);
 }
 
-void QueryTask::Fail(Status s) {
+void QueryTask::Fail(Status s, const std::string& detail) {
   QueryOutcome o;
   o.status = s;
+  o.detail = detail;
   Finish(o);
 }
 

@@ -1,12 +1,15 @@
 // One query to one resolver: UDP on the engine's shared socket with a fresh random ID, once the resolver's
 // window has room, one resend at the resolver's resend time, TCP (its own connection) when the answer is
-// truncated, and a deadline over all of it, the wait for the window included.
+// truncated, and a deadline over all of it, the wait for the window included. To a DoT resolver: on the
+// engine's connection to it, no resend (TLS runs over TCP, which retransmits), sent once more on a new
+// connection when the one it went on closes before answering.
 #pragma once
 
 #include <uv.h>
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "dns/dns_engine.h"
@@ -14,6 +17,7 @@
 
 namespace nettools::dns {
 
+class TlsChannel;
 class UdpChannel;
 
 class QueryTask {
@@ -40,7 +44,10 @@ class QueryTask {
   void OnDeadline();
   // An accepted UDP response from our resolver: the answer, or the switch to TCP when truncated.
   void OnUdpAnswer(const Message& m);
-  void Fail(Status s);
+  // DoT: the answer from the connection, or the connection's end before one came.
+  void OnTlsAnswer(const Message& m);
+  void OnTlsClosed(Status s, const std::string& detail);
+  void Fail(Status s, const std::string& detail = std::string());
 
  private:
   static void OnTcpAlloc(uv_handle_t* handle, size_t suggested, uv_buf_t* buf);
@@ -50,10 +57,11 @@ class QueryTask {
   static void OnTcpClosed(uv_handle_t* handle);
 
   Status SendUdp();
+  Status SendTls();
   void LeaveChannel();
   void StartTcp();
   void DrainTcp();
-  void Accept(const Message& m, bool tcp);
+  void Accept(const Message& m, Transport transport);
   void Finish(QueryOutcome& outcome);
 
   std::shared_ptr<EngineCore> core_;
@@ -75,6 +83,9 @@ class QueryTask {
   bool holds_slot_ = false;  // sent, or being sent: counts in the resolver's window until closed
   uint64_t server_key_ = 0;
   UdpChannel* channel_ = nullptr;  // while registered on a shared socket
+  std::string tls_name_;                // DoT only: the name the certificate is checked against
+  TlsChannel* tls_channel_ = nullptr;   // while waiting on a DoT connection
+  bool tls_resent_ = false;             // the one send on a fresh connection is spent
 
   // TCP fallback only: allocated when a truncated answer sends us there.
   struct Tcp {

@@ -24,6 +24,10 @@ enum class Status : int {
   kConnectionRefused,
   kConnectionClosed,
   kNetworkError,
+  // DoT: the connection's TLS, before any answer.
+  kTlsHandshakeFailed,
+  kTlsCertificateInvalid,
+  kTlsUnavailable,  // no TLS context (the trust anchors could not be loaded)
   kCancelled,
   // Engine.
   kEngineClosed,

@@ -96,7 +96,7 @@ const SETTINGS: { [K in keyof Config]: Setting<K> } = {
       const parsed = parseResolvers(text);
       return typeof parsed === 'string' ? refuse(parsed) : parsed;
     },
-    help: 'id=address[:port] list; IPv6 as id=[addr]:port',
+    help: 'id=address[:port] list; IPv6 as id=[addr]:port; DoT as id=tls://name@address[:port] (port 853 unless given)',
   },
   rateLimit: { key: 'rateLimit', variable: 'NETTOOLS_RATE_LIMIT', fallback: '30/60s', parse: fromResult(parseRateLimit), help: 'bucket size / refill window per client' },
   allowPrivateTargets: {
@@ -165,7 +165,7 @@ const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     variable: 'NETTOOLS_TLS_CA_FILE',
     fallback: '',
     parse: filePath,
-    help: 'a PEM file of trust anchors the tls check accepts besides the system ones (internal CAs); empty: none',
+    help: 'a PEM file of trust anchors the tls check and DoT resolvers accept besides the system ones (internal CAs); empty: none',
   },
   streamMaxSeconds: {
     key: 'streamMaxSeconds',

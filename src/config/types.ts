@@ -9,6 +9,7 @@ export interface ResolverConfig {
   address: string; // IP literal, no brackets
   port: number;
   family: 4 | 6;
+  tlsName?: string; // DoT (RFC 7858): the name the resolver's certificate is checked against; absent: UDP
 }
 
 

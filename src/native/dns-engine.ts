@@ -4,7 +4,8 @@ import type { Packed } from './packed';
 // What the addon's DnsEngine class (native/dns/dns_engine_binding.cc) takes and hands over. The engine's
 // TypeScript side (src/engines/dns) wraps it; nothing else calls it.
 
-export type NativeResolvers = ReadonlyArray<{ address: string; port: number }>;
+// tlsName: a DoT resolver, its certificate checked against that name; absent: UDP (TCP after truncation).
+export type NativeResolvers = ReadonlyArray<{ address: string; port: number; tlsName?: string }>;
 
 // Outcomes packed (src/native/packed.ts; src/engines/dns/unpack.ts reads them). The numbers are the
 // engine's own buffer, rewritten by its next call: unpack first.
@@ -23,6 +24,8 @@ export interface NativeDnsCounters {
   cancelled: number;
   inFlight: number;
   openSockets: number; // UDP sockets open now, current and retired
+  tlsConnections: number; // DoT connections opened
+  openTlsConnections: number; // DoT connections open now, idle ones included
 }
 
 export interface NativeDnsEngine {
@@ -47,7 +50,8 @@ export interface NativeDnsEngine {
   // cancelled; `done` is then never called. Undefined for an unknown id.
   cancel(id: number): PackedOutcomes | undefined;
   counters(): NativeDnsCounters;
-  // Every open socket `ms` older, for tests of the socket age limit (250 ms) that then need not wait for it.
+  // Every open socket `ms` older and every DoT connection idle `ms` longer, for tests of the socket age
+  // limit (250 ms) and the idle close (10 s) that then need not wait for them.
   ageSockets(ms: number): void;
   close(): void;
 }
@@ -59,7 +63,8 @@ export interface DnsLimits {
 }
 
 export interface NativeDnsEngineClass {
-  // `windowPerResolver` within limits.windowPerResolver; the whole window when left out.
-  new (windowPerResolver?: number): NativeDnsEngine;
+  // `windowPerResolver` within limits.windowPerResolver; the whole window when left out. `tlsCaFile`: a PEM
+  // file of trust anchors DoT resolvers may chain to besides the system's.
+  new (windowPerResolver?: number, tlsCaFile?: string): NativeDnsEngine;
   readonly limits: DnsLimits;
 }

@@ -65,7 +65,7 @@ function openUpstream(config: Config, registry: Registry | null, store: LimiterS
   try {
     const budget = new ResolverBudget(store ?? new MemoryLimiterStore({ max: Math.max(16, config.resolvers.length * 2) }), config.resolverQps);
     // Every worker thread has an engine of its own: they share each resolver's window between them.
-    return { upstream: new Upstream(coalesce(openResolverClient(windowShare(config.workers))), budget, registry, config.resolvers) };
+    return { upstream: new Upstream(coalesce(openResolverClient(windowShare(config.workers), config.tlsCaFile)), budget, registry, config.resolvers) };
   } catch (err) {
     return { unavailable: `the DNS engine could not start: ${(err as Error).message}` };
   }

@@ -43,6 +43,17 @@ test('dns: a 200 in which an asked type had no resolver answer exits 5, even wit
   assert.match(r.err, 'nettools: no resolver answered TXT for example.test: a (127.0.0.1): TXT SERVFAIL');
 });
 
+test('dns: a DoT resolver shows its transport, and a TLS failure its reason', async ({ hostile }) => {
+  const resolvers = [
+    { id: 'dot', address: '127.0.0.1', queries: { TXT: { ...query('NOERROR', [{ value: 'v=spf1 -all', parts: ['v=spf1 -all'], ttl: 300 }]), transport: 'tls' } } },
+    { id: 'wrong', address: '127.0.0.2', queries: { TXT: { error: 'tls-certificate-invalid', detail: 'hostname mismatch' } } },
+  ];
+  hostile.answer(json(200, dnsResult({ resolvers })));
+  const r = await cli(['dns', 'example.test', '--type', 'TXT', '--server', hostile.base]);
+  assert.match(r.out, ';; dot (127.0.0.1): TXT NOERROR 1.0 ms tls');
+  assert.match(r.out, ';; wrong (127.0.0.2): TXT tls-certificate-invalid (hostname mismatch)');
+});
+
 test('dns: NXDOMAIN exits 1 with "no such domain (NXDOMAIN)"', async ({ hostile }) => {
   const resolvers = [{ id: 'a', address: '127.0.0.1', queries: { TXT: query('NXDOMAIN') } }];
   hostile.answer(json(200, dnsResult({ domain: 'nothing.example.test', records: {}, resolvers, outcomes: { TXT: 'nxdomain' } })));

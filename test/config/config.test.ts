@@ -55,6 +55,33 @@ test('IPv6 resolvers in every accepted form', () => {
   ]);
 });
 
+test('DoT resolvers: tls://name@address, port 853 unless given, IPv6 in brackets, the name lowercased', () => {
+  const c = loadConfig({ NETTOOLS_RESOLVERS: 'a=tls://dns.example.test@127.0.0.1,b=tls://Dot.Test.@127.0.0.2:8853,c=tls://dot.test@[::1],d=127.0.0.3' }, []);
+  assert.equal(c.resolvers, [
+    { id: 'a', address: '127.0.0.1', port: 853, family: 4, tlsName: 'dns.example.test' },
+    { id: 'b', address: '127.0.0.2', port: 8853, family: 4, tlsName: 'dot.test' },
+    { id: 'c', address: '::1', port: 853, family: 6, tlsName: 'dot.test' },
+    { id: 'd', address: '127.0.0.3', port: 53, family: 4 },
+  ]);
+});
+
+const dotRefusals: Array<[string, RegExp]> = [
+  ['a=tls://127.0.0.1:853', /needs the name its certificate is checked against/],
+  ['a=tls://@127.0.0.1', /"" is not a host name/],
+  ['a=tls://127.0.0.9@127.0.0.1', /"127.0.0.9" is not a host name/],
+  ['a=tls://bad_name.test@127.0.0.1', /"bad_name.test" is not a host name/],
+  ['a=tls://dot.test@dot.test', /"dot.test" is not an IP address/],
+  ['a=tls://dot.test@127.0.0.1:0', /port "0" is not 1-65535/],
+];
+for (const [value, reason] of dotRefusals) {
+  test(`NETTOOLS_RESOLVERS=${JSON.stringify(value)} is refused, saying why`, () => {
+    const err = refusal({ NETTOOLS_RESOLVERS: value });
+    assert.is(err.variable, 'NETTOOLS_RESOLVERS');
+    assert.match(err.message, /resolver "a": /);
+    assert.match(err.message, reason);
+  });
+}
+
 test('trusted proxies accept addresses and CIDRs', () => {
   const trusted = loadConfig({ NETTOOLS_TRUST_PROXY: '10.0.0.0/8, ::1,192.0.2.1' }, []).trustProxy;
   assert.equal(trusted.map(formatCidr), ['10.0.0.0/8', '::1/128', '192.0.2.1/32']);

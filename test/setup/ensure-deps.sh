@@ -5,7 +5,8 @@
 # uses this list too; python3 runs the ICMP test responder inside namespaces; python3's urllib3 and curl
 # read streamed responses as their users do; clang builds the libFuzzer targets and the sanitizer build
 # of the addon; podman-compose brings up deploy/compose/compose.yaml in test/container/compose.test.ts,
-# with the podman .ci/container.sh installs). unbound is the validating resolver of the DNSSEC tests, which
+# with the podman .ci/container.sh installs). unbound is the validating resolver of the DNSSEC tests and the
+# DoT resolver of the DoT tests (ss, of iproute2, counts its connections), which
 # run private instances with their own config files: its Debian services are masked before it is
 # installed and never started (unbound-resolvconf would point the machine's resolver at it). prometheus is
 # the real scraper of the /probe tests, run with its own config on a loopback port: its service is masked

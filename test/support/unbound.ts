@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ResolverConfig } from '../../src/config/types';
-import { freeDnsPort } from './ports';
+import { freeDnsPort, freeFixedTcpPort } from './ports';
 import { waitFor } from './wait';
 
 // A private validating resolver: unbound with its own config file on a loopback address, each test zone
@@ -13,10 +13,22 @@ import { waitFor } from './wait';
 
 export interface StubZone { zone: string; address: string; port: number }
 
+// DoT (RFC 7858) beside plain DNS: unbound serves TLS on `tlsPort` with this certificate and key. Ports
+// given are used (a restart on the same ones); else free ones are picked, the DoT one below the ephemeral
+// range so that a restart can bind it again (see freeFixedTcpPort).
+export interface UnboundOptions {
+  tls?: { pem: string; key: string };
+  port?: number;
+  tlsPort?: number;
+}
+
 export interface UnboundServer {
   address: string;
   port: number;
+  tlsPort: number | null;
   resolver(id: string): ResolverConfig;
+  // The DoT resolver, its certificate checked against `name`.
+  dotResolver(id: string, name: string): ResolverConfig;
   stop(): Promise<void>;
 }
 
@@ -28,12 +40,18 @@ process.once('exit', () => {
   }
 });
 
-function config(dir: string, address: string, port: number, stubs: StubZone[], anchors: string[]): string {
+function tlsLines(address: string, tls: UnboundOptions['tls'], tlsPort: number | null): string[] {
+  if (tls === undefined || tlsPort === null) return [];
+  return [`    interface: ${address}@${tlsPort}`, `    tls-port: ${tlsPort}`, `    tls-service-pem: "${tls.pem}"`, `    tls-service-key: "${tls.key}"`];
+}
+
+function config(dir: string, address: string, port: number, stubs: StubZone[], anchors: string[], options: UnboundOptions, tlsPort: number | null): string {
   const root = stubs[0] as StubZone;
   const lines = [
     'server:',
     `    interface: ${address}@${port}`,
     `    port: ${port}`,
+    ...tlsLines(address, options.tls, tlsPort),
     '    do-ip6: no',
     '    do-not-query-localhost: no',
     '    chroot: ""',
@@ -65,11 +83,12 @@ function answers(address: string, port: number, zone: string): Promise<boolean> 
   });
 }
 
-export async function startUnbound(address: string, stubs: StubZone[], anchors: string[]): Promise<UnboundServer> {
+export async function startUnbound(address: string, stubs: StubZone[], anchors: string[], options: UnboundOptions = {}): Promise<UnboundServer> {
   if (stubs.length === 0) throw new Error('startUnbound needs at least one stub zone');
   const dir = mkdtempSync(path.join(tmpdir(), `nettools-unbound-${process.pid}-`));
-  const port = await freeDnsPort(address);
-  writeFileSync(path.join(dir, 'unbound.conf'), config(dir, address, port, stubs, anchors));
+  const port = options.port ?? (await freeDnsPort(address));
+  const tlsPort = options.tls === undefined ? null : (options.tlsPort ?? (await freeFixedTcpPort(address)));
+  writeFileSync(path.join(dir, 'unbound.conf'), config(dir, address, port, stubs, anchors, options, tlsPort));
   const child = spawn('unbound', ['-d', '-c', path.join(dir, 'unbound.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -92,5 +111,9 @@ export async function startUnbound(address: string, stubs: StubZone[], anchors: 
     await stop();
     throw new Error(`${err.message}: ${stderr}`);
   });
-  return { address, port, resolver: (id) => ({ id, address, port, family: 4 }), stop };
+  const dotResolver = (id: string, name: string): ResolverConfig => {
+    if (tlsPort === null) throw new Error('this unbound serves no DoT');
+    return { id, address, port: tlsPort, family: 4, tlsName: name };
+  };
+  return { address, port, tlsPort, resolver: (id) => ({ id, address, port, family: 4 }), dotResolver, stop };
 }

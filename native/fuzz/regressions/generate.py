@@ -308,6 +308,28 @@ ICMP_REPLY = {
 }
 
 
+def stream(chunk, *frames):
+    """A DoT stream input: the chunk size less one, then the stream bytes (dns_stream_frames_fuzz.cc)."""
+    return bytes([chunk - 1]) + b"".join(frames)
+
+
+def frame(message, length=None):
+    return struct.pack(">H", len(message) if length is None else length) + message
+
+
+QUERY_ANSWER = header() + QUESTION
+# The length framing of a DoT stream: messages cut at every place, prefixes saying more than comes.
+DNS_STREAM_FRAMES = {
+    "two_messages_whole": stream(256, frame(QUERY_ANSWER), frame(QUERY_ANSWER)),
+    "two_messages_byte_by_byte": stream(1, frame(QUERY_ANSWER), frame(QUERY_ANSWER)),
+    "prefix_cut_between_its_bytes": stream(3, frame(QUERY_ANSWER), b"\x00"),
+    "empty_message": stream(2, frame(b""), frame(QUERY_ANSWER)),
+    "length_65535_never_completed": stream(7, frame(QUERY_ANSWER, 0xFFFF)),
+    "length_one_past_what_came": stream(16, frame(QUERY_ANSWER, len(QUERY_ANSWER) + 1)),
+    "chunk_size_only": b"\x10",
+}
+
+
 def write(base, inputs):
     folder = os.path.join(HERE, base)
     os.makedirs(folder, exist_ok=True)
@@ -321,3 +343,4 @@ if __name__ == "__main__":
     write("dns_name", DNS_NAME)
     write("dns_demux", DNS_DEMUX)
     write("icmp_reply", ICMP_REPLY)
+    write("dns_stream_frames", DNS_STREAM_FRAMES)

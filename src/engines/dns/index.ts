@@ -20,7 +20,8 @@ export interface ResolverClient {
   // engine makes no call per query.
   start(request: ResolverQuery, done: (results: ResolverQueries[]) => void, onEntry?: (settled: SettledEntry) => void): () => void;
   counters(): EngineCounters;
-  // Every open socket `ms` older: a test of the socket age limit (250 ms) need not wait for it.
+  // Every open socket `ms` older, and every DoT connection idle `ms` longer: a test of the socket age limit
+  // (250 ms) or of the idle close (10 s) need not wait for it.
   ageSockets(ms: number): void;
   close(): void;
 }
@@ -38,10 +39,11 @@ function shape(request: ResolverQuery, packed: readonly unknown[], fallback: Que
   });
 }
 
-// `windowPerResolver`: see windowShare in native.ts.
-export function openResolverClient(windowPerResolver?: number): ResolverClient {
+// `windowPerResolver`: see windowShare in native.ts. `tlsCaFile`: trust anchors for DoT resolvers besides
+// the system's (NETTOOLS_TLS_CA_FILE).
+export function openResolverClient(windowPerResolver?: number, tlsCaFile?: string | null): ResolverClient {
   const Engine = nativeEngineClass();
-  const engine = new Engine(windowPerResolver);
+  const engine = new Engine(windowPerResolver, tlsCaFile ?? undefined);
   // A canceller per request in flight, so close() can settle every promise it strands (a list, not a
   // Set: see linked-list.ts for what a table that swings with the load keeps alive).
   const pending = new LinkedList<() => void>();

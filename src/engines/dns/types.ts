@@ -81,7 +81,7 @@ export interface QueryAnswered {
   rcode: string;
   flags: Flag[];
   rttMs: number;
-  transport: 'udp' | 'tcp';
+  transport: 'udp' | 'tcp' | 'tls';
   answers: DnsRecord[];
   cnames?: CnameLink[]; // present only when the answer followed an alias
   rrsigs?: RrsigRecord[]; // only when the request asked for DNSSEC
@@ -89,7 +89,9 @@ export interface QueryAnswered {
   clientSubnet?: SubnetAnswer; // only when the request sent ECS
 }
 
-// No usable answer: `timeout`, `connection-refused`, `connection-closed`, `network-error`, `malformed`, `cancelled`.
+// No usable answer: `timeout`, `connection-refused`, `connection-closed`, `network-error`, `malformed`,
+// `cancelled`; from a DoT resolver also `tls-handshake-failed`, `tls-certificate-invalid` (detail: the
+// verifier's reason) and `tls-unavailable`.
 export interface QueryFailed {
   error: string;
   detail?: string;

@@ -11,6 +11,9 @@ const FLAG_BITS: ReadonlyArray<readonly [number, Flag]> = [
   [0x8000, 'qr'], [0x0400, 'aa'], [0x0200, 'tc'], [0x0100, 'rd'], [0x0080, 'ra'], [0x0020, 'ad'], [0x0010, 'cd'],
 ];
 
+// The engine's Transport (native/dns/dns_engine.h) by number.
+const TRANSPORTS = ['udp', 'tcp', 'tls'] as const;
+
 // RFC 1035 4.1.1 and RFC 2136 2.2 (the four bits a header carries); any other as RCODE<n>.
 const RCODE_NAMES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED', 'YXDOMAIN', 'YXRRSET', 'NXRRSET', 'NOTAUTH', 'NOTZONE'];
 
@@ -72,7 +75,7 @@ function answeredEntry(c: PackedReader, type: RecordType, ask: EdnsAsk): QueryEn
   const rcode = rcodeName(c.num());
   const flags = flagNames(c.num());
   const rttMs = c.num();
-  const transport = c.num() === 1 ? 'tcp' : 'udp';
+  const transport = TRANSPORTS[c.num()] ?? 'udp';
   const answers: DnsRecord[] = [];
   for (let n = c.num(); n > 0; n--) answers.push(record(c, type));
   const cnames: CnameLink[] = [];

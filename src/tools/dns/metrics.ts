@@ -9,7 +9,7 @@ export interface DnsMetrics {
   finished(outcome: Outcome<DnsResult>): void;
 }
 
-const ENGINE_EVENTS = ['sent', 'answered', 'timeouts', 'retries', 'tcpFallbacks', 'mismatchedDropped', 'malformedDropped', 'errors', 'cancelled'] as const;
+const ENGINE_EVENTS = ['sent', 'answered', 'timeouts', 'retries', 'tcpFallbacks', 'tlsConnections', 'mismatchedDropped', 'malformedDropped', 'errors', 'cancelled'] as const;
 const RTT_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 // Requests by outcome, queries by resolver and rcode, and each resolver's answer time, counted as
@@ -22,7 +22,7 @@ export function watchDnsEngine(registry: Registry, read: () => EngineCounters): 
   counterReadAtScrape(
     registry,
     'nettools_dns_engine_events_total',
-    'DNS engine events: sent, answered, timeouts, retries, tcpFallbacks, mismatchedDropped (spoofed or stray answers), malformedDropped, ...',
+    'DNS engine events: sent, answered, timeouts, retries, tcpFallbacks, tlsConnections (DoT connections opened), mismatchedDropped (spoofed or stray answers), malformedDropped, ...',
     ['event'],
     () => {
       const counters = read();

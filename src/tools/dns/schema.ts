@@ -71,7 +71,7 @@ export const querySchema = {
         rcode: { type: 'string', description: 'DNS response code; NXDOMAIN and SERVFAIL are answers, not errors.', examples: ['NOERROR', 'NXDOMAIN', 'SERVFAIL', 'REFUSED'] },
         flags: { type: 'array', items: { enum: ['qr', 'aa', 'tc', 'rd', 'ra', 'ad', 'cd'] }, description: 'Header flags set in the answer.' },
         rttMs: { type: 'number', minimum: 0, description: "From the first send to the answer, ms (a resend or a retry over TCP included). A question shared with other requests in flight reports the shared query's." },
-        transport: { enum: ['udp', 'tcp'], description: 'tcp when the UDP answer was truncated and the query went again over TCP.' },
+        transport: { enum: ['udp', 'tcp', 'tls'], description: 'tcp when the UDP answer was truncated and the query went again over TCP; tls for a DoT resolver (RFC 7858), whose answers all come over its TLS connection.' },
         answers: { type: 'array', description: 'Records of the asked type, shaped as in `records`.' },
         cnames: { type: 'array', items: recordSchemas.CNAME, description: 'Alias links followed to reach the answers.' },
         rrsigs: { type: 'array', items: rrsigSchema, description: 'Only when the request asked for `dnssec`: every RRSIG of the answer section, in wire order.' },
@@ -104,10 +104,10 @@ export const querySchema = {
       properties: {
         error: {
           type: 'string',
-          description: 'Why no answer: timeout, connection-refused, connection-closed, network-error, malformed or cancelled.',
-          examples: ['timeout'],
+          description: "Why no answer: timeout, connection-refused, connection-closed, network-error, malformed or cancelled; from a DoT resolver also tls-certificate-invalid (its certificate is not valid for the configured name, or chains to no trusted anchor), tls-handshake-failed or tls-unavailable (the trust anchors could not be loaded).",
+          examples: ['timeout', 'tls-certificate-invalid'],
         },
-        detail: { type: 'string', description: 'More about the error, when there is more to say.' },
+        detail: { type: 'string', description: "More about the error, when there is more to say: for tls-certificate-invalid the verifier's reason (e.g. \"hostname mismatch\"), for tls-handshake-failed OpenSSL's.", examples: ['hostname mismatch'] },
       },
     },
   ],

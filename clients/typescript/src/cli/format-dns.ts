@@ -8,7 +8,7 @@ type Query = DnsResolverResult['queries'][string];
 const answered = (q: Query | undefined): q is Extract<Query, { rcode: string }> => q !== undefined && 'rcode' in q;
 
 function queryText(type: string, q: Query): string {
-  return answered(q) ? `${oneLine(type)} ${oneLine(q.rcode)} ${q.rttMs.toFixed(1)} ms${q.transport === 'tcp' ? ' tcp' : ''}` : `${oneLine(type)} ${oneLine(q.error)}`;
+  return answered(q) ? `${oneLine(type)} ${oneLine(q.rcode)} ${q.rttMs.toFixed(1)} ms${q.transport === 'tcp' || q.transport === 'tls' ? ` ${q.transport}` : ''}` : `${oneLine(type)} ${oneLine(q.error)}${q.detail === undefined ? '' : ` (${oneLine(q.detail)})`}`;
 }
 
 // One resolver's answer to one type as it lands (--watch): its outcome, then its records as dig writes them.

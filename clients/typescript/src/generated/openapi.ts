@@ -1154,10 +1154,10 @@ export interface components {
                     /** @description From the first send to the answer, ms (a resend or a retry over TCP included). A question shared with other requests in flight reports the shared query's. */
                     rttMs: number;
                     /**
-                     * @description tcp when the UDP answer was truncated and the query went again over TCP.
+                     * @description tcp when the UDP answer was truncated and the query went again over TCP; tls for a DoT resolver (RFC 7858), whose answers all come over its TLS connection.
                      * @enum {unknown}
                      */
-                    transport: "udp" | "tcp";
+                    transport: "udp" | "tcp" | "tls";
                     /** @description Records of the asked type, shaped as in `records`. */
                     answers: unknown[];
                     /** @description Alias links followed to reach the answers. */
@@ -1236,11 +1236,15 @@ export interface components {
                     };
                 } | {
                     /**
-                     * @description Why no answer: timeout, connection-refused, connection-closed, network-error, malformed or cancelled.
+                     * @description Why no answer: timeout, connection-refused, connection-closed, network-error, malformed or cancelled; from a DoT resolver also tls-certificate-invalid (its certificate is not valid for the configured name, or chains to no trusted anchor), tls-handshake-failed or tls-unavailable (the trust anchors could not be loaded).
                      * @example timeout
+                     * @example tls-certificate-invalid
                      */
                     error: string;
-                    /** @description More about the error, when there is more to say. */
+                    /**
+                     * @description More about the error, when there is more to say: for tls-certificate-invalid the verifier's reason (e.g. "hostname mismatch"), for tls-handshake-failed OpenSSL's.
+                     * @example hostname mismatch
+                     */
                     detail?: string;
                 };
             };
@@ -1299,10 +1303,10 @@ export interface components {
                     /** @description From the first send to the answer, ms (a resend or a retry over TCP included). A question shared with other requests in flight reports the shared query's. */
                     rttMs: number;
                     /**
-                     * @description tcp when the UDP answer was truncated and the query went again over TCP.
+                     * @description tcp when the UDP answer was truncated and the query went again over TCP; tls for a DoT resolver (RFC 7858), whose answers all come over its TLS connection.
                      * @enum {unknown}
                      */
-                    transport: "udp" | "tcp";
+                    transport: "udp" | "tcp" | "tls";
                     /** @description Records of the asked type, shaped as in `records`. */
                     answers: unknown[];
                     /** @description Alias links followed to reach the answers. */
@@ -1381,11 +1385,15 @@ export interface components {
                     };
                 } | {
                     /**
-                     * @description Why no answer: timeout, connection-refused, connection-closed, network-error, malformed or cancelled.
+                     * @description Why no answer: timeout, connection-refused, connection-closed, network-error, malformed or cancelled; from a DoT resolver also tls-certificate-invalid (its certificate is not valid for the configured name, or chains to no trusted anchor), tls-handshake-failed or tls-unavailable (the trust anchors could not be loaded).
                      * @example timeout
+                     * @example tls-certificate-invalid
                      */
                     error: string;
-                    /** @description More about the error, when there is more to say. */
+                    /**
+                     * @description More about the error, when there is more to say: for tls-certificate-invalid the verifier's reason (e.g. "hostname mismatch"), for tls-handshake-failed OpenSSL's.
+                     * @example hostname mismatch
+                     */
                     detail?: string;
                 };
             };

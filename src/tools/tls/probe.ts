@@ -3,7 +3,7 @@ import { fnv1a32, gauge, PROBE_DURATION_HELP, PROBE_SUCCESS_HELP } from '../../p
 import type { Outcome } from '../outcome';
 import { HOST_PORT_POINTERS, hostPortBody } from '../host-port-probe';
 import type { ProbeSpec } from '../tool';
-import type { TlsRequest, TlsResult } from './types';
+import type { SessionFacts, TlsRequest, TlsResult } from './types';
 
 // blackbox_exporter's tcp module with tls: true: one handshake, its certificate verified.
 export const tlsProbe: ProbeSpec<TlsRequest, TlsResult> = {
@@ -36,7 +36,13 @@ async function tlsExposition(outcome: Outcome<TlsResult>, durationSeconds: numbe
   phases.set({ phase: 'resolve' }, result.timings.resolveMs / 1000);
   if (result.timings.connectMs !== undefined) phases.set({ phase: 'connect' }, result.timings.connectMs / 1000);
   if (result.timings.handshakeMs !== undefined) phases.set({ phase: 'handshake' }, result.timings.handshakeMs / 1000);
-  const certificates = result.certificates ?? [];
+  sslGauges(registry, result);
+  return registry.metrics();
+}
+
+// What blackbox_exporter reports of a TLS session (the tls module, and the http module over https).
+export function sslGauges(registry: Registry, session: Partial<Pick<SessionFacts, 'certificates' | 'protocol'>>): void {
+  const certificates = session.certificates ?? [];
   if (certificates.length > 0) {
     const earliest = Math.min(...certificates.map((c) => Date.parse(c.notAfter) / 1000));
     gauge(registry, 'probe_ssl_earliest_cert_expiry', 'Returns last SSL chain expiry in unixtime', earliest);
@@ -44,6 +50,5 @@ async function tlsExposition(outcome: Outcome<TlsResult>, durationSeconds: numbe
     gauge(registry, 'probe_ssl_last_chain_expiry_timestamp_seconds', 'Returns last SSL chain expiry in timestamp', earliest);
   }
   // blackbox names versions as Go does: "TLS 1.3".
-  if (result.protocol !== undefined) gauge(registry, 'probe_tls_version_info', 'Returns the TLS version used or NaN when unknown', 1, { version: result.protocol.replace(/^TLSv/, 'TLS ') });
-  return registry.metrics();
+  if (session.protocol !== undefined) gauge(registry, 'probe_tls_version_info', 'Returns the TLS version used or NaN when unknown', 1, { version: session.protocol.replace(/^TLSv/, 'TLS ') });
 }

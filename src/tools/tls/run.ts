@@ -70,7 +70,7 @@ export function openTls(deps: ToolDeps, options: TlsToolOptions = {}): ToolSlot<
 type ToolSlotRun = (request: TlsRequest, cancel: import('../../util/cancel').CancelToken) => unknown;
 
 // The system's roots, and the operator's own (NETTOOLS_TLS_CA_FILE) for internal services; read once.
-function trustAnchors(file: string | null): SecureContext | string {
+export function trustAnchors(file: string | null): SecureContext | string {
   if (file === null) return createSecureContext({ ca: [...rootCertificates] });
   try {
     return createSecureContext({ ca: [...rootCertificates, readFileSync(file, 'utf8')] });
@@ -93,7 +93,7 @@ function tlsTerms(budget: TargetBudget): TargetTerms<TlsRequest> {
   };
 }
 
-function connectionRefusal(reservation: RefusedReservation, where: string): ToolFailure {
+export function connectionRefusal(reservation: RefusedReservation, where: string): ToolFailure {
   const retry = reservation.reason === 'over-budget' ? 60 : reservation.retryAfterSeconds;
   return { code: 'target-rate-limited', detail: `${where} already receives ${reservation.limit} connections per minute from this server (its per-target connection budget); retry after ${retry} s`, retryAfterSeconds: retry };
 }

@@ -28,6 +28,8 @@ import type {
   TcpResult,
   TlsRequest,
   TlsResult,
+  HttpRequest,
+  HttpResult,
   TracerouteEvent,
   TracerouteLocated,
   TracerouteLocatedEvent,
@@ -129,6 +131,13 @@ export class NettoolsClient {
   // verifies. A certificate that does not verify, or a port that refuses, is still a value (see status).
   tls(request: TlsRequest, call: CallOptions = {}): Promise<Answer<TlsResult>> {
     return this.send<TlsResult>('POST', 'api/tools/tls', request, call);
+  }
+
+  // One HTTP request to a URL: its status, headers, body size and hash, each phase's time, the TLS facts
+  // for https, and the redirects followed. Any status, a refused connection or a failed handshake is a
+  // value (see connect, handshake, response); a redirect to a refused address is a problem.
+  http(request: HttpRequest, call: CallOptions = {}): Promise<Answer<HttpResult>> {
+    return this.send<HttpResult>('POST', 'api/tools/http', request, call);
   }
 
   // The caller's plan and budget; spends no token.

@@ -1,7 +1,7 @@
 import { Gauge, Registry } from 'prom-client';
-import { fnv1a32, gauge, PROBE_DURATION_HELP, PROBE_SUCCESS_HELP } from '../../probe/gauges';
+import { addressGauges, gauge, PROBE_DURATION_HELP, PROBE_SUCCESS_HELP } from '../../probe/gauges';
 import { integerParam } from '../../probe/query';
-import type { FieldError } from '../../problems/codes';
+import { connectionProbeBody, HOST_PORT_POINTERS } from '../host-port-probe';
 import type { Outcome } from '../outcome';
 import type { ProbeSpec } from '../tool';
 import { sslGauges } from '../tls/probe';
@@ -16,22 +16,10 @@ export const httpProbe: ProbeSpec<HttpRequest, HttpResult> = {
     method: 'http: GET or HEAD (GET)',
   },
   body(target, get) {
-    const protocol = get('ip_protocol');
-    if (protocol !== undefined && protocol !== 'ip4' && protocol !== 'ip6') return { errors: [{ pointer: '/ip_protocol', message: 'must be ip4 or ip6' } satisfies FieldError] };
-    const body: Record<string, unknown> = { url: target, followRedirects: integerParam(get('follow_redirects')) ?? 5 };
-    if (protocol !== undefined) body['ipVersion'] = protocol === 'ip4' ? 4 : 6;
-    const timeout = integerParam(get('timeout_ms'));
-    if (timeout !== undefined) body['timeoutMs'] = timeout;
     const method = get('method');
-    if (method !== undefined) body['method'] = method;
-    return { body };
+    return connectionProbeBody({ url: target, followRedirects: integerParam(get('follow_redirects')) ?? 5, ...(method !== undefined ? { method } : {}) }, get);
   },
-  pointers: [
-    [/^\/url$/, '/target'],
-    [/^\/ipVersion$/, '/ip_protocol'],
-    [/^\/timeoutMs$/, '/timeout_ms'],
-    [/^\/followRedirects$/, '/follow_redirects'],
-  ],
+  pointers: [[/^\/url$/, '/target'], ...HOST_PORT_POINTERS.filter(([p]) => !p.test('/host') && !p.test('/port')), [/^\/followRedirects$/, '/follow_redirects']],
   failuresAsMetrics: new Set(['host-not-found', 'upstream-failed', 'upstream-timeout']),
   exposition: (outcome, _request, seconds) => httpExposition(outcome, seconds),
 };
@@ -47,9 +35,7 @@ async function httpExposition(outcome: Outcome<HttpResult>, durationSeconds: num
   gauge(registry, 'probe_duration_seconds', PROBE_DURATION_HELP, durationSeconds);
   if (result === null) return registry.metrics();
   const all = [...result.redirects.map((r) => r.timings), result.timings];
-  gauge(registry, 'probe_dns_lookup_time_seconds', 'Returns the time taken for probe dns lookup in seconds', sum(all, 'resolveMs') / 1000);
-  gauge(registry, 'probe_ip_protocol', 'Specifies whether probe ip protocol is IP4 or IP6', result.ipVersion);
-  gauge(registry, 'probe_ip_addr_hash', "Specifies the hash of IP address. It's useful to detect if the IP address changes.", fnv1a32(result.address));
+  addressGauges(registry, sum(all, 'resolveMs') / 1000, result.ipVersion, result.address);
   const phases = new Gauge({ name: 'probe_http_duration_seconds', help: 'Duration of http request by phase, summed over all redirects', labelNames: ['phase'], registers: [registry] });
   for (const [phase, key] of PHASES) phases.set({ phase }, sum(all, key) / 1000);
   gauge(registry, 'probe_http_status_code', 'Response HTTP status code', result.status ?? 0);

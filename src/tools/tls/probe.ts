@@ -1,5 +1,5 @@
 import { Gauge, Registry } from 'prom-client';
-import { fnv1a32, gauge, PROBE_DURATION_HELP, PROBE_SUCCESS_HELP } from '../../probe/gauges';
+import { addressGauges, gauge, PROBE_DURATION_HELP, PROBE_SUCCESS_HELP } from '../../probe/gauges';
 import type { Outcome } from '../outcome';
 import { HOST_PORT_POINTERS, hostPortBody } from '../host-port-probe';
 import type { ProbeSpec } from '../tool';
@@ -29,9 +29,7 @@ async function tlsExposition(outcome: Outcome<TlsResult>, durationSeconds: numbe
   gauge(registry, 'probe_success', PROBE_SUCCESS_HELP, result?.status === 'handshake' && result.verified === true ? 1 : 0);
   gauge(registry, 'probe_duration_seconds', PROBE_DURATION_HELP, durationSeconds);
   if (result === null) return registry.metrics();
-  gauge(registry, 'probe_dns_lookup_time_seconds', 'Returns the time taken for probe dns lookup in seconds', result.timings.resolveMs / 1000);
-  gauge(registry, 'probe_ip_protocol', 'Specifies whether probe ip protocol is IP4 or IP6', result.ipVersion);
-  gauge(registry, 'probe_ip_addr_hash', "Specifies the hash of IP address. It's useful to detect if the IP address changes.", fnv1a32(result.address));
+  addressGauges(registry, result.timings.resolveMs / 1000, result.ipVersion, result.address);
   const phases = new Gauge({ name: 'nettools_probe_tls_duration_seconds', help: 'Duration of the tls probe by phase: resolve, connect, handshake (from the connect call)', labelNames: ['phase'], registers: [registry] });
   phases.set({ phase: 'resolve' }, result.timings.resolveMs / 1000);
   if (result.timings.connectMs !== undefined) phases.set({ phase: 'connect' }, result.timings.connectMs / 1000);

@@ -64,7 +64,7 @@ class Exchange {
     this.stopListening = this.cancel.onAbort(() => this.end(null));
     const tcp = tcpConnect({ host: address, port: url.port, lookup: NO_LOOKUP });
     this.socket = tcp;
-    tcp.once('error', (err: NodeJS.ErrnoException) => this.failed(err));
+    tcp.on('error', (err: NodeJS.ErrnoException) => this.failed(err));
     tcp.once('connect', () => {
       this.tConnected = performance.now();
       this.facts.timings.connectMs = roundMicros(this.tConnected - this.t0);
@@ -79,7 +79,7 @@ class Exchange {
     const serverName = url.target.kind === 'name' ? { servername: url.target.value } : {};
     const socket = tlsConnect({ socket: tcp, ...serverName, secureContext: this.options.trust, rejectUnauthorized: false, ...ASK_OCSP });
     this.socket = socket;
-    socket.once('error', (err: NodeJS.ErrnoException) => this.failed(err));
+    socket.on('error', (err: NodeJS.ErrnoException) => this.failed(err));
     socket.on('OCSPResponse', (response: Buffer | undefined) => (ocsp = Buffer.isBuffer(response) && response.length > 0));
     socket.once('secureConnect', () => {
       this.tSecured = performance.now();
@@ -96,7 +96,7 @@ class Exchange {
     const { url, method, headers } = this.options;
     const req = request({ createConnection: () => socket, method, path: url.path, setHost: false, headers: { Host: url.hostHeader, ...headers } });
     this.req = req;
-    req.once('error', (err: NodeJS.ErrnoException) => this.failed(err));
+    req.on('error', (err: NodeJS.ErrnoException) => this.failed(err));
     req.once('finish', () => (this.tSent = performance.now()));
     socket.once('data', () => (this.tFirstByte = performance.now()));
     req.once('response', (res) => this.answer(res));
@@ -112,7 +112,9 @@ class Exchange {
     this.hash = createHash('sha256');
     res.on('data', (chunk: Buffer) => this.read(chunk));
     res.once('end', () => this.end(this.withBody(false)));
-    res.once('error', (err: NodeJS.ErrnoException) => this.failed(err));
+    res.on('error', (err: NodeJS.ErrnoException) => this.failed(err));
+    // A connection closed mid-body: the answer is not whole (after our own close at the cap, nothing).
+    res.once('close', () => (res.complete ? undefined : this.failed(Object.assign(new Error('the answer was cut off'), { code: 'ECONNRESET' }))));
   }
 
   private read(chunk: Buffer): void {

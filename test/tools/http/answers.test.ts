@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertMatchesSchema } from '../../support/contract';
@@ -54,6 +56,19 @@ test('a name is asked of the configured resolvers and its address connected to',
 test('localhost is asked of the configured resolvers, never the system: the test resolver refuses it, 502 upstream-failed', async ({ server, sites }) => {
   const problem = assertProblem(await http(server, { url: `http://localhost:${sites.main}/` }), 502, 'upstream-failed');
   assert.equal(problem.resolvers, [{ id: 'knot', address: '127.0.0.173', rcode: 'REFUSED' }]);
+});
+
+test('an IPv6 literal in brackets is connected to as it is, ipVersion 6', async ({ server }) => {
+  const site = createServer((_req, res) => res.end('six\n'));
+  await new Promise<void>((r) => site.listen(0, '::1', r));
+  try {
+    const body = (await http(server, { url: `http://[::1]:${(site.address() as AddressInfo).port}/` })).json();
+    assertMatchesSchema('HttpResult', body);
+    assert.equal([body.status, body.address, body.ipVersion, body.body.bytes], [200, '::1', 6, 4]);
+  } finally {
+    site.closeAllConnections();
+    site.close();
+  }
 });
 
 test('HEAD is answered with the headers and no body bytes', async ({ server, sites }) => {

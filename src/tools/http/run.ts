@@ -4,7 +4,8 @@ import pkg from '../../../package.json';
 import { roundMicros } from '../../engines/icmp/stats';
 import { refusePort } from '../../policy/port-policy';
 import { createTargetCheck } from '../../policy/target-policy';
-import { TargetBudget } from '../../ratelimit/target-budget';
+import type { TargetBudget } from '../../ratelimit/target-budget';
+import { connectionBudget } from '../connection-budget';
 import { promised, type Answer } from '../../util/answer';
 import type { CancelToken } from '../../util/cancel';
 import { parseHttpUrl, type HttpUrl } from '../../validation/http-url';
@@ -48,7 +49,7 @@ export function openHttp(deps: ToolDeps, options: HttpToolOptions = {}): ToolSlo
   const { config } = deps;
   const path = new TargetPath(deps, null, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: config.allowPrivateTargets }));
   // The tcp and tls checks' budget, the same key: every exchange, redirects too, is one more connection.
-  const budget = new TargetBudget({ limit: config.targetConnectionsPerMinute, windowMs: 60_000, keyPrefix: 'tcp:', ...(deps.targetStore ? { store: deps.targetStore } : {}) });
+  const budget = connectionBudget(deps);
   const checker = new HttpChecker(path, httpTerms(budget), trust, { bodyMaxBytes: config.httpBodyMaxBytes, userAgent: userAgent(config.httpContact), checkPorts: config.checkPorts });
   const requests = deps.registry === null ? null : watchHttp(deps.registry);
   return {

@@ -24,12 +24,14 @@ export interface HttpToolOptions {
 
 const ABORTED: ToolFailure = { code: 'aborted', detail: 'the caller went away before the check finished' };
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const RESOLVE_MS = 2000; // what the other tools give the resolvers (resolve-host.ts)
 
 // One exchange's target on the path: the URL's host, resolved, checked and paid for like tls's.
 interface HopRequest {
   host: string;
   target: HostTarget;
   ipVersion?: 4 | 6;
+  resolveTimeoutMs: number;
   url: HttpUrl;
   check: HttpRequest;
 }
@@ -114,7 +116,9 @@ class HttpChecker {
     const host = url.target.value;
     const portRefused = refusePort(url.port, this.settings.checkPorts);
     if (portRefused !== null) return { ok: false, failure: forbidden(ctx, url, { code: 'target-forbidden', detail: portRefused, address: host, range: 'port' }) };
-    const hop: HopRequest = { host, target: url.target, url, check: ctx.request, ...(ctx.request.ipVersion !== undefined ? { ipVersion: ctx.request.ipVersion } : {}) };
+    // The resolvers too are within the check's time: a redirect's host is asked for at most what is left.
+    const resolveTimeoutMs = Math.max(1, Math.min(RESOLVE_MS, Math.round(ctx.deadline - performance.now())));
+    const hop: HopRequest = { host, target: url.target, url, check: ctx.request, resolveTimeoutMs, ...(ctx.request.ipVersion !== undefined ? { ipVersion: ctx.request.ipVersion } : {}) };
     const reached = await this.path.reach(hop, ctx.cancel, redirected ? undefined : ctx.events, this.terms, 1);
     if (reached.ok || reached.failure.code !== 'target-forbidden') return reached;
     return { ok: false, failure: forbidden(ctx, url, reached.failure) };

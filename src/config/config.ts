@@ -78,6 +78,9 @@ const asnZone: Parser<string> = (text) => {
 };
 
 // A comma list of ports (1..65535), each once; empty: none.
+// Printed into a header: printable ASCII, no parentheses (it closes a User-Agent comment).
+const httpContact: Parser<string> = (text) => (/^[\x21-\x27\x2a-\x7e]{0,200}$/.test(text) ? text : refuse('expected printable ASCII without spaces or parentheses, at most 200 characters'));
+
 const portList: Parser<number[]> = (text) => {
   if (text === '') return [];
   const ports = text.split(',').map((p) => p.trim());
@@ -166,6 +169,20 @@ const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     fallback: '',
     parse: filePath,
     help: 'a PEM file of trust anchors the tls check and DoT resolvers accept besides the system ones (internal CAs); empty: none',
+  },
+  httpBodyMaxBytes: {
+    key: 'httpBodyMaxBytes',
+    variable: 'NETTOOLS_HTTP_BODY_MAX_BYTES',
+    fallback: '1048576',
+    parse: integer(0, 64 * 1024 * 1024),
+    help: 'bytes of an answer body the http check reads (and hashes) before it closes the connection',
+  },
+  httpContact: {
+    key: 'httpContact',
+    variable: 'NETTOOLS_HTTP_CONTACT',
+    fallback: '',
+    parse: httpContact,
+    help: "an address or URL for the http check's User-Agent (nettools/<version> (+<contact>)), so that a site's operator can reach this server's; empty: none",
   },
   streamMaxSeconds: {
     key: 'streamMaxSeconds',

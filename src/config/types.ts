@@ -32,6 +32,8 @@ export interface Config {
   streamMaxSeconds: number; // a streamed ping's longest run
   targetConnectionsPerMinute: number; // TCP connections a minute to one address and port
   tlsCaFile: string | null; // PEM trust anchors the tls check adds to the system's
+  httpBodyMaxBytes: number; // body bytes the http check reads and hashes
+  httpContact: string; // the operator's address or URL in the http check's User-Agent; empty: none
   checkPorts: number[]; // ports below 1024 besides 80 and 443 that connection checks may use
   maxTracesInFlight: number;
   targetTracesPerMinute: number;

@@ -104,7 +104,7 @@ function toolProblem(r: ToolFailure | Extract<StageRefusal, { code: FailureCode 
     case 'host-not-found':
       return { code, detail: r.detail, extensions: { dns: r.dns } };
     case 'target-forbidden':
-      return { code, detail: r.detail, extensions: { range: r.range } };
+      return { code, detail: r.detail, extensions: { range: r.range, ...(r.url !== undefined ? { url: r.url, redirects: r.redirects ?? [] } : {}) } };
     default:
       return { code, detail: r.detail };
   }

@@ -45,6 +45,9 @@ const FAILURE_SCHEMA = {
     },
     resolvers: { type: 'array', maxItems: 32, items: { type: 'object', maxProperties: 16 } },
     durationMs: { type: 'number', minimum: 0 },
+    // target-forbidden from the http check, when a redirect was refused: optional, so not among the extras.
+    url: TEXT(2048),
+    redirects: { type: 'array', maxItems: 5, items: { type: 'object', maxProperties: 16 } },
   },
 } as const;
 

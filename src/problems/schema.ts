@@ -55,6 +55,8 @@ export const problemSchema = {
       description: 'Only on host-not-found: what the resolvers said. nxdomain: the name does not exist; no-data: it exists, without an address of the wanted family.',
     },
     range: { type: 'string', description: 'Only on target-forbidden: the refused range the address is in, e.g. loopback or ipv4-mapped:private.', examples: ['loopback'] },
+    url: { type: 'string', description: 'Only on target-forbidden from the http check, when a redirect was refused: the URL it led to.' },
+    redirects: { type: 'array', description: 'Only on target-forbidden from the http check, when a redirect was refused: the redirects followed before it, as the 200 lists them.', items: { type: 'object' } },
   },
   examples: [
     {

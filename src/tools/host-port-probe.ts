@@ -9,9 +9,13 @@ export const HOST_PORT = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/;
 export function hostPortBody(target: string, get: (name: string) => string | undefined): { body: Record<string, unknown> } | { errors: FieldError[] } {
   const m = HOST_PORT.exec(target);
   if (m === null) return { errors: [{ pointer: '/target', message: 'must be host:port ([address]:port for IPv6)' }] };
+  return connectionProbeBody({ host: m[1] ?? m[2], port: Number(m[3]) }, get);
+}
+
+// What every module that connects reads alike (tcp, tls, http): ip_protocol and timeout_ms, added to `body`.
+export function connectionProbeBody(body: Record<string, unknown>, get: (name: string) => string | undefined): { body: Record<string, unknown> } | { errors: FieldError[] } {
   const protocol = get('ip_protocol');
   if (protocol !== undefined && protocol !== 'ip4' && protocol !== 'ip6') return { errors: [{ pointer: '/ip_protocol', message: 'must be ip4 or ip6' }] };
-  const body: Record<string, unknown> = { host: m[1] ?? m[2], port: Number(m[3]) };
   if (protocol !== undefined) body['ipVersion'] = protocol === 'ip4' ? 4 : 6;
   const timeout = integerParam(get('timeout_ms'));
   if (timeout !== undefined) body['timeoutMs'] = timeout;

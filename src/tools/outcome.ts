@@ -16,7 +16,8 @@ export interface FieldFault {
 export type ToolFailure =
   // The resolvers answered: the name does not exist (nxdomain), or has no address of the wanted family (no-data).
   | { code: 'host-not-found'; detail: string; dns: 'nxdomain' | 'no-data' }
-  | { code: 'target-forbidden'; detail: string; address: string; range: string }
+  // After a redirect (the http check): the redirect's URL, and the redirects followed before it.
+  | { code: 'target-forbidden'; detail: string; address: string; range: string; url?: string; redirects?: readonly unknown[] }
   | { code: 'target-rate-limited'; detail: string; retryAfterSeconds: number }
   | { code: 'invalid-field'; detail: string; fields: FieldFault[] }
   | { code: 'engine-unavailable'; detail: string }

@@ -14,6 +14,7 @@ import { openIcmpEngine } from './icmp-engine';
 import { mtrTool } from './mtr';
 import { tcpTool } from './tcp';
 import { tlsTool } from './tls';
+import { httpTool } from './http';
 import { openTcpEngine } from './tcp-engine';
 import { pingTool } from './ping';
 import { tracerouteTool } from './traceroute';
@@ -25,7 +26,7 @@ import { AsnCache } from './asn-lookup';
 // eslint-style `any`: the list holds tools of different request and result types.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 // Each takes `locations` (tools/locations-field.ts): the same request, measured elsewhere too.
-export const TOOLS: ReadonlyArray<Tool<any, any>> = [pingTool, dnsTool, tracerouteTool, mtrTool, tcpTool, tlsTool].map(locatable);
+export const TOOLS: ReadonlyArray<Tool<any, any>> = [pingTool, dnsTool, tracerouteTool, mtrTool, tcpTool, tlsTool, httpTool].map(locatable);
 
 // A tool ready to serve: its definition, its request validator and what runs it.
 export interface OpenTool<Req = unknown, Res = unknown> {

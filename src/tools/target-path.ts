@@ -22,6 +22,7 @@ export interface TargetRequest {
   host: string;
   target: HostTarget;
   ipVersion?: 4 | 6;
+  resolveTimeoutMs?: number; // what the resolvers may take at most; 2 s by default (resolve-host.ts)
 }
 
 // What every tool on this path may fail with before it measures anything (for the OpenAPI document).
@@ -69,8 +70,8 @@ export class TargetPath {
   async reach<Req extends TargetRequest>(request: Req, cancel: CancelToken, events: ToolEvents | undefined, terms: TargetTerms<Req>, units: number, refused: ToolFailure | null = null): Promise<Reached> {
     const startedAt = new Date().toISOString();
     const t0 = performance.now();
-    const ipVersion = request.ipVersion;
-    const resolved = await resolveHost(request.target, { client: this.client, resolvers: this.deps.config.resolvers, ...(ipVersion !== undefined ? { ipVersion } : {}), cancel });
+    const { ipVersion, resolveTimeoutMs } = request;
+    const resolved = await resolveHost(request.target, { client: this.client, resolvers: this.deps.config.resolvers, ...(ipVersion !== undefined ? { ipVersion } : {}), ...(resolveTimeoutMs !== undefined ? { timeoutMs: resolveTimeoutMs } : {}), cancel });
     const resolveMs = roundMicros(performance.now() - t0);
     if (cancel.aborted) return { ok: false, failure: terms.aborted };
     if (!resolved.ok) return resolved;

@@ -1,5 +1,6 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import type { FieldError } from '../problems/codes';
+import { HTTP_URL_MESSAGE, parseHttpUrl } from './http-url';
 import { FormatKeeper, PARSERS, type FormatParsers, type FormatValues } from './format-values';
 import { assertUniqueItemsTyped } from './unique-items';
 
@@ -14,6 +15,7 @@ export type Validate<T> = (body: Record<string, unknown>) => Parsed<T>;
 
 const FORMAT_MESSAGES: Record<string, string> = {
   host: 'must be a host name, an IPv4 literal or an IPv6 literal, without scheme, port, path or spaces',
+  'http-url': HTTP_URL_MESSAGE,
   domain: 'must be a domain name (labels of 1-63 letters, digits, "-" or "_"; at most 253 characters) or an IP literal',
 };
 
@@ -28,6 +30,7 @@ export function createSchemaCompiler(parsers: FormatParsers = PARSERS): <T>(sche
   const kept = new FormatKeeper(parsers);
   ajv.addFormat('host', { type: 'string', validate: (s: string) => kept.checkHost(s) });
   ajv.addFormat('domain', { type: 'string', validate: (s: string) => kept.checkDomain(s) });
+  ajv.addFormat('http-url', { type: 'string', validate: (s: string) => typeof parseHttpUrl(s) !== 'string' });
   return <T>(schema: object, normalize: Normalize<T>): Validate<T> => {
     assertUniqueItemsTyped(schema);
     const validate = ajv.compile(schema);

@@ -126,7 +126,9 @@ test('rate limits apply, with their headers', async ({ guarded }) => {
 
 const bad: Array<[string, string]> = [
   ['target=127.0.0.1', '/module'],
-  ['module=http&target=x.test', '/module'],
+  ['module=nope&target=x.test', '/module'],
+  ['module=http&target=x.test', '/target'],
+  ['module=http&target=http://x.test/&follow_redirects=6', '/follow_redirects'],
   ['module=icmp', '/target'],
   ['module=icmp&target=a b', '/target'],
   ['module=icmp&target=x.test&ip_protocol=ip5', '/ip_protocol'],

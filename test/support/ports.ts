@@ -56,10 +56,10 @@ export async function freeFixedTcpPort(address: string): Promise<number> {
   }
 }
 
-// Whether something accepts TCP connections on 127.0.0.1:`port` now.
-export function accepts(port: number): Promise<boolean> {
+// Whether something accepts TCP connections on `address`:`port` now.
+export function accepts(port: number, address = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
-    const s = net.connect({ host: '127.0.0.1', port }, () => {
+    const s = net.connect({ host: address, port }, () => {
       s.destroy();
       resolve(true);
     });

@@ -33,6 +33,8 @@ import type {
   TlsLocatedEvent,
   TlsRequest,
   TlsResult,
+  HttpRequest,
+  HttpResult,
   TracerouteEvent,
   TracerouteLocated,
   TracerouteLocatedEvent,
@@ -140,6 +142,13 @@ export class NettoolsClient {
   tls(request: TlsRequest, call?: CallOptions): Promise<Answer<TlsResult | TlsLocated>>;
   tls(request: TlsRequest, call: CallOptions = {}): Promise<Answer<TlsResult | TlsLocated>> {
     return this.send('POST', 'api/tools/tls', request, call);
+  }
+
+  // One HTTP request to a URL: its status, headers, body size and hash, each phase's time, the TLS facts
+  // for https, and the redirects followed. Any status, a refused connection or a failed handshake is a
+  // value (see connect, handshake, response); a redirect to a refused address is a problem.
+  http(request: HttpRequest, call: CallOptions = {}): Promise<Answer<HttpResult>> {
+    return this.send<HttpResult>('POST', 'api/tools/http', request, call);
   }
 
   // The caller's plan and budget; spends no token.

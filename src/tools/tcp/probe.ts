@@ -1,5 +1,5 @@
 import { Gauge, Registry } from 'prom-client';
-import { fnv1a32, gauge, PROBE_DURATION_HELP, PROBE_SUCCESS_HELP } from '../../probe/gauges';
+import { addressGauges, gauge, PROBE_DURATION_HELP, PROBE_SUCCESS_HELP } from '../../probe/gauges';
 import { integerParam } from '../../probe/query';
 import type { Outcome } from '../outcome';
 import { HOST_PORT_POINTERS, hostPortBody } from '../host-port-probe';
@@ -31,9 +31,7 @@ async function tcpExposition(outcome: Outcome<TcpResult>, durationSeconds: numbe
   gauge(registry, 'probe_success', PROBE_SUCCESS_HELP, result !== null && result.attempts.connected === result.attempts.sent ? 1 : 0);
   gauge(registry, 'probe_duration_seconds', PROBE_DURATION_HELP, durationSeconds);
   if (result) {
-    gauge(registry, 'probe_dns_lookup_time_seconds', 'Returns the time taken for probe dns lookup in seconds', result.resolveMs / 1000);
-    gauge(registry, 'probe_ip_protocol', 'Specifies whether probe ip protocol is IP4 or IP6', result.ipVersion);
-    gauge(registry, 'probe_ip_addr_hash', "Specifies the hash of IP address. It's useful to detect if the IP address changes.", fnv1a32(result.address));
+    addressGauges(registry, result.resolveMs / 1000, result.ipVersion, result.address);
     const phases = new Gauge({ name: 'nettools_probe_tcp_duration_seconds', help: 'Duration of the tcp probe by phase: resolve, and connect (the mean over the attempts that connected)', labelNames: ['phase'], registers: [registry] });
     phases.set({ phase: 'resolve' }, result.resolveMs / 1000);
     if (result.connectMs) phases.set({ phase: 'connect' }, result.connectMs.avg / 1000);

@@ -3,7 +3,8 @@ import { roundMicros } from '../../engines/icmp/stats';
 import type { TcpConnector } from '../../engines/tcp';
 import { refusePort } from '../../policy/port-policy';
 import { createTargetCheck } from '../../policy/target-policy';
-import { TargetBudget } from '../../ratelimit/target-budget';
+import type { TargetBudget } from '../../ratelimit/target-budget';
+import { connectionBudget } from '../connection-budget';
 import type { Answer } from '../../util/answer';
 import type { CancelToken } from '../../util/cancel';
 import { engineSession } from '../engine-session';
@@ -49,7 +50,7 @@ function createMeasure(deps: ToolDeps, connector: TcpConnector, checkTarget: Tar
   // No ICMP socket is needed: a TCP socket of either family opens per attempt.
   const path = new TargetPath(deps, null, checkTarget);
   // Across all clients: many clients together must not turn this server into a connection flood.
-  const budget = new TargetBudget({ limit: config.targetConnectionsPerMinute, windowMs: 60_000, keyPrefix: 'tcp:', ...(deps.targetStore ? { store: deps.targetStore } : {}) });
+  const budget = connectionBudget(deps);
   const terms = tcpTerms(budget);
   // Elsewhere, as here: a round's attempts from the address and port's budget, the first at admission.
   const elsewhere = measuredElsewhere<TcpRequest, TcpResult>(path, terms, (r) => Math.min(ROUND_ATTEMPTS, r.count), (r, round) => Math.min(ROUND_ATTEMPTS, r.count - round * ROUND_ATTEMPTS));

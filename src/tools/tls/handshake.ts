@@ -24,9 +24,9 @@ export interface HandshakeOutcome {
 }
 
 // tls.connect hands requestOCSP on to its TLSSocket, though @types/node lists it for the socket alone.
-const ASK_OCSP = { requestOCSP: true } as ConnectionOptions;
+export const ASK_OCSP = { requestOCSP: true } as ConnectionOptions;
 
-const UNREACHABLE = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'EACCES']);
+export const UNREACHABLE = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'EACCES']);
 
 // One handshake; the socket is destroyed the moment it completes or fails: no byte of application data.
 // rejectUnauthorized is off so that a certificate that does not verify is reported, not hidden by a
@@ -51,17 +51,19 @@ export function handshake(options: HandshakeOptions, cancel: CancelToken, resolv
     const handshakeMs = roundMicros(performance.now() - t0);
     end({ status: 'handshake', ...(connectMs !== undefined ? { connectMs } : {}), handshakeMs, session: sessionFacts(socket, ocsp, options.trust.anchors) });
   });
-  socket.once('error', (err: NodeJS.ErrnoException) => end(failure(err, connectMs)));
+  socket.once('error', (err: NodeJS.ErrnoException) => end(connectionFailure(err, connectMs)));
 }
 
-function failure(err: NodeJS.ErrnoException, connectMs: number | undefined): HandshakeOutcome {
+// How a socket error ends a check, by how far it got: connected, a TLS failure; before, the connection's.
+export function connectionFailure(err: NodeJS.ErrnoException, connectMs: number | undefined): HandshakeOutcome {
   const code = err.code ?? 'ERR_UNKNOWN';
   if (connectMs !== undefined) return { status: 'handshake-failed', code, connectMs };
   if (code === 'ECONNREFUSED') return { status: 'refused', code };
   return { status: UNREACHABLE.has(code) ? 'unreachable' : 'error', code };
 }
 
-function sessionFacts(socket: TLSSocket, ocspStapled: boolean, anchors: ReadonlySet<string>): SessionFacts {
+// What a completed handshake shows (the http check reports the same of its https connections).
+export function sessionFacts(socket: TLSSocket, ocspStapled: boolean, anchors: ReadonlySet<string>): SessionFacts {
   const cipher = socket.getCipher();
   const alpn = socket.alpnProtocol;
   const error = socket.authorizationError as unknown as string | Error | null;

@@ -1,9 +1,9 @@
 import { Gauge, Registry } from 'prom-client';
-import { fnv1a32, gauge, PROBE_DURATION_HELP, PROBE_SUCCESS_HELP } from '../../probe/gauges';
+import { addressGauges, gauge, PROBE_DURATION_HELP, PROBE_SUCCESS_HELP } from '../../probe/gauges';
 import type { Outcome } from '../outcome';
 import { HOST_PORT_POINTERS, hostPortBody } from '../host-port-probe';
 import type { ProbeSpec } from '../tool';
-import type { CertificateFacts, TlsRequest, TlsResult } from './types';
+import type { CertificateFacts, SessionFacts, TlsRequest, TlsResult } from './types';
 
 // blackbox_exporter's tcp module with tls: true: one handshake, its certificate verified.
 export const tlsProbe: ProbeSpec<TlsRequest, TlsResult> = {
@@ -29,14 +29,18 @@ async function tlsExposition(outcome: Outcome<TlsResult>, durationSeconds: numbe
   gauge(registry, 'probe_success', PROBE_SUCCESS_HELP, result?.status === 'handshake' && result.verified === true ? 1 : 0);
   gauge(registry, 'probe_duration_seconds', PROBE_DURATION_HELP, durationSeconds);
   if (result === null) return registry.metrics();
-  gauge(registry, 'probe_dns_lookup_time_seconds', 'Returns the time taken for probe dns lookup in seconds', result.timings.resolveMs / 1000);
-  gauge(registry, 'probe_ip_protocol', 'Specifies whether probe ip protocol is IP4 or IP6', result.ipVersion);
-  gauge(registry, 'probe_ip_addr_hash', "Specifies the hash of IP address. It's useful to detect if the IP address changes.", fnv1a32(result.address));
+  addressGauges(registry, result.timings.resolveMs / 1000, result.ipVersion, result.address);
   const phases = new Gauge({ name: 'nettools_probe_tls_duration_seconds', help: 'Duration of the tls probe by phase: resolve, connect, handshake (from the connect call)', labelNames: ['phase'], registers: [registry] });
   phases.set({ phase: 'resolve' }, result.timings.resolveMs / 1000);
   if (result.timings.connectMs !== undefined) phases.set({ phase: 'connect' }, result.timings.connectMs / 1000);
   if (result.timings.handshakeMs !== undefined) phases.set({ phase: 'handshake' }, result.timings.handshakeMs / 1000);
-  const certificates = result.certificates ?? [];
+  sslGauges(registry, result);
+  return registry.metrics();
+}
+
+// What blackbox_exporter reports of a TLS session (the tls module, and the http module over https).
+export function sslGauges(registry: Registry, session: Partial<Pick<SessionFacts, 'certificates' | 'protocol'>>): void {
+  const certificates = session.certificates ?? [];
   if (certificates.length > 0) {
     const earliest = Math.min(...sentChain(certificates).map((c) => Date.parse(c.notAfter) / 1000));
     gauge(registry, 'probe_ssl_earliest_cert_expiry', 'Returns last SSL chain expiry in unixtime', earliest);
@@ -44,8 +48,7 @@ async function tlsExposition(outcome: Outcome<TlsResult>, durationSeconds: numbe
     gauge(registry, 'probe_ssl_last_chain_expiry_timestamp_seconds', 'Returns last SSL chain expiry in timestamp', earliest);
   }
   // blackbox names versions as Go does: "TLS 1.3".
-  if (result.protocol !== undefined) gauge(registry, 'probe_tls_version_info', 'Returns the TLS version used or NaN when unknown', 1, { version: result.protocol.replace(/^TLSv/, 'TLS ') });
-  return registry.metrics();
+  if (session.protocol !== undefined) gauge(registry, 'probe_tls_version_info', 'Returns the TLS version used or NaN when unknown', 1, { version: session.protocol.replace(/^TLSv/, 'TLS ') });
 }
 
 // blackbox_exporter reads these metrics from the certificates the server sent (Go's PeerCertificates), not

@@ -4,7 +4,8 @@ import { roundMicros } from '../../engines/icmp/stats';
 import { PlainCounter } from '../../observability/plain-counter';
 import { refusePort } from '../../policy/port-policy';
 import { createTargetCheck } from '../../policy/target-policy';
-import { TargetBudget } from '../../ratelimit/target-budget';
+import type { TargetBudget } from '../../ratelimit/target-budget';
+import { connectionBudget } from '../connection-budget';
 import type { CancelToken } from '../../util/cancel';
 import { failed, succeeded, type Outcome, type ToolFailure } from '../outcome';
 import { measuredElsewhere, TargetPath, type RefusedReservation, type TargetTerms } from '../target-path';
@@ -26,7 +27,7 @@ export function openTls(deps: ToolDeps, options: TlsToolOptions = {}): ToolSlot<
   const { config } = deps;
   const path = new TargetPath(deps, null, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: config.allowPrivateTargets }));
   // The tcp check's budget, the same key: a handshake is one more connection to that address and port.
-  const budget = new TargetBudget({ limit: config.targetConnectionsPerMinute, windowMs: 60_000, keyPrefix: 'tcp:', ...(deps.targetStore ? { store: deps.targetStore } : {}) });
+  const budget = connectionBudget(deps);
   const terms = tlsTerms(budget);
   const requests = deps.registry === null ? null : watchTls(deps.registry);
   const run = async (request: TlsRequest, cancel: CancelToken, events?: ToolEvents): Promise<Outcome<TlsResult>> => {
@@ -82,7 +83,7 @@ function tlsTerms(budget: TargetBudget): TargetTerms<TlsRequest> {
   };
 }
 
-function connectionRefusal(reservation: RefusedReservation, where: string): ToolFailure {
+export function connectionRefusal(reservation: RefusedReservation, where: string): ToolFailure {
   const retry = reservation.reason === 'over-budget' ? 60 : reservation.retryAfterSeconds;
   return { code: 'target-rate-limited', detail: `${where} already receives ${reservation.limit} connections per minute from this server (its per-target connection budget); retry after ${retry} s`, retryAfterSeconds: retry };
 }

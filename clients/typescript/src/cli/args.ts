@@ -26,17 +26,18 @@ export type Command =
   | ({ command: 'mtr'; host: string; cycles?: number; intervalMs?: number; maxHops?: number; timeoutMs?: number; resolveNames?: boolean; asn?: boolean } & Family & Common)
 
   | ({ command: 'tcp'; host: string; port: number; count?: number; intervalMs?: number; timeoutMs?: number } & Family & Common)
-  | ({ command: 'tls'; host: string; port?: number; serverName?: string; timeoutMs?: number; certDays?: number } & Family & Common);
+  | ({ command: 'tls'; host: string; port?: number; serverName?: string; timeoutMs?: number; certDays?: number } & Family & Common)
+  | ({ command: 'http'; url: string; method?: 'HEAD'; followRedirects?: number; timeoutMs?: number; expectStatus?: number[] } & Family & Common);
 
 export type Parsed = { ok: true; value: Command } | { ok: false; message: string; command?: string };
 
-const VALUED = new Set(['--servername', '--cert-days', '--server', '--key', '--deadline', '-w', '--count', '-c', '--interval', '-i', '--timeout', '-W', '--size', '-s', '--type', '--expect', '--resolver', '--max-hops', '--probes', '--ip-version', '--cycles', '--from', '--quorum']);
-const FLAGS = new Set(['--json', '--no-wait', '--watch', '--consistent', '--dnssec', '--names', '--asn', '--help', '-h', '--version', '-4', '-6']);
+const VALUED = new Set(['--expect-status', '--follow', '--servername', '--cert-days', '--server', '--key', '--deadline', '-w', '--count', '-c', '--interval', '-i', '--timeout', '-W', '--size', '-s', '--type', '--expect', '--resolver', '--max-hops', '--probes', '--ip-version', '--cycles', '--from', '--quorum']);
+const FLAGS = new Set(['--head', '--json', '--no-wait', '--watch', '--consistent', '--dnssec', '--names', '--asn', '--help', '-h', '--version', '-4', '-6']);
 // Flags that belong to some commands only.
-const OWN_FLAGS = ['--consistent', '--dnssec', '--names', '--asn', '-4', '-6'];
+const OWN_FLAGS = ['--head', '--consistent', '--dnssec', '--names', '--asn', '-4', '-6'];
 const COMMON_VALUED = ['--server', '--key', '--deadline', '-w'];
 const LOCATED = ['--from', '--quorum'];
-const OPERAND: Record<string, string> = { ping: 'HOST', dns: 'DOMAIN', trace: 'HOST', mtr: 'HOST', tcp: 'HOST and a PORT', tls: 'HOST' };
+const OPERAND: Record<string, string> = { ping: 'HOST', dns: 'DOMAIN', trace: 'HOST', mtr: 'HOST', tcp: 'HOST and a PORT', tls: 'HOST', http: 'URL' };
 const FAMILY = ['--ip-version', '-4', '-6'];
 // What `nettools dns DOMAIN TYPE ...` takes after the domain; anything else there is a usage error.
 const RECORD_TYPES = new Set(['A', 'AAAA', 'MX', 'TXT', 'CNAME', 'NS', 'SOA', 'CAA', 'SRV', 'PTR', 'HTTPS', 'SVCB', 'DS', 'DNSKEY', 'TLSA', 'NAPTR']);
@@ -47,6 +48,7 @@ const OWN: Record<string, string[]> = {
   mtr: ['--cycles', '-c', '--interval', '-i', '--max-hops', '--timeout', '--names', '--asn', ...FAMILY, ...LOCATED],
   tcp: ['--count', '-c', '--interval', '-i', '--timeout', '-W', ...FAMILY],
   tls: ['--servername', '--timeout', '--cert-days', ...FAMILY],
+  http: ['--expect-status', '--follow', '--head', '--timeout', ...FAMILY],
   locations: [],
 };
 
@@ -186,7 +188,17 @@ function mtrCommand(s: Scan, host: string, c: Common): Command | string {
   return typeof given === 'string' ? given : { command: 'mtr', host, ...given, ...c };
 }
 
-const COMMANDS = { ping: pingCommand, dns: dnsCommand, trace: traceCommand, mtr: mtrCommand };
+const COMMANDS = { ping: pingCommand, dns: dnsCommand, trace: traceCommand, mtr: mtrCommand, http: httpCommand };
+
+// The URL as given (the server judges it); --expect-status a comma list of statuses, as curl's users write them.
+function httpCommand(s: Scan, url: string, c: Common): Command | string {
+  const statuses = last(s, '--expect-status');
+  if (statuses !== undefined && !/^\d{3}(,\d{3})*$/.test(statuses)) return `--expect-status must be statuses separated by commas, such as 200,301, not ${statuses}`;
+  const given = fields({ followRedirects: whole(s, '--follow'), timeoutMs: whole(s, '--timeout'), ipVersion: ipVersion(s) });
+  if (typeof given === 'string') return given;
+  const method = s.flags.has('--head') ? { method: 'HEAD' as const } : {};
+  return { command: 'http', url, ...method, ...(statuses === undefined ? {} : { expectStatus: statuses.split(',').map(Number) }), ...given, ...c };
+}
 
 // Seconds or milliseconds as ping takes them; the PORT a whole number (its bounds are the server's).
 function tcpCommand(s: Scan, host: string, portText: string, c: Common): Command | string {

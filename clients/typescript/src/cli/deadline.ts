@@ -1,6 +1,6 @@
 import type { Command } from './args.js';
 
-type Measure = Extract<Command, { command: 'ping' | 'dns' | 'trace' | 'mtr' | 'tcp' | 'tls' }>;
+type Measure = Extract<Command, { command: 'ping' | 'dns' | 'trace' | 'mtr' | 'tcp' | 'tls' | 'http' }>;
 
 // Beyond the longest the measurement itself can take: host resolution, the server's queue, the network.
 const SLACK_MS = 15_000;
@@ -12,6 +12,8 @@ export function defaultDeadlineMs(cmd: Measure | { command: 'dns'; timeoutMs?: u
   if (cmd.command === 'dns') return (cmd.timeoutMs ?? 2000) + SLACK_MS;
   // Resolving, then the connection and the handshake, each within the timeout.
   if (cmd.command === 'tls') return 2 * (cmd.timeoutMs ?? 5000) + SLACK_MS;
+  // The whole check, redirects included, is within its timeout; each redirect's host may resolve.
+  if (cmd.command === 'http') return (cmd.timeoutMs ?? 10_000) + (cmd.followRedirects ?? 0) * 2000 + SLACK_MS;
   // One connection at a time: an attempt that outlasts the interval delays the next.
   if (cmd.command === 'tcp') return (cmd.count ?? 4) * Math.max(cmd.intervalMs ?? 1000, cmd.timeoutMs ?? 2000) + SLACK_MS;
   const probe = cmd.timeoutMs ?? 1000;

@@ -1,6 +1,6 @@
 import type { Answer } from '../answer.js';
 import { NettoolsClient } from '../client.js';
-import type { DnsRequest, Here, MtrRequest, PingRequest, RecordType, TcpRequest, TlsRequest, TracerouteRequest } from '../types.js';
+import type { DnsRequest, Here, HttpRequest, MtrRequest, PingRequest, RecordType, TcpRequest, TlsRequest, TracerouteRequest } from '../types.js';
 import { parseArgs, type Command } from './args.js';
 import { Deadline, defaultDeadlineMs } from './deadline.js';
 import { EXIT } from './exit-codes.js';
@@ -8,6 +8,7 @@ import { dnsVerdict, formatDns } from './format-dns.js';
 import { formatPing, pingFailure } from './format-ping.js';
 import { formatMtr, mtrFailure } from './format-mtr.js';
 import { formatTcp, tcpFailure } from './format-tcp.js';
+import { formatHttp, httpFailure } from './format-http.js';
 import { formatTls, tlsFailure } from './format-tls.js';
 import { formatTrace, traceFailure } from './format-trace.js';
 import { listLocations } from './list-locations.js';
@@ -28,7 +29,7 @@ export interface Io extends WatchIo {
   env: Readonly<Record<string, string | undefined>>;
 }
 
-type Measure = Extract<Command, { command: 'ping' | 'dns' | 'trace' | 'mtr' | 'tcp' | 'tls' }>;
+type Measure = Extract<Command, { command: 'ping' | 'dns' | 'trace' | 'mtr' | 'tcp' | 'tls' | 'http' }>;
 type Of<C extends Measure['command']> = Extract<Measure, { command: C }>;
 
 // The whole command line: arguments in, lines out, an exit status back. Every line passes through
@@ -73,10 +74,20 @@ async function runCommand(argv: readonly string[], io: Io): Promise<number> {
     if (cmd.command === 'mtr') return await mtr(client, cmd, io, deadline);
     if (cmd.command === 'tcp') return await tcp(client, cmd, io, deadline);
     if (cmd.command === 'tls') return await tls(client, cmd, io, deadline);
+    if (cmd.command === 'http') return await http(client, cmd, io, deadline);
     return await (cmd.command === 'ping' ? ping(client, cmd, io, deadline) : dns(client, cmd, io, deadline));
   } finally {
     deadline.stop();
   }
+}
+
+async function http(client: NettoolsClient, cmd: Of<'http'>, io: Io, deadline: Deadline): Promise<number> {
+  const { url, method, followRedirects, timeoutMs, ipVersion } = cmd;
+  const request: HttpRequest = given({ url, method, followRedirects, timeoutMs, ipVersion });
+  const value = usable(await client.http(request, { signal: deadline.signal }), 'http', cmd, io, deadline);
+  if (typeof value === 'number') return value;
+  for (const line of cmd.json ? [JSON.stringify(value, null, 2)] : formatHttp(value, cmd.server)) io.out(line);
+  return verdict(httpFailure(value, cmd.expectStatus), io);
 }
 
 const printJson = (io: Io) => (problem: object) => io.out(JSON.stringify(problem, null, 2));

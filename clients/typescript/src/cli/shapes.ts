@@ -87,8 +87,13 @@ const certificate = object({ subject: nullable(str), issuer: nullable(str), notA
 const tlsResult = object({ host: str, address: str, port: num, status: str, code: optional(str), protocol: optional(str), cipher: optional(str), verified: optional(bool), verifyError: optional(str), certificates: optional(arrayOf(certificate)), durationMs: num });
 const tlsStart = object({ host: str, address: str, port: num });
 
-export type Tool = 'ping' | 'dns' | 'trace' | 'mtr' | 'tcp' | 'tls';
-const RESULTS: Record<Tool, Check> = { ping: pingResult, dns: dnsResult, trace: traceResult, mtr: mtrResult, tcp: tcpResult, tls: tlsResult };
+const httpTimings = object({ resolveMs: num, connectMs: optional(num), tlsMs: optional(num), firstByteMs: optional(num), transferMs: optional(num), totalMs: num });
+const redirect = object({ url: str, status: num, location: str, address: str, timings: httpTimings });
+const httpResult = object({ url: str, finalUrl: str, address: str, port: num, status: optional(num), httpVersion: optional(str), connect: optional(str), handshake: optional(str), response: optional(str), code: optional(str), location: optional(str), timings: httpTimings, redirects: arrayOf(redirect), durationMs: num });
+const httpStart = object({ url: str, address: str, port: num });
+
+export type Tool = 'ping' | 'dns' | 'trace' | 'mtr' | 'tcp' | 'tls' | 'http';
+const RESULTS: Record<Tool, Check> = { ping: pingResult, dns: dnsResult, trace: traceResult, mtr: mtrResult, tcp: tcpResult, tls: tlsResult, http: httpResult };
 const EVENTS: Record<Tool, Record<string, Check>> = {
   ping: { start: pingStart, reply, summary: pingSummary },
   dns: { start: dnsStart, answer: dnsAnswer, summary: dnsResult },
@@ -96,6 +101,7 @@ const EVENTS: Record<Tool, Record<string, Check>> = {
   mtr: { start: mtrStart, cycle: mtrCycle, summary: mtrResult },
   tcp: { start: tcpStart, attempt, summary: tcpSummary },
   tls: { start: tlsStart, summary: tlsResult },
+  http: { start: httpStart, redirect, summary: httpResult },
 };
 
 // Why this 200 body is not the tool's result, or null.
@@ -120,6 +126,7 @@ const VERDICTS: Record<Tool, Check> = {
   dns: object({ consistent: bool, answered: num, of: num }),
   tcp: object({ reached: num, of: num }),
   tls: object({ reached: num, of: num }),
+  http: object({ reached: num, of: num }),
 };
 
 // Why this 200 body is not the tool's answer with locations (each entry its result or a problem), or null.

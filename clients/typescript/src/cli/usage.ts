@@ -114,7 +114,19 @@ const TLS = `  nettools tls HOST [PORT] [--servername NAME] [--timeout MS] [--ce
   Prints the protocol, the cipher, whether the chain verifies, and each certificate presented. Exit 1 when
   there was no handshake, the certificate does not verify, or --cert-days is not met.`;
 
-export const COMMAND_USAGE: Record<string, string> = { ping: PING, dns: DNS, trace: TRACE, mtr: MTR, tcp: TCP, tls: TLS, locations: LOCATIONS };
+const HTTP = `  nettools http URL [--expect-status 200,301] [--follow N] [--head] [--timeout MS] [-4|-6]
+
+  --expect-status L  the statuses that pass, a comma list (default: any below 400)
+  --follow N         redirects to follow, 0 to 5 (the server's default: 0)
+  --head             HEAD instead of GET
+  --timeout MS       for the whole check, redirects included (100 to 30000, default 10000)
+  -4, -6             the address family to resolve the URL's host to (or --ip-version 4|6)
+  Prints the status, each redirect, and a line of timings as curl -w writes them (seconds from the start
+  of the last exchange: time_namelookup, time_connect, time_appconnect, time_starttransfer, time_total).
+  Exit 1 when no answer came (refused, unreachable, timeout, a failed handshake or a certificate that
+  does not verify) or its status is not expected.`;
+
+export const COMMAND_USAGE: Record<string, string> = { ping: PING, dns: DNS, trace: TRACE, mtr: MTR, tcp: TCP, tls: TLS, http: HTTP, locations: LOCATIONS };
 
 export const USAGE = `Usage:
 ${PING.split('\n').slice(0, 2).join('\n')}
@@ -123,6 +135,7 @@ ${TRACE.split('\n').slice(0, 2).join('\n')}
 ${MTR.split('\n').slice(0, 2).join('\n')}
 ${TCP.split('\n')[0]}
 ${TLS.split('\n')[0]}
+${HTTP.split('\n')[0]}
 ${LOCATIONS.split('\n')[0]}
 
 Run \`nettools COMMAND --help\` for a command's own options.

@@ -104,6 +104,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tools/http": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** HTTP check of one URL: the answer's status, headers and body hash, the time of each phase, the TLS facts for https, and the redirects followed */
+        post: operations["http"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -215,7 +232,7 @@ export interface paths {
         };
         /**
          * blackbox_exporter-compatible probe: one measurement as Prometheus metrics
-         * @description Modules: icmp (/api/tools/ping), dns (/api/tools/dns), tcp (/api/tools/tcp), tls (/api/tools/tls). Same rate limits and target policy as the tool endpoints. A target without an address, or no resolver answering, is probe_success 0; `nettools_probe_dns_outcome` and `nettools_probe_icmp_resolve_outcome` tell a name that does not exist from resolvers that gave no answer. Bad parameters and refusals are problems.
+         * @description Modules: icmp (/api/tools/ping), dns (/api/tools/dns), tcp (/api/tools/tcp), tls (/api/tools/tls), http (/api/tools/http). Same rate limits and target policy as the tool endpoints. A target without an address, or no resolver answering, is probe_success 0; `nettools_probe_dns_outcome` and `nettools_probe_icmp_resolve_outcome` tell a name that does not exist from resolvers that gave no answer. Bad parameters and refusals are problems.
          */
         get: operations["probe"];
         put?: never;
@@ -2714,6 +2731,403 @@ export interface components {
             event: "locations";
             data: components["schemas"]["TlsLocated"];
         };
+        /** @description A request with `locations`: each location's own answer, and what they say together. */
+        HttpLocated: {
+            /** @description By location name, in the order asked: that location's 200 body, or `{ "problem": ... }` as a request of its own would have been answered there (`location-offline` when its agent went away). */
+            locations: {
+                [key: string]: components["schemas"]["HttpResult"] | {
+                    problem: components["schemas"]["Problem"];
+                };
+            };
+            /** @description ping, traceroute, mtr: `{ "reached", "of" }`, from how many locations the target was reached of how many asked. dns: `{ "consistent", "answered", "of" }`, whether every location and its resolvers saw the same records. */
+            verdict: {
+                /** @description Locations whose measurement reached the target. */
+                reached: number;
+                /** @description Locations asked, those that failed included. */
+                of: number;
+            };
+        };
+        /**
+         * @example {
+         *       "url": "https://example.com/",
+         *       "followRedirects": 2
+         *     }
+         */
+        HttpRequest: {
+            /**
+             * Format: http-url
+             * @description What to ask: an http: or https: URL, at most 2048 characters, without credentials. Its host resolves through the configured resolvers; the port policy and the target policy apply to every address connected to, redirects included.
+             * @example https://example.com/
+             */
+            url: string;
+            /**
+             * @description GET (the body is read up to the cap and hashed, never returned) or HEAD.
+             * @default GET
+             * @enum {unknown}
+             */
+            method?: "GET" | "HEAD";
+            /**
+             * @description The only headers a caller may add. User-Agent is appended to nettools' own ("nettools/<version> (+<contact>) <yours>").
+             * @default {}
+             */
+            headers?: {
+                /** @description Sent as Accept. */
+                Accept?: string;
+                /** @description Sent as Accept-Language. */
+                "Accept-Language"?: string;
+                /** @description Appended to nettools' own User-Agent after a space. */
+                "User-Agent"?: string;
+            };
+            /**
+             * @description For the whole check, every redirect included, ms.
+             * @default 10000
+             * @example 10000
+             */
+            timeoutMs?: number;
+            /**
+             * @description Redirects (301, 302, 303, 307, 308) followed; each one is a new connection that passes the port policy, the target policy and the per-target connection budget.
+             * @default 0
+             */
+            followRedirects?: number;
+            /**
+             * @description Address family to resolve a host name to; an IP literal decides it itself. Without it: IPv4 first, then IPv6.
+             * @enum {unknown}
+             */
+            ipVersion?: 4 | 6;
+            /**
+             * @description https: check the certificate chain and name; a certificate that does not verify then ends the check as a failed handshake (reported, a 200). false: the request is made anyway and tls.verified says what was found.
+             * @default true
+             */
+            verify?: boolean;
+            /**
+             * @description Where to measure: location names (GET /api/locations), "all" connected locations, or any N of them. Absent: this server measures itself and the answer is its own. Present: one result per location and a verdict.
+             * @example [
+             *       "local"
+             *     ]
+             * @example all
+             * @example 3
+             */
+            locations?: string[] | "all" | number;
+        };
+        /**
+         * @description The check ran, whatever its outcome: an answer of any status, a refused connection, a failed handshake are 200s. connect, handshake or response say where an exchange without a whole answer ended.
+         * @example {
+         *       "url": "http://example.com/",
+         *       "finalUrl": "https://example.com/",
+         *       "method": "GET",
+         *       "address": "192.0.2.10",
+         *       "ipVersion": 4,
+         *       "port": 443,
+         *       "status": 200,
+         *       "httpVersion": "1.1",
+         *       "headers": {
+         *         "content-type": "text/html",
+         *         "content-length": "1256"
+         *       },
+         *       "body": {
+         *         "bytes": 1256,
+         *         "truncated": false,
+         *         "sha256": "ea8f..."
+         *       },
+         *       "tls": {
+         *         "verified": true,
+         *         "protocol": "TLSv1.3",
+         *         "cipher": "TLS_AES_256_GCM_SHA384",
+         *         "ocspStapled": false,
+         *         "certificates": []
+         *       },
+         *       "timings": {
+         *         "resolveMs": 0.1,
+         *         "connectMs": 11.2,
+         *         "tlsMs": 24,
+         *         "firstByteMs": 30.5,
+         *         "transferMs": 0.4,
+         *         "totalMs": 66.3
+         *       },
+         *       "redirects": [
+         *         {
+         *           "url": "http://example.com/",
+         *           "status": 301,
+         *           "location": "https://example.com/",
+         *           "address": "192.0.2.10",
+         *           "ipVersion": 4,
+         *           "timings": {
+         *             "resolveMs": 4.2,
+         *             "connectMs": 11,
+         *             "firstByteMs": 12.1,
+         *             "transferMs": 0.1,
+         *             "totalMs": 27.5
+         *           }
+         *         }
+         *       ],
+         *       "durationMs": 94,
+         *       "startedAt": "2026-11-27T12:00:00.000Z"
+         *     }
+         */
+        HttpResult: {
+            /** @description The URL as asked (WHATWG-serialised). */
+            url: string;
+            /** @description The URL of the last exchange (after the redirects followed). */
+            finalUrl: string;
+            /**
+             * @description The method used.
+             * @enum {unknown}
+             */
+            method: "GET" | "HEAD";
+            /** @description The address connected to, after the target policy admitted it. */
+            address: string;
+            /**
+             * @description Address family of `address`.
+             * @enum {unknown}
+             */
+            ipVersion: 4 | 6;
+            /** @description The port of the last exchange. */
+            port: number;
+            /**
+             * @description The connection was not made: refused (a RST), unreachable (an ICMP unreachable or no route), timeout, error (named in code).
+             * @enum {unknown}
+             */
+            connect?: "refused" | "unreachable" | "timeout" | "error";
+            /**
+             * @description https: connected, but no TLS session to use: failed (an alert, not TLS, or with verify a certificate that does not verify: code is then its verifyError) or timeout.
+             * @enum {unknown}
+             */
+            handshake?: "failed" | "timeout";
+            /**
+             * @description The request was sent, and no whole answer came: timeout (the check's time ran out; status and body, when present, are what came), error (a reset, a malformed answer: code).
+             * @enum {unknown}
+             */
+            response?: "timeout" | "error";
+            /** @description With connect, handshake or response: the error as Node, OpenSSL or the HTTP parser names it. */
+            code?: string;
+            /** @description https: what the handshake showed, as the tls check reports it. */
+            tls?: {
+                /** @description handshake only: the chain verifies against the trust store (and NETTOOLS_TLS_CA_FILE) and the certificate matches serverName (or the address). */
+                verified: boolean;
+                /** @description When verified is false: why, e.g. CERT_HAS_EXPIRED, ERR_TLS_CERT_ALTNAME_INVALID, DEPTH_ZERO_SELF_SIGNED_CERT, UNABLE_TO_VERIFY_LEAF_SIGNATURE. */
+                verifyError?: string;
+                /** @description handshake only: e.g. TLSv1.3. */
+                protocol: string;
+                /** @description handshake only: the IANA name of the cipher suite. */
+                cipher: string;
+                /** @description The ALPN protocol agreed, when one was (none is offered by this check, so a server rarely picks one). */
+                alpn?: string;
+                /** @description handshake only: the server stapled an OCSP response (one was asked for). */
+                ocspStapled: boolean;
+                /** @description handshake only: leaf first, then its issuers as sent by the server, and the trust anchor when verification found one (marked trustAnchor); at most 10. */
+                certificates: {
+                    /** @description The subject's common name (CN), null without one. */
+                    subject: string | null;
+                    /** @description The issuer's common name (CN), null without one. */
+                    issuer: string | null;
+                    /** @description The subject alternative names as OpenSSL writes them, e.g. "DNS:example.com", "IP Address:192.0.2.1"; the first 100. */
+                    sans: string[];
+                    /** @description How many subject alternative names the certificate has (more than `sans` lists when above its cap). */
+                    sansCount: number;
+                    /** @description The serial number, hexadecimal. */
+                    serial: string;
+                    /**
+                     * Format: date-time
+                     * @description Start of validity (UTC).
+                     */
+                    notBefore: string;
+                    /**
+                     * Format: date-time
+                     * @description End of validity (UTC).
+                     */
+                    notAfter: string;
+                    /** @description Whole days from the check to notAfter, rounded down; negative once expired. */
+                    daysLeft: number;
+                    /** @description The public key type: rsa, ec, ed25519, ... */
+                    keyType: string | null;
+                    /** @description RSA modulus or EC curve size in bits. */
+                    keyBits: number | null;
+                    /** @description SHA-256 fingerprint of the certificate (DER), colon-separated hexadecimal. */
+                    sha256: string;
+                    /** @description One of this server's trust anchors (the system's or NETTOOLS_TLS_CA_FILE's): the chain ends with the anchor verification found, whether or not the server sent it. The /probe module's certificate metrics leave anchors out after the leaf, to read the chain as the server sent it. */
+                    trustAnchor?: boolean;
+                }[];
+            };
+            /** @description The answer's status code. */
+            status?: number;
+            /** @description The version the answer was given in, e.g. 1.1. */
+            httpVersion?: string;
+            /** @description The answer's headers, names lower-cased, at most 64 and 16384 bytes; a name given twice has its values joined with ", "; a set-cookie value is replaced by its length ("<n> bytes"). */
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description Present and true when headers were left out beyond the caps. */
+            headersTruncated?: boolean;
+            /** @description A redirect not followed: its Location header, resolved against finalUrl. */
+            location?: string;
+            /** @description The body as read (never returned): its size and hash; absent when no answer came. */
+            body?: {
+                /** @description Body bytes read (after any transfer coding), up to NETTOOLS_HTTP_BODY_MAX_BYTES. */
+                bytes: number;
+                /** @description The body went on past the cap: the connection was closed there. */
+                truncated: boolean;
+                /** @description SHA-256 of the bytes read, hexadecimal. */
+                sha256: string;
+            };
+            /** @description Duration of each phase, ms, each from the end of the one before; a phase the exchange did not reach is absent. */
+            timings: {
+                /** @description Time spent resolving the host name, ms (near 0 for an IP literal). */
+                resolveMs: number;
+                /** @description From the connect call to the TCP connection established. */
+                connectMs?: number;
+                /** @description https: from the connection established to the TLS handshake done. */
+                tlsMs?: number;
+                /** @description From the request's bytes handed to the connection to the answer's first byte. */
+                firstByteMs?: number;
+                /** @description From the answer's first byte to its last byte read (or the cap). */
+                transferMs?: number;
+                /** @description This exchange from its resolution to its end, redirects excluded. */
+                totalMs: number;
+            };
+            /** @description The redirects followed, in order. */
+            redirects: {
+                /** @description The URL asked. */
+                url: string;
+                /** @description The address connected to, after the target policy admitted it. */
+                address: string;
+                /**
+                 * @description Address family of `address`.
+                 * @enum {unknown}
+                 */
+                ipVersion: 4 | 6;
+                /** @description 301, 302, 303, 307 or 308. */
+                status: number;
+                /** @description Its Location header, resolved against `url`. */
+                location: string;
+                /** @description Duration of each phase, ms, each from the end of the one before; a phase the exchange did not reach is absent. */
+                timings: {
+                    /** @description Time spent resolving the host name, ms (near 0 for an IP literal). */
+                    resolveMs: number;
+                    /** @description From the connect call to the TCP connection established. */
+                    connectMs?: number;
+                    /** @description https: from the connection established to the TLS handshake done. */
+                    tlsMs?: number;
+                    /** @description From the request's bytes handed to the connection to the answer's first byte. */
+                    firstByteMs?: number;
+                    /** @description From the answer's first byte to its last byte read (or the cap). */
+                    transferMs?: number;
+                    /** @description This exchange from its resolution to its end, redirects excluded. */
+                    totalMs: number;
+                };
+            }[];
+            /** @description Time for the whole check, redirects included, ms. */
+            durationMs: number;
+            /**
+             * Format: date-time
+             * @description When the check started (UTC).
+             */
+            startedAt: string;
+        };
+        /** @description One event of a streamed http response: an NDJSON line as it stands; in SSE, `event:` is its `event` and `data:` its `data` (with `id:` counting from 1). */
+        HttpStreamEvent: {
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "start";
+            /** @description The check starts: the first address resolved and admitted, and the settings in force. */
+            data: {
+                /** @description The URL's host (an IDN in its ASCII form, IP literals bare). */
+                host: string;
+                /** @description The address connected to, after the target policy admitted it. */
+                address: string;
+                /**
+                 * @description Address family of `address`.
+                 * @enum {unknown}
+                 */
+                ipVersion: 4 | 6;
+                /** @description The URL as asked (WHATWG-serialised). */
+                url: string;
+                /** @description The port of the last exchange. */
+                port: number;
+                /**
+                 * @description The method used.
+                 * @enum {unknown}
+                 */
+                method: "GET" | "HEAD";
+                /**
+                 * @description Redirects (301, 302, 303, 307, 308) followed; each one is a new connection that passes the port policy, the target policy and the per-target connection budget.
+                 * @default 0
+                 */
+                followRedirects: number;
+                /**
+                 * @description For the whole check, every redirect included, ms.
+                 * @default 10000
+                 * @example 10000
+                 */
+                timeoutMs: number;
+                /** @description Time spent resolving the host name, ms (near 0 for an IP literal). */
+                resolveMs: number;
+                /**
+                 * Format: date-time
+                 * @description When the check started (UTC).
+                 */
+                startedAt: string;
+            };
+        } | {
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "redirect";
+            /** @description A redirect followed: the answer that sent the check on. */
+            data: {
+                /** @description The URL asked. */
+                url: string;
+                /** @description The address connected to, after the target policy admitted it. */
+                address: string;
+                /**
+                 * @description Address family of `address`.
+                 * @enum {unknown}
+                 */
+                ipVersion: 4 | 6;
+                /** @description 301, 302, 303, 307 or 308. */
+                status: number;
+                /** @description Its Location header, resolved against `url`. */
+                location: string;
+                /** @description Duration of each phase, ms, each from the end of the one before; a phase the exchange did not reach is absent. */
+                timings: {
+                    /** @description Time spent resolving the host name, ms (near 0 for an IP literal). */
+                    resolveMs: number;
+                    /** @description From the connect call to the TCP connection established. */
+                    connectMs?: number;
+                    /** @description https: from the connection established to the TLS handshake done. */
+                    tlsMs?: number;
+                    /** @description From the request's bytes handed to the connection to the answer's first byte. */
+                    firstByteMs?: number;
+                    /** @description From the answer's first byte to its last byte read (or the cap). */
+                    transferMs?: number;
+                    /** @description This exchange from its resolution to its end, redirects excluded. */
+                    totalMs: number;
+                };
+            };
+        } | {
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "summary";
+            data: components["schemas"]["HttpResult"];
+        } | {
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "problem";
+            data: components["schemas"]["Problem"];
+        } | {
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "locations";
+            data: components["schemas"]["HttpLocated"];
+        };
         /**
          * @description RFC 9457 problem details.
          * @example {
@@ -2785,6 +3199,10 @@ export interface components {
              * @example loopback
              */
             range?: string;
+            /** @description Only on target-forbidden from the http check, when a redirect was refused: the URL it led to. */
+            url?: string;
+            /** @description Only on target-forbidden from the http check, when a redirect was refused: the redirects followed before it, as the 200 lists them. */
+            redirects?: Record<string, never>[];
         };
         /**
          * @description The caller's plan and what is left of its budget.
@@ -4664,6 +5082,311 @@ export interface operations {
             };
         };
     };
+    http: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HttpRequest"];
+            };
+        };
+        responses: {
+            /** @description A measurement was made (with `locations`: at every location named; a location that failed is a `problem` entry in the body, the request is still a 200). With `locations`, every event's data carries the `location` it comes from: each location has its own `start`, results and `summary` or `problem`, and the stream ends with one `locations` event whose data is the JSON body. With `Accept: application/x-ndjson` or `text/event-stream` (highest q wins, a tie goes to JSON) the result streams as events: `start`, each result as it arrives, then `summary` (the JSON body) or one `problem`. Refusals before the start stay problem responses. Streams carry `Cache-Control: no-store` and `X-Accel-Buffering: no`; SSE sends a `: keep-alive` comment after 15 s without an event; a reader more than 256 KiB behind is cut off. Each event is a whole chunk when it is written: NDJSON lines after the first start with one space, and in SSE each event or comment after the first is preceded by an empty comment line `:`. */
+            200: {
+                headers: {
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpResult"] | components["schemas"]["HttpLocated"];
+                    "application/x-ndjson": components["schemas"]["HttpStreamEvent"];
+                    "text/event-stream": string;
+                };
+            };
+            /**
+             * @description - `invalid-json`: Request body is not a JSON object. The body is not valid JSON, or is JSON but not an object. Sent again unchanged, it gets the same answer.
+             *     - `validation-failed`: Request does not match the schema. The body (or, on /probe, the query) does not match the schema: a field missing, unknown, of the wrong type or out of bounds, or a host or domain that is not one. `errors` names each field by JSON Pointer and says what is wrong: at most 10, and when the body has more, `unlistedErrors` says how many more.
+             */
+            400: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `invalid-api-key`: The API key is malformed, unknown, revoked or expired. A `Bearer` key was sent and is malformed, unknown, revoked or expired; `detail` says which. It is never served as anonymous, and it spends a token of the address's budget. */
+            401: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `method-not-allowed`: Method not allowed on this resource. The path exists, but not with this method; `Allow` lists the methods it takes. */
+            405: {
+                headers: {
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The methods this path takes, e.g. `POST, OPTIONS`. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `request-timeout`: Request body did not arrive in time. The body did not arrive in full within the server's body timeout (10 s unless the operator changed it); the connection is closed. */
+            408: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `payload-too-large`: Request body is too large. The body is over 4 KiB; the connection is closed. */
+            413: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `unsupported-media-type`: Content type must be application/json. The body must be sent as `Content-Type: application/json` (a `charset` parameter is fine). */
+            415: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `host-not-found`: Host has no address of the wanted family. ping, traceroute, mtr: the resolvers answered, and the host name has no address of the wanted family (`ipVersion`, or either when it is absent). `dns` says which: `nxdomain` (the name does not exist) or `no-data` (it exists, without an A or AAAA record). Resolvers that gave no answer are `upstream-failed` or `upstream-timeout` instead, never this.
+             *     - `target-forbidden`: Target address is in a refused range. ping: the address is in a range this server does not ping (loopback, private, link-local, CGNAT, multicast, documentation and the like); `range` names it. A host name is checked once resolved. An operator may open the private ranges; multicast, broadcast and unspecified addresses stay refused.
+             */
+            422: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `rate-limited`: Rate limit exceeded. The caller's bucket is empty (its API key's, or its address's). Wait `Retry-After` seconds; the rate-limit headers describe the budget.
+             *     - `too-many-concurrent`: Too many requests in flight for this client. The caller already has as many requests in flight as its plan allows; send the next one when one of them is answered.
+             *     - `target-rate-limited`: This target's budget on this server is spent for now. ping: this server already sends the address as many echo requests per second as it allows (its per-target echo budget); traceroute and mtr: the address already got as many traces this minute as the server allows (its per-target trace budget; an mtr spends one per ten cycles, and a streamed mtr refused later ends with this as its `problem` event). For all callers together, so the server cannot be used as a flood source; `detail` names the budget. Wait `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description With `rate-limited`, `target-rate-limited`: Whole seconds to wait before the same request is let in. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal-error`: Internal server error. A bug in the server. The response's `X-Request-Id` finds the request in the server's log. */
+            500: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `upstream-failed`: No resolver gave an answer. dns, and ping, traceroute or mtr of a host name: no resolver answered (NOERROR or NXDOMAIN), and at least one said something else (REFUSED, SERVFAIL, ...) or sent nothing usable. Nothing is known of the name: retry later. `resolvers` says what each resolver said (from dns as in a 200, with `durationMs`; from ping, traceroute and mtr its rcode or error for the last record type asked), and `detail` names them. */
+            502: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `overloaded`: Server is at its in-flight capacity. The server has as many requests in flight as it takes, from all callers (for ping, also: as many echo requests as its engine tracks at once). Wait `Retry-After` seconds.
+             *     - `rate-limit-store-unavailable`: The shared rate-limit store is unreachable. The store the budgets are shared in (Redis) cannot be reached and the operator chose to refuse rather than serve unlimited (NETTOOLS_REDIS_FAILURE=closed). Wait `Retry-After` seconds.
+             *     - `engine-unavailable`: The measurement engine is not available on this server. This server cannot make the measurement: for ping, no ICMP socket opens and `detail` says what the operator must grant (CAP_NET_RAW, or a wider net.ipv4.ping_group_range), or the engine is stopping with the server.
+             *     - `shutting-down`: The server is shutting down. The server began to stop (SIGTERM) while the request ran. A stream is ended at once rather than at the end of the grace period: a 503 if no event was sent yet, else the stream's `problem` event (the events before it stand). Any other request still unfinished when the grace period (NETTOOLS_SHUTDOWN_GRACE_MS) ends gets this 503 then, on a connection that closes. Send the request again, to another instance or once this one is back.
+             *     - `location-offline`: The location went away before its measurement was whole. Only with `locations`, as one location's entry (JSON) or its `problem` event (streamed): the agent at that location went away, or the hub cut it off for breaking the protocol, before its measurement was whole. The other locations' results stand.
+             *     - `upstream-busy`: A resolver's query budget is spent. dns, and ping of a host name: a resolver's query budget (`NETTOOLS_RESOLVER_QPS` queries a second from this server) cannot take this request's new queries, so the request is refused whole, before anything is sent, rather than half asked. Questions already in flight cost nothing. Resends and TCP fall-backs the server already sent are charged afterwards, even past the budget, so the next requests pay for them: `Retry-After` then covers that debt as well. Wait `Retry-After` seconds.
+             */
+            503: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description With `overloaded`, `rate-limit-store-unavailable`, `upstream-busy`: Whole seconds to wait before the same request is let in. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `upstream-timeout`: No resolver answered. dns, and ping, traceroute or mtr of a host name: no resolver answered, and every one of them timed out (within `timeoutMs` for dns). Nothing is known of the name: retry later. `resolvers` gives each one's outcome (from dns as in a 200, with `durationMs` how long they were waited for). */
+            504: {
+                headers: {
+                    /** @description IETF draft: remaining quota and seconds to reset, e.g. `"default";r=12;t=5`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the plan's name, quota and window in seconds, e.g. `"default";q=30;w=60` (an API key's plan is named instead of default). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Bucket size of the caller's plan: requests in a burst. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the bucket is full again, in Unix epoch seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description On every response: the caller's own X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ : -, else a fresh UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     health: {
         parameters: {
             query?: never;
@@ -4849,6 +5572,10 @@ export interface operations {
                 resolver?: string;
                 /** @description tls: the SNI and the name the certificate is checked against (default: the target host when a name) */
                 server_name?: string;
+                /** @description http: redirects followed, 0..5 (5) */
+                follow_redirects?: string;
+                /** @description http: GET or HEAD (GET) */
+                method?: string;
             };
             header?: never;
             path?: never;

@@ -1,0 +1,66 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { accepts, freeTcpPort } from './ports';
+import { waitFor } from './wait';
+
+// A private nginx serving plain HTTP on two loopback addresses for the http check's tests: `main` on
+// 127.0.0.1 (answers, redirects of every kind, a 10 MB body, a cookie) and `other` on 127.0.0.2, another
+// host, where a redirect lands. `otherName` is the name the test's zone gives 127.0.0.2.
+export interface HttpSites {
+  main: number; // port on 127.0.0.1
+  other: number; // port on 127.0.0.2
+  bigBytes: number;
+  stop(): Promise<void>;
+}
+
+export const BIG_BYTES = 10 * 1024 * 1024;
+
+function siteConfig(dir: string, main: number, other: number, otherName: string): string {
+  return `  server {
+    listen 127.0.0.1:${main};
+    location = / { return 200 "hello\\n"; }
+    location = /to-other { return 302 http://${otherName}:${other}/landing; }
+    location = /to-metadata { return 302 http://169.254.169.254/latest/meta-data/; }
+    location = /to-private { return 301 http://10.20.30.40:${main}/; }
+    location = /to-port-25 { return 302 http://127.0.0.1:25/; }
+    location = /loop { return 302 /loop; }
+    location = /big { alias ${dir}/big.bin; }
+    location = /cookie { add_header Set-Cookie "session=0123456789; Path=/"; return 200 "c\\n"; }
+  }
+  server {
+    listen 127.0.0.2:${other};
+    location = /landing { return 200 "landed\\n"; }
+  }`;
+}
+
+export async function startHttpSites(otherName: string): Promise<HttpSites> {
+  const dir = mkdtempSync(join(tmpdir(), 'nt-http-sites-'));
+  writeFileSync(join(dir, 'big.bin'), Buffer.alloc(BIG_BYTES, 0x61));
+  const main = await freeTcpPort('127.0.0.1');
+  const other = await freeTcpPort('127.0.0.2');
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir};`).join('\n');
+  writeFileSync(join(dir, 'nginx.conf'), `daemon off;\nworker_processes 1;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log warn;\nevents { worker_connections 64; }\nhttp {\n  access_log off;\n  default_type text/plain;\n${temp}\n${siteConfig(dir, main, other, otherName)}\n}\n`);
+  const child: ChildProcess = spawn('nginx', ['-c', join(dir, 'nginx.conf'), '-p', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const started = async () => {
+    if (child.exitCode !== null) throw new Error(`nginx exited: ${stderr}`);
+    return (await accepts(main)) && (await accepts(other, '127.0.0.2'));
+  };
+  await waitFor('nginx serving the HTTP test sites', started, { everyMs: 50 });
+  return {
+    main,
+    other,
+    bigBytes: BIG_BYTES,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -70,9 +70,13 @@ export async function startNettoolsFrom(name: ServerName, entry: string, resolve
   return spawnServer(name, entry, port, nettoolsEnv(port, resolvers));
 }
 
+// BENCH_SERVER_NODE_ARGS: flags for the server's node, to profile it in a run (`--cpu-prof`, or
+// `--perf-basic-prof` for `perf record -p`); the server's environment is still built here, not inherited.
+const SERVER_NODE_ARGS = (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+
 async function spawnServer(name: ServerName, entry: string, port: number, settings: Record<string, string>, header?: string): Promise<RunningServer> {
   const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...settings };
-  const child = track(spawn(process.execPath, [entry], { env, stdio: ['ignore', 'ignore', 'pipe'] }), name);
+  const child = track(spawn(process.execPath, [...SERVER_NODE_ARGS, entry], { env, stdio: ['ignore', 'ignore', 'pipe'] }), name);
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
   const url = `http://127.0.0.1:${port}`;

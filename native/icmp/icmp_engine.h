@@ -110,6 +110,7 @@ class Engine {
   void OpenSocket(Socket& s, KindPreference pref, uint16_t raw_id);
   static void OnPoll(uv_poll_t* handle, int status, int events);
   void Drain(Socket& s, bool errqueue);
+  void DrainReplies(Socket& s);
   void HandlePacket(Socket& s, const uint8_t* data, const Received& rx);
   static void Stray(Socket& s, bool error = false);
   bool SettleWithError(Session* session, Echo& e, const Received& rx, uint8_t type, uint8_t code, const IpBytes& from);
@@ -137,6 +138,7 @@ class Engine {
   std::function<void()> closed_;
   std::unique_ptr<Socket> v4_;
   std::unique_ptr<Socket> v6_;
+  std::unique_ptr<ReceiveBatch> rx_;  // the normal queue's datagrams, read a batch at a time
   std::unordered_map<uint64_t, Session*> sessions_;
   RandomPool random_;  // the raw-socket identifier and each session's payload cookie
   uint64_t next_session_ = 1;

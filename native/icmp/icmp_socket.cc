@@ -101,6 +101,8 @@ int TryOpen(Family family, SocketKind kind, OpenedSocket* out) {
 
 bool FallsBackToRaw(int err) { return err == EACCES || err == EPROTONOSUPPORT || err == EAFNOSUPPORT; }
 
+void ReadControl(msghdr& msg, Family family, Received* out);
+
 }  // namespace
 
 OpenedSocket OpenIcmpSocket(Family family, KindPreference pref, uint16_t raw_id) {
@@ -161,6 +163,48 @@ int ReceiveOne(int fd, Family family, bool errqueue, uint8_t* buf, size_t cap, R
   } while (n < 0 && errno == EINTR);
   if (n < 0) return errno;
   out->len = static_cast<size_t>(n);
+  ReadControl(msg, family, out);
+  return 0;
+}
+
+int ReceiveMany(int fd, Family family, ReceiveBatch* batch, unsigned* count) {
+  *count = 0;
+  iovec iov[ReceiveBatch::kBatch];
+  mmsghdr msgs[ReceiveBatch::kBatch];
+  for (unsigned i = 0; i < ReceiveBatch::kBatch; ++i) {
+    Received& out = batch->got[i];
+    out = Received{};
+    iov[i] = iovec{batch->bufs[i], ReceiveBatch::kBufSize};
+    msgs[i] = mmsghdr{};
+    msghdr& msg = msgs[i].msg_hdr;
+    msg.msg_name = &out.from;
+    msg.msg_namelen = sizeof(out.from);
+    msg.msg_iov = &iov[i];
+    msg.msg_iovlen = 1;
+    msg.msg_control = batch->control[i];
+    msg.msg_controllen = ReceiveBatch::kControlSize;
+  }
+  int n;
+  do {
+    n = recvmmsg(fd, msgs, ReceiveBatch::kBatch, 0, nullptr);
+  } while (n < 0 && errno == EINTR);
+  if (n < 0) return errno;
+  if (n == 0) return EAGAIN;
+  for (unsigned i = 0; i < static_cast<unsigned>(n); ++i) {
+    Received& out = batch->got[i];
+    // msg_len is what the kernel copied: never more than the buffer (a longer datagram is cut, MSG_TRUNC).
+    out.len = msgs[i].msg_len < ReceiveBatch::kBufSize ? msgs[i].msg_len : ReceiveBatch::kBufSize;
+    ReadControl(msgs[i].msg_hdr, family, &out);
+  }
+  *count = static_cast<unsigned>(n);
+  return 0;
+}
+
+namespace {
+
+// What the kernel said of one datagram in its control messages: receive stamp, drops, TTL / hop limit,
+// and for the error queue the ICMP error and its offender.
+void ReadControl(msghdr& msg, Family family, Received* out) {
   const int ip_level = family == Family::kV4 ? static_cast<int>(IPPROTO_IP) : static_cast<int>(IPPROTO_IPV6);
   for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
     if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS && c->cmsg_len >= CMSG_LEN(sizeof(timespec))) {
@@ -193,7 +237,8 @@ int ReceiveOne(int fd, Family family, bool errqueue, uint8_t* buf, size_t cap, R
       }
     }
   }
-  return 0;
 }
+
+}  // namespace
 
 }  // namespace nettools::icmp

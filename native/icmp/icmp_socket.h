@@ -48,4 +48,20 @@ struct Received {
 // One recvmsg (from the error queue when errqueue). Returns 0, or errno (EAGAIN when drained).
 int ReceiveOne(int fd, Family family, bool errqueue, uint8_t* buf, size_t cap, Received* out);
 
+// Room for the datagrams of one recvmmsg from the normal queue: kBatch buffers of kBufSize bytes, each
+// with its control space, and what was received in each.
+struct ReceiveBatch {
+  static constexpr unsigned kBatch = 32;
+  static constexpr size_t kBufSize = 4096;
+  static constexpr size_t kControlSize = 512;
+  uint8_t bufs[kBatch][kBufSize];
+  alignas(cmsghdr) char control[kBatch][kControlSize];
+  Received got[kBatch];
+};
+
+// One recvmmsg from the normal queue into `batch`: up to kBatch datagrams, each len at most kBufSize.
+// Returns 0 with *count > 0, or errno (EAGAIN when the queue is empty). Fewer than kBatch means the queue
+// was empty when the call returned.
+int ReceiveMany(int fd, Family family, ReceiveBatch* batch, unsigned* count);
+
 }  // namespace nettools::icmp

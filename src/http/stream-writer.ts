@@ -48,7 +48,7 @@ export class EventStream implements StreamSink {
     if (written === null) return this.close();
     this.metrics.sent(this.tool);
     this.timer?.refresh();
-    this.pressure(written, Buffer.byteLength(text) + filler.length);
+    this.pressure(written, text, filler);
   }
 
   // The last event, written with the end of the response.
@@ -94,15 +94,16 @@ export class EventStream implements StreamSink {
     const written = this.ex.streamWrite(text, filler);
     if (written === null) return this.close();
     (this.timer as NodeJS.Timeout).refresh();
-    this.pressure(written, Buffer.byteLength(text) + filler.length);
+    this.pressure(written, text, filler);
   }
 
-  private pressure(written: boolean, bytes: number): void {
+  // The bytes are counted only when some wait: a piece written whole costs no pass over its text.
+  private pressure(written: boolean, text: string, filler: string): void {
     if (written) {
       this.waiting = 0;
       return;
     }
-    this.waiting += bytes;
+    this.waiting += Buffer.byteLength(text) + filler.length;
     if (this.waiting <= STREAM_LIMITS.cutOffBytes) return;
     this.metrics.cutOff(this.tool);
     this.close();

@@ -39,6 +39,12 @@ export class PackedReader {
     return new PackedReader(what, packed[0], packed[1], packed[2]);
   }
 
+  // The next number, left to be read.
+  peek(): number {
+    if (this.n >= this.end) throw new TypeError(`${this.what}: number ${this.n} missing`);
+    return this.numbers[this.n] as number;
+  }
+
   num(): number {
     if (this.n >= this.end) throw new TypeError(`${this.what}: number ${this.n} missing`);
     return this.numbers[this.n++] as number;
@@ -72,6 +78,15 @@ export class PackedReader {
     if (family === 4) return addressOfWords(4, this.num());
     if (family !== 6) throw new TypeError(`${this.what}: address family ${family} before number ${this.n}`);
     return addressOfWords(6, this.num(), this.num(), this.num(), this.num());
+  }
+
+  // Past an address nobody will read (a ping reply's sender, which the reply does not show): checked as
+  // optAddress checks it, without making the value or its text.
+  skipAddress(): void {
+    const family = this.num();
+    if (family === NO_TEXT) return;
+    if (family !== 4 && family !== 6) throw new TypeError(`${this.what}: address family ${family} before number ${this.n}`);
+    for (let words = family === 4 ? 1 : 4; words > 0; words--) this.num();
   }
 
   address(): Address {

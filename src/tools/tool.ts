@@ -33,9 +33,11 @@ export interface ToolDeps {
 // comes per result as it is decided (ping `reply`, dns `answer`), each as it will stand in the result.
 // `spend` takes one more token of the caller's bucket, for a measurement that pays as it goes (a long
 // streamed ping), answering through `done` (util/answer.ts); null: paid, else the failure to end with.
+// `toJson`: the item's own serialiser, byte for byte JSON.stringify's, for items that go out by the
+// thousand (ping's replies); whoever writes JSON may use it, whoever passes the value on ignores it.
 export interface ToolEvents {
   start(info: Record<string, unknown>): void;
-  item(event: string, data: unknown): void;
+  item<T>(event: string, data: T, toJson?: (data: T) => string): void;
   spend(done: Answer<ToolFailure | null>): void;
 }
 

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { unpackEcho } from '../../src/engines/icmp/unpack';
+import { unpackEcho, unpackReply } from '../../src/engines/icmp/unpack';
 import { toReply } from '../../src/engines/icmp/stats';
 import { parseAddress, sameAddress } from '../../src/net/address';
 
@@ -46,6 +46,24 @@ test('a packed echo that does not hold what it announces is refused, not read pa
   assert.throws(() => unpackEcho(NAMES, 0, Float64Array.from([8, 2, -1, -1, -1, -2, 20, 3, 1]), 'short'), /cut short/);
   assert.throws(() => unpackEcho(NAMES, 0, Float64Array.from([9, 2, -1, -1, -1, 5, 1, -2, 3, 1]), ''), /address family 5/);
   assert.throws(() => unpackEcho(NAMES, 0, Float64Array.from([8, 9, -1, -1, -1, -2, -2, -1, -1]), ''), /unknown status/);
+});
+
+test('a streamed ping reads each echo straight into what it reports, as toReply makes it of the raw echo', () => {
+  const packings: Array<[Float64Array, string]> = [
+    [Float64Array.from([8, 0, 0.1234567, 64, 64, -2, -2, 0, 0, 9, 9, 9]), ''],
+    [Float64Array.from([12, 0, 0.5, 63, 72, 6, word(0x20, 0x01, 0x0d, 0xb8), 0, 0, 1, -2, 129, 0]), ''],
+    [Float64Array.from([8, 0, -1, -1, -1, -2, -2, 0, 0]), ''],
+    [Float64Array.from([9, 3, -1, -1, -1, 4, word(198, 18, 0, 1), 12, 11, 0]), 'ttl-exceeded'],
+    [Float64Array.from([8, 1, -1, -1, -1, -2, -2, -1, -1]), ''],
+  ];
+  for (const [numbers, ascii] of packings) assert.equal(unpackReply(NAMES, 7, numbers, ascii), toReply(unpackEcho(NAMES, 7, numbers, ascii)));
+});
+
+test('a streamed ping refuses a packed reply that does not hold what it announces', () => {
+  assert.throws(() => unpackReply(NAMES, 0, Float64Array.from([6, 0, 1, 64, 64, -2, -2]), ''), /eight numbers/);
+  assert.throws(() => unpackReply(NAMES, 0, Float64Array.from([9, 0, 1, 64, 64, 5, 1, -2, 0, 0]), ''), /address family 5/);
+  assert.throws(() => unpackReply(NAMES, 0, Float64Array.from([8, 0, 1, 64, 64, 6, 1, 2, 3]), ''), /number 9 missing/);
+  assert.throws(() => unpackReply(NAMES, 0, Float64Array.from([8, 9, -1, -1, -1, -2, -2, -1, -1]), ''), /unknown status/);
 });
 
 test.run();

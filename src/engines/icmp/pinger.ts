@@ -2,8 +2,8 @@ import { IcmpError, fromNative, sessionFault } from './errors';
 import { LinkedList } from '../../util/linked-list';
 import { promised, type Answer } from '../../util/answer';
 import { nativeEngineClass, nativePing, nativeTrace, type EchoProgress, type NativeIcmpEngine, type NativeStats, type PingDone } from './native';
-import { summarize, toReply } from './stats';
-import { unpackEcho, unpackResult } from './unpack';
+import { summarize } from './stats';
+import { unpackEcho, unpackReply, unpackResult } from './unpack';
 import type { EchoOutcome, EchoReply, EchoResult, Pinger, PingerOptions, EchoOptions, RawEcho, RawOutcome, RawResult, SocketKinds, TraceOptions, TraceOutcome } from './types';
 
 function abortError(signal: AbortSignal): IcmpError {
@@ -38,7 +38,7 @@ class NativePinger implements Pinger {
       (engine, finished, progress) => nativePing(engine, options, finished, progress),
       (raw) => done({ ok: true, raw }),
       (error) => done({ ok: false, error }),
-      onEcho && ((raw) => onEcho(toReply(raw))),
+      onEcho && ((index, numbers, ascii, others) => onEcho(unpackReply(this.statusNames, index, numbers, ascii, others))),
     );
   }
 
@@ -47,17 +47,18 @@ class NativePinger implements Pinger {
       (engine, finished, progress) => nativeTrace(engine, options, finished, progress),
       (raw) => done({ ok: true, probes: raw.replies, durationMs: raw.durationMs }),
       (error) => done({ ok: false, error }),
-      onProbe,
+      onProbe && ((index, numbers, ascii, others) => onProbe(unpackEcho(this.statusNames, index, numbers, ascii, others))),
     );
   }
 
   // Starts one engine session: `call` makes it; `ok` or `fail` comes once, unless the returned function
-  // is called first; `onRaw` gets each echo as it is decided.
+  // is called first; `onPacked` gets each echo as it is decided, still packed: a streamed ping reads its
+  // replies straight into what it reports, a trace into the raw echo.
   private launch(
     call: (engine: NativeIcmpEngine, finished: PingDone, progress?: EchoProgress) => number,
     ok: (raw: RawResult) => void,
     fail: (error: IcmpError) => void,
-    onRaw?: (raw: RawEcho) => void,
+    onPacked?: EchoProgress,
   ): () => void {
     const engine = this.engine;
     if (engine === null) {
@@ -78,10 +79,10 @@ class NativePinger implements Pinger {
       }
     };
     const progress: EchoProgress | undefined =
-      onRaw &&
+      onPacked &&
       ((index, numbers, ascii, others) => {
         try {
-          onRaw(unpackEcho(this.statusNames, index, numbers, ascii, others));
+          onPacked(index, numbers, ascii, others);
         } catch (err) {
           if (!this.pending.remove(inFlight)) return;
           engine.cancel(session);

@@ -97,7 +97,11 @@ export class Rounds<Stop> {
   private launch(k: number, count: number): void {
     const offset = k * this.size;
     const startedAt = performance.now() - this.t0;
-    const onEcho = this.onEcho && ((echo: EchoReply) => this.onEcho!({ ...echo, seq: echo.seq + offset }));
+    // The pinger makes each echo's value for this call alone: it takes its place in the whole ping as it is.
+    const onEcho = this.onEcho && ((echo: EchoReply) => {
+      echo.seq += offset;
+      this.onEcho!(echo);
+    });
     const stop = this.pinger.startRaw({ ...this.options, count }, (outcome) => this.guard(() => this.roundEnded(k, startedAt, outcome)), onEcho);
     if (this.over) return stop(); // the start failed at once, or an echo report stopped it
     this.running.set(k, stop);

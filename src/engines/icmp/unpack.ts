@@ -1,6 +1,7 @@
 import { PackedReader } from '../../native/packed';
 import type { RawEcho, RawResult } from './types';
 import type { EchoReply } from './types';
+import { roundMicros, toReply } from './stats';
 
 // Reads a ping's packed result (native/icmp/icmp_result_js.h), in the addon's one packed form
 // (src/native/packed.ts): echoes, duplicates, durationMs, then per echo eight numbers (and the words of
@@ -24,6 +25,25 @@ export function unpackEcho(statusNames: readonly string[], seq: number, numbers:
   const r = new PackedReader('packed echo', numbers, ascii, others);
   if (r.remaining < PER_ECHO) throw new TypeError('packed echo: eight numbers expected');
   return echoAt(r, seq, statusNames);
+}
+
+// One echo as a streamed ping reports it (stats.ts toReply of what unpackEcho reads), made straight from
+// the numbers: a reply, the echo nearly every event is, shows no sender, so its address is not made.
+export function unpackReply(statusNames: readonly string[], seq: number, numbers: unknown, ascii: unknown, others?: unknown): EchoReply {
+  const r = new PackedReader('packed echo', numbers, ascii, others);
+  if (r.remaining < PER_ECHO) throw new TypeError('packed echo: eight numbers expected');
+  if (statusNames[r.peek()] !== 'reply') return toReply(echoAt(r, seq, statusNames));
+  r.num();
+  const echo: EchoReply = { seq, status: 'reply' };
+  const rttMs = r.num();
+  const ttl = r.num();
+  const bytes = r.num();
+  if (rttMs >= 0) echo.rttMs = roundMicros(rttMs);
+  if (ttl >= 0) echo.ttl = ttl;
+  if (bytes >= 0) echo.bytes = bytes;
+  r.skipAddress();
+  r.optStr();
+  return echo;
 }
 
 function echoAt(r: PackedReader, seq: number, statusNames: readonly string[]): RawEcho {

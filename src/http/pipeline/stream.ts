@@ -49,9 +49,9 @@ function toolEvents(r: StreamFlow, stream: EventStream): ToolEvents {
         ex.fail(err);
       }
     },
-    item(name, data) {
+    item(name, data, toJson) {
       try {
-        stream.event(name, JSON.stringify(data));
+        stream.event(name, toJson === undefined ? JSON.stringify(data) : toJson(data));
       } catch (err) {
         ex.fail(err);
       }

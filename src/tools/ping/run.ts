@@ -16,6 +16,7 @@ import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
 import { icmpToolSlot } from '../icmp-tool-slot';
 import type { PingRequest, PingResult } from './types';
 import { watchPinger, type PingMetrics } from './metrics';
+import { replyJson } from './reply-json';
 
 export interface PingToolOptions {
   checkTarget?: TargetCheck; // default: the operator's target policy
@@ -47,7 +48,7 @@ function createMeasure(deps: ToolDeps, pinger: Pinger, checkTarget: TargetCheck,
     const { target } = reached;
     const options = { address: target.address, count: request.count, intervalMs: request.intervalMs, timeoutMs: request.timeoutMs, size: request.size };
     const pay = events === undefined ? NOTHING_TO_PAY : payRound(events, terms, target);
-    const echo = await echoes(pinger, options, cancel, pay, events && ((reply) => events.item('reply', reply)));
+    const echo = await echoes(pinger, options, cancel, pay, events && ((reply) => events.item('reply', reply, replyJson)));
     if (!echo.ok) return failed('stopped' in echo ? echo.stopped : 'fault' in echo ? rethrow(echo.fault) : engineFailure(echo.error, ABORTED));
     const { packets, rtt } = 'echo' in echo ? echo.echo : echo.totals;
     // A long ping's summary lists no replies: each was streamed as it was decided.

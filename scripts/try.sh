@@ -74,6 +74,7 @@ template:
     file: "%s.zone"
 zone:
   - domain: try.test
+    dnssec-signing: on   # Knot signs the zone itself, so an example can show RRSIGs
 CONF
 
 "$knotd" -c "$dir/knot.conf" 2> "$dir/knotd.log" &
@@ -85,7 +86,7 @@ for _ in $(seq 1 100); do
     cat "$dir/knotd.log" >&2
     exit 1
   fi
-  "$knotc" -c "$dir/knot.conf" -t 1 zone-status try.test 2>/dev/null | grep -q 'serial: 1' && break
+  "$knotc" -c "$dir/knot.conf" -t 1 zone-read try.test @ RRSIG 2>/dev/null | grep -q RRSIG && break
   sleep 0.1
 done
 

@@ -40,6 +40,8 @@ export function checkAnswer(kind: Kind, stdout: string): void {
     assert.is(answer.consistent, true, stdout);
     assert.is(answer.resolvers.length, 2, stdout); // "several resolvers": the trial's Knot on two addresses
     assert.equal(answer.records.A.map((r: { address: string }) => r.address), ['127.0.0.1'], stdout);
+    // The example sets dnssec, and the trial's Knot signs try.test: each resolver's A answer carries its RRSIG.
+    for (const r of answer.resolvers) assert.is(r.queries.A.rrsigs?.[0]?.typeCovered, 'A', stdout);
   } else if (kind === 'traceroute') {
     assert.is(answer.destinationReached, true, stdout);
     assert.is(answer.hops[0].ttl, 1, stdout);

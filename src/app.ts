@@ -7,6 +7,8 @@ import { Hub, type LocationEntry } from './locations/hub';
 import { compileOutputChecks } from './locations/agent-output';
 import { NO_LOCATION_METRICS, watchLocations, type LocationMetrics } from './locations/metrics';
 import { LocationRelay } from './locations/relay';
+import { RedisTransport } from './locations/redis-transport';
+import { ThreadTransport } from './locations/thread-transport';
 import { HUB_SELF_DEFAULT } from './locations/protocol';
 import { openSharedBudgets } from './shared-budgets';
 import type { Logger } from './log';
@@ -69,8 +71,7 @@ export function createApp(config: Config, log: Logger, options: AppOptions = {})
     version: pkg.version,
     connectedSince: new Date().toISOString(),
   };
-  // With Redis, every hub lists and can use every hub's agents.
-  const relay = config.redisUrl === null ? null : new LocationRelay({ url: config.redisUrl, hub: agents?.hub ?? null, log });
+  const relay = openRelay(config, agents?.hub ?? null, log);
   const locations = () => {
     const here = agents?.hub.list() ?? [];
     const there = relay?.remote().filter((e) => !agents?.hub.has(e.name) && e.name !== self.name) ?? [];
@@ -91,6 +92,17 @@ export function createApp(config: Config, log: Logger, options: AppOptions = {})
     },
   };
 }
+
+// With Redis, every hub lists and can use every hub's agents, the worker threads of each instance being
+// hubs of their own there. Without it, the worker threads of a hub share their agents in the process.
+function openRelay(config: Config, hub: Hub | null, log: Logger): LocationRelay | null {
+  if (config.redisUrl !== null) return new LocationRelay({ transport: new RedisTransport(config.redisUrl), hub, log });
+  if (config.workers > 1 && hub !== null) return new LocationRelay({ transport: new ThreadTransport(), hub, log, everyMs: THREAD_RELAY_EVERY_MS });
+  return null;
+}
+
+// A location connected to one worker is listed by the others within this; a message in the process is cheap.
+const THREAD_RELAY_EVERY_MS = 250;
 
 // A keys file that cannot be read or parsed stops the server at start, as a bad setting does.
 function openKeys(config: Config): KeyRing | null {

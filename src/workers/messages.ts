@@ -23,6 +23,6 @@ export type FromWorker =
   | { type: 'listening'; info: Record<string, unknown> }
   | { type: 'failed'; message: string; exitCode: number }
   | { type: 'stopped'; unfinished: number }
-  | { type: 'keys-reloaded'; ok: boolean; keys: number; error?: string }
+  | { type: 'keys-reloaded'; ok: boolean; keys: number; error?: string; apiKeysOff?: true }
   | { type: 'collected'; id: number; metrics: MetricObjectWithValues<MetricValue<string>>[] }
   | { type: 'metrics-wanted'; id: number };

@@ -15,6 +15,9 @@ import type {
   MtrEvent,
   MtrLocated,
   MtrLocatedEvent,
+  TcpLocated,
+  TcpLocatedEvent,
+  TlsLocated,
   MtrRequest,
   MtrResult,
   PingEvent,
@@ -121,14 +124,20 @@ export class NettoolsClient {
 
   // Connections to one port of a host, each timed (a tcping). A closed port is still a value
   // (connected false), not an error; a port below 1024 but 80 and 443 is refused unless the server lists it.
-  tcp(request: TcpRequest, call: CallOptions = {}): Promise<Answer<TcpResult>> {
-    return this.send<TcpResult>('POST', 'api/tools/tcp', request, call);
+  tcp(request: At<TcpRequest>, call?: CallOptions): Promise<Answer<TcpLocated>>;
+  tcp(request: Here<TcpRequest>, call?: CallOptions): Promise<Answer<TcpResult>>;
+  tcp(request: TcpRequest, call?: CallOptions): Promise<Answer<TcpResult | TcpLocated>>;
+  tcp(request: TcpRequest, call: CallOptions = {}): Promise<Answer<TcpResult | TcpLocated>> {
+    return this.send('POST', 'api/tools/tcp', request, call);
   }
 
   // One TLS handshake with one port of a host: protocol, cipher, the certificate chain and whether it
   // verifies. A certificate that does not verify, or a port that refuses, is still a value (see status).
-  tls(request: TlsRequest, call: CallOptions = {}): Promise<Answer<TlsResult>> {
-    return this.send<TlsResult>('POST', 'api/tools/tls', request, call);
+  tls(request: At<TlsRequest>, call?: CallOptions): Promise<Answer<TlsLocated>>;
+  tls(request: Here<TlsRequest>, call?: CallOptions): Promise<Answer<TlsResult>>;
+  tls(request: TlsRequest, call?: CallOptions): Promise<Answer<TlsResult | TlsLocated>>;
+  tls(request: TlsRequest, call: CallOptions = {}): Promise<Answer<TlsResult | TlsLocated>> {
+    return this.send('POST', 'api/tools/tls', request, call);
   }
 
   // The caller's plan and budget; spends no token.
@@ -177,8 +186,11 @@ export class NettoolsClient {
     return this.stream('api/tools/mtr', request, call);
   }
 
-  tcpStream(request: TcpRequest, call: CallOptions = {}): AsyncGenerator<TcpEvent, void, undefined> {
-    return this.stream<TcpEvent>('api/tools/tcp', request, call);
+  tcpStream(request: At<TcpRequest>, call?: CallOptions): AsyncGenerator<TcpLocatedEvent, void, undefined>;
+  tcpStream(request: Here<TcpRequest>, call?: CallOptions): AsyncGenerator<TcpEvent, void, undefined>;
+  tcpStream(request: TcpRequest, call?: CallOptions): AsyncGenerator<TcpEvent | TcpLocatedEvent, void, undefined>;
+  tcpStream(request: TcpRequest, call: CallOptions = {}): AsyncGenerator<TcpEvent | TcpLocatedEvent, void, undefined> {
+    return this.stream('api/tools/tcp', request, call);
   }
 
   private async *stream<E extends { event: string; data: unknown }>(path: string, body: { locations?: unknown }, call: CallOptions): AsyncGenerator<E, void, undefined> {

@@ -55,7 +55,9 @@ export type PingLocated = Schemas['PingLocated'];
 export type DnsLocated = Schemas['DnsLocated'];
 export type TracerouteLocated = Schemas['TracerouteLocated'];
 export type MtrLocated = Schemas['MtrLocated'];
-// ping, traceroute, mtr: from how many locations the target was reached; dns: whether every location
+export type TcpLocated = Schemas['TcpLocated'];
+export type TlsLocated = Schemas['TlsLocated'];
+// ping, traceroute, mtr, tcp, tls: from how many locations the target was reached; dns: whether every location
 // (and its resolvers) saw the same records, and how many answered at all.
 export type ReachedVerdict = PingLocated['verdict'];
 export type DnsVerdict = DnsLocated['verdict'];
@@ -71,3 +73,4 @@ export type PingLocatedEvent = LocatedEvents<PingStreamEvent, PingLocated>;
 export type DnsLocatedEvent = LocatedEvents<DnsStreamEvent, DnsLocated>;
 export type TracerouteLocatedEvent = LocatedEvents<TracerouteStreamEvent, TracerouteLocated>;
 export type MtrLocatedEvent = LocatedEvents<MtrStreamEvent, MtrLocated>;
+export type TcpLocatedEvent = LocatedEvents<TcpStreamEvent, TcpLocated>;

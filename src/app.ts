@@ -44,6 +44,7 @@ export interface AppOptions {
   resolverStore?: LimiterStore; // where per-resolver query budgets live; in this process unless given
   inFlight?: InFlightCaps; // the concurrency caps; this thread's own unless given
   traceCap?: SharedCap; // traces in flight; this thread's own unless given
+  agentCount?: SharedCap; // agents' connections against NETTOOLS_MAX_AGENTS; this thread's own unless given
   metricsText?: () => Promise<string>; // the /metrics body: the whole process's, when this is one of several threads
 }
 
@@ -63,7 +64,7 @@ export function createApp(config: Config, log: Logger, options: AppOptions = {})
   const { inFlight, metricsText } = options;
   const health = shared === null ? undefined : () => ({ status: 'ok', store: { kind: 'redis', state: shared.state() } });
   const locationMetrics = config.metrics ? watchLocations(metrics.registry) : NO_LOCATION_METRICS;
-  const agents = openAgents(config, log, tools, locationMetrics);
+  const agents = openAgents(config, log, tools, locationMetrics, options.agentCount);
   const self: LocationEntry = {
     name: config.location ?? HUB_SELF_DEFAULT,
     labels: config.locationLabels,
@@ -72,6 +73,7 @@ export function createApp(config: Config, log: Logger, options: AppOptions = {})
     connectedSince: new Date().toISOString(),
   };
   const relay = openRelay(config, agents?.hub ?? null, log);
+  if (relay !== null) agents?.hub.shareWith((location) => relay.has(location));
   const locations = () => {
     const here = agents?.hub.list() ?? [];
     const there = relay?.remote().filter((e) => !agents?.hub.has(e.name) && e.name !== self.name) ?? [];
@@ -113,11 +115,11 @@ function openKeys(config: Config): KeyRing | null {
 }
 
 // As with API keys, an agent keys file that cannot be read stops the server at start.
-function openAgents(config: Config, log: Logger, tools: ReadonlyArray<Tool<any, any>>, metrics: LocationMetrics): App['agents'] {
+function openAgents(config: Config, log: Logger, tools: ReadonlyArray<Tool<any, any>>, metrics: LocationMetrics, count?: SharedCap): App['agents'] {
   if (config.agentKeysFile === null) return null;
   const opened = AgentKeyRing.open(config.agentKeysFile);
   if (!opened.ok) throw new ConfigError('NETTOOLS_AGENT_KEYS_FILE', opened.message);
   const keys = opened.value;
-  const hub = new Hub({ keys, self: config.location ?? HUB_SELF_DEFAULT, maxAgents: config.maxAgents, timeoutMs: config.agentTimeoutMs, log, checks: compileOutputChecks(tools), metrics });
+  const hub = new Hub({ keys, self: config.location ?? HUB_SELF_DEFAULT, maxAgents: config.maxAgents, timeoutMs: config.agentTimeoutMs, log, checks: compileOutputChecks(tools), metrics, ...(count ? { count } : {}) });
   return { keys, hub };
 }

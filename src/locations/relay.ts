@@ -97,6 +97,7 @@ export class LocationRelay {
       if (known === undefined || known.entry.connectedSince < listing.entry.connectedSince) remote.set(listing.entry.name, listing);
     }
     this.#remote = remote;
+    for (const listing of remote.values()) this.o.hub?.superseded(listing.entry);
     for (const [id, asked] of this.#asked) {
       if (remote.get(asked.location)?.hub !== asked.owner) this.settle(id, offline(asked.location, 'went away (its hub stopped answering)'));
     }

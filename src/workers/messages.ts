@@ -8,7 +8,7 @@ export interface WorkerStart {
   index: number;
   argv: string[]; // the process's settings as flags; the environment is inherited
   port: number; // the one port every worker listens on
-  memory: { clients: SharedLimiterMemory; targets: SharedLimiterMemory; resolvers: SharedLimiterMemory; inFlight: SharedInFlightMemory; traces: SharedCapMemory };
+  memory: { clients: SharedLimiterMemory; targets: SharedLimiterMemory; resolvers: SharedLimiterMemory; inFlight: SharedInFlightMemory; traces: SharedCapMemory; agents: SharedCapMemory };
 }
 
 // main -> worker

@@ -72,6 +72,7 @@ async function main(): Promise<void> {
     resolverStore: new SharedLimiterStore(memory.resolvers, performance.timeOrigin, start.index + 1),
     inFlight: new SharedInFlight(memory.inFlight, config.maxInFlightPerClient, config.maxInFlight, 1, start.index),
     traceCap: new SharedCap(memory.traces, config.maxTracesInFlight, start.index),
+    agentCount: new SharedCap(memory.agents, config.maxAgents, start.index),
     metricsText: metricsAcrossWorkers(),
   });
   serve(app, log);

@@ -8,7 +8,8 @@ import { runToExit, stopServers, type ChildServer } from '../support/child-serve
 import { postChunked } from '../support/chunked-reader';
 import { postJson, request } from '../support/http';
 import { agentKeysFile, connectUrl, hello, rawPeer, spawnAgent, startHub, stopAgent, type AgentKeys, type ChildAgent, type RawPeer } from '../support/agents';
-import { waitFor } from '../support/wait';
+import { sniffEchoes } from '../support/echo-sniffer';
+import { sleep, waitFor } from '../support/wait';
 import { holder, listedEverywhere, onEachWorker, servedBy } from '../support/worker-served';
 
 // A hub on two worker threads: an agent's WebSocket lands on one of them, and a request served by either
@@ -40,12 +41,13 @@ test.before(async (ctx) => {
     NETTOOLS_TARGET_ECHOES_PER_SECOND: '1000',
     NETTOOLS_API_KEYS_FILE: join(ctx.dir, 'keys'),
     // Windows of an hour: counts are exact on a slow machine too.
-    NETTOOLS_PLANS: 'six=6/1h,five=5/1h',
+    NETTOOLS_PLANS: 'pay=20/1h,five=5/1h',
   };
-  ctx.payKey = await apiKey(env, 'six');
+  ctx.payKey = await apiKey(env, 'pay');
   ctx.costKey = await apiKey(env, 'five');
   ctx.hub = await startHub(ctx.keys, env);
-  ctx.agent = spawnAgent({ NETTOOLS_HUB_URL: connectUrl(ctx.hub.port), NETTOOLS_AGENT_KEY: amsKey, NETTOOLS_LOCATION: 'ams', NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true' });
+  // Its own per-target echo budget as loose as the hub's: the tests send it stream after stream.
+  ctx.agent = spawnAgent({ NETTOOLS_HUB_URL: connectUrl(ctx.hub.port), NETTOOLS_AGENT_KEY: amsKey, NETTOOLS_LOCATION: 'ams', NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true', NETTOOLS_TARGET_ECHOES_PER_SECOND: '1000' });
   await listedEverywhere(ctx.hub, 'ams');
 });
 
@@ -94,8 +96,8 @@ test('a streamed ping on either worker streams the agent\'s replies and ends who
 test('a streamed ping through the other worker pays the caller\'s key as it goes, exactly', async ({ hub, payKey }) => {
   const auth = { Authorization: `Bearer ${payKey}` };
   const remaining = async () => (await request(hub.base, '/api/limits', { headers: auth })).json().remaining as number;
-  // 6 tokens: the request's own, then one at echo 11 of the agent's stream, paid through the relay.
-  for (let attempt = 0; attempt < 3; attempt++) {
+  // Each stream costs 2 tokens: the request's own, then one at echo 11 of the agent's stream, paid through the relay.
+  for (let attempt = 0; attempt < 10; attempt++) {
     const id = `hw-${randomUUID()}`;
     const before = await remaining();
     const stream = postChunked(hub.port, '/api/tools/ping', { host: '127.0.0.1', count: 11, intervalMs: 100, locations: ['ams'] }, 'application/x-ndjson', { ...auth, 'X-Request-Id': id });
@@ -104,8 +106,8 @@ test('a streamed ping through the other worker pays the caller\'s key as it goes
     assert.is(before - (await remaining()), 2);
     if ((await servedBy(hub, id)) !== holder(hub, 'ams')) return;
   }
-  // Three streams all on the agent's worker (1 in 8): the payments were exact, but not through the relay.
-  assert.unreachable('no stream was served by the worker without the agent in three tries');
+  // Ten streams all on the agent's worker (1 in 512): the payments were exact, but not through the relay.
+  assert.unreachable('no stream was served by the worker without the agent in ten tries');
 });
 
 test('a caller that closes its stream on either worker has the agent told to cancel', async ({ hub, evilKey }) => {
@@ -114,7 +116,8 @@ test('a caller that closes its stream on either worker has the agent told to can
     await onEachWorker(hub, 'evil', async (id) => {
       const seen = peer.messages.length;
       const stream = postChunked(hub.port, '/api/tools/ping', { host: '127.0.0.1', count: 50, intervalMs: 1000, locations: ['evil'] }, 'application/x-ndjson', { 'X-Request-Id': id });
-      await waitFor('a run message', () => peer.messages.slice(seen).some((m) => JSON.parse(m).type === 'run'));
+      const handed = waitFor('a run message', () => peer.messages.slice(seen).some((m) => JSON.parse(m).type === 'run'));
+      await handed.catch((err: Error) => assert.unreachable(`${err.message}; the stream: ${stream.error ?? 'no error'}, ${stream.head.split('\r\n')[0]}, ${stream.text().slice(0, 300)}`));
       const run = JSON.parse(peer.messages.slice(seen).find((m) => JSON.parse(m).type === 'run')!) as { id: number };
       stream.close();
       await waitFor('a cancel message', () => peer.messages.some((m) => JSON.parse(m).type === 'cancel' && JSON.parse(m).id === run.id));
@@ -124,6 +127,31 @@ test('a caller that closes its stream on either worker has the agent told to can
     peer.ws.terminate();
   }
   await listedEverywhere(hub, 'evil', false);
+});
+
+test('a caller that closes its stream on the other worker stops the real agent\'s echoes', async ({ hub }) => {
+  // Echoes of a size of its own, counted on loopback as they leave the agent.
+  const sniffer = sniffEchoes();
+  await sniffer.ready;
+  try {
+    for (let attempt = 0; attempt < 12; attempt++) {
+      const id = `hw-${randomUUID()}`;
+      const before = await sniffer.settled();
+      const stream = postChunked(hub.port, '/api/tools/ping', { host: '127.0.0.1', count: 600, intervalMs: 100, size: sniffer.size, locations: ['ams'] }, 'application/x-ndjson', { 'X-Request-Id': id });
+      const echoes = waitFor('echoes from the agent', async () => (await sniffer.settled()) - before >= 3);
+      await echoes.catch((err: Error) => assert.unreachable(`${err.message}; the stream: ${stream.error ?? 'no error'}, ${stream.head.split('\r\n')[0]}, ${stream.text().slice(0, 300)}`));
+      stream.close();
+      if ((await servedBy(hub, id)) === holder(hub, 'ams')) continue;
+      const atClose = await sniffer.settled();
+      await sleep(1000); // the point: a second in which the agent, left running, would send ten more echoes
+      const after = await sniffer.settled();
+      assert.ok(after - atClose <= 1, `${after - atClose} echoes after the caller went away`);
+      return;
+    }
+    assert.unreachable('no stream was served by the worker without the agent in twelve tries');
+  } finally {
+    sniffer.stop();
+  }
 });
 
 test('an agent that goes away mid-stream ends its location as location-offline on either worker', async ({ hub, evilKey }) => {

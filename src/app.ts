@@ -7,6 +7,8 @@ import { Hub, type LocationEntry } from './locations/hub';
 import { compileOutputChecks } from './locations/agent-output';
 import { NO_LOCATION_METRICS, watchLocations, type LocationMetrics } from './locations/metrics';
 import { LocationRelay } from './locations/relay';
+import { RedisTransport } from './locations/redis-transport';
+import { ThreadTransport } from './locations/thread-transport';
 import { HUB_SELF_DEFAULT } from './locations/protocol';
 import { openSharedBudgets } from './shared-budgets';
 import type { Logger } from './log';
@@ -42,6 +44,7 @@ export interface AppOptions {
   resolverStore?: LimiterStore; // where per-resolver query budgets live; in this process unless given
   inFlight?: InFlightCaps; // the concurrency caps; this thread's own unless given
   traceCap?: SharedCap; // traces in flight; this thread's own unless given
+  agentCount?: SharedCap; // agents' connections against NETTOOLS_MAX_AGENTS; this thread's own unless given
   metricsText?: () => Promise<string>; // the /metrics body: the whole process's, when this is one of several threads
 }
 
@@ -61,7 +64,7 @@ export function createApp(config: Config, log: Logger, options: AppOptions = {})
   const { inFlight, metricsText } = options;
   const health = shared === null ? undefined : () => ({ status: 'ok', store: { kind: 'redis', state: shared.state() } });
   const locationMetrics = config.metrics ? watchLocations(metrics.registry) : NO_LOCATION_METRICS;
-  const agents = openAgents(config, log, tools, locationMetrics);
+  const agents = openAgents(config, log, tools, locationMetrics, options.agentCount);
   const self: LocationEntry = {
     name: config.location ?? HUB_SELF_DEFAULT,
     labels: config.locationLabels,
@@ -69,8 +72,8 @@ export function createApp(config: Config, log: Logger, options: AppOptions = {})
     version: pkg.version,
     connectedSince: new Date().toISOString(),
   };
-  // With Redis, every hub lists and can use every hub's agents.
-  const relay = config.redisUrl === null ? null : new LocationRelay({ url: config.redisUrl, hub: agents?.hub ?? null, log });
+  const relay = openRelay(config, agents?.hub ?? null, log);
+  if (relay !== null) agents?.hub.shareWith((location) => relay.has(location));
   const locations = () => {
     const here = agents?.hub.list() ?? [];
     const there = relay?.remote().filter((e) => !agents?.hub.has(e.name) && e.name !== self.name) ?? [];
@@ -92,6 +95,17 @@ export function createApp(config: Config, log: Logger, options: AppOptions = {})
   };
 }
 
+// With Redis, every hub lists and can use every hub's agents, the worker threads of each instance being
+// hubs of their own there. Without it, the worker threads of a hub share their agents in the process.
+function openRelay(config: Config, hub: Hub | null, log: Logger): LocationRelay | null {
+  if (config.redisUrl !== null) return new LocationRelay({ transport: new RedisTransport(config.redisUrl), hub, log });
+  if (config.workers > 1 && hub !== null) return new LocationRelay({ transport: new ThreadTransport(), hub, log, everyMs: THREAD_RELAY_EVERY_MS });
+  return null;
+}
+
+// A location connected to one worker is listed by the others within this; a message in the process is cheap.
+const THREAD_RELAY_EVERY_MS = 250;
+
 // A keys file that cannot be read or parsed stops the server at start, as a bad setting does.
 function openKeys(config: Config): KeyRing | null {
   if (config.apiKeysFile === null) return null;
@@ -101,11 +115,11 @@ function openKeys(config: Config): KeyRing | null {
 }
 
 // As with API keys, an agent keys file that cannot be read stops the server at start.
-function openAgents(config: Config, log: Logger, tools: ReadonlyArray<Tool<any, any>>, metrics: LocationMetrics): App['agents'] {
+function openAgents(config: Config, log: Logger, tools: ReadonlyArray<Tool<any, any>>, metrics: LocationMetrics, count?: SharedCap): App['agents'] {
   if (config.agentKeysFile === null) return null;
   const opened = AgentKeyRing.open(config.agentKeysFile);
   if (!opened.ok) throw new ConfigError('NETTOOLS_AGENT_KEYS_FILE', opened.message);
   const keys = opened.value;
-  const hub = new Hub({ keys, self: config.location ?? HUB_SELF_DEFAULT, maxAgents: config.maxAgents, timeoutMs: config.agentTimeoutMs, log, checks: compileOutputChecks(tools), metrics });
+  const hub = new Hub({ keys, self: config.location ?? HUB_SELF_DEFAULT, maxAgents: config.maxAgents, timeoutMs: config.agentTimeoutMs, log, checks: compileOutputChecks(tools), metrics, ...(count ? { count } : {}) });
   return { keys, hub };
 }

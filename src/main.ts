@@ -8,6 +8,7 @@ import type { KeyRing } from './keys/key-ring';
 import { createLogger, type Logger } from './log';
 import { addon } from './native/addon';
 import { installLastResort } from './observability/last-resort';
+import { reloadAgentKeys } from './locations/agent-keys-reload';
 import { superviseWorkers } from './workers/supervisor';
 
 // Installed before anyone can learn the port: a signal that arrives earlier would meet the default
@@ -50,13 +51,12 @@ async function serveHere(config: Config, log: Logger): Promise<void> {
 
 // NETTOOLS_WORKERS above 1: worker threads serve the one port; this thread supervises.
 async function serveOnWorkers(config: Config, argv: string[], log: Logger): Promise<void> {
-  // Each worker has its own App, and an agent would land on one of them at random: GET /api/locations
-  // on another would not list it. Until the workers share their agents, a hub runs on one thread.
-  if (config.agentKeysFile !== null) throw new ConfigError('NETTOOLS_AGENT_KEYS_FILE', 'a hub needs NETTOOLS_WORKERS=1 for now (agents are not shared between worker threads)');
   const workers = await superviseWorkers(config, argv, log);
   onSignals(log, () => workers.shutdown(config.shutdownGraceMs), () => {
     void workers.reloadKeys().then((answers) => {
       for (const [worker, a] of answers.entries()) {
+        // A hub without API keys: the workers reloaded their agent keys, and log that themselves.
+        if (a.apiKeysOff === true && config.agentKeysFile !== null) continue;
         if (a.ok) log.log('info', 'keys reloaded', { worker, keys: a.keys });
         else log.log('error', 'keys reload failed; the previous keys stay in force', { worker, error: a.error, keys: a.keys });
       }
@@ -75,15 +75,6 @@ function reloadKeys(keys: KeyRing | null, log: Logger): void {
   const reloaded = keys.reload();
   if (reloaded.ok) log.log('info', 'keys reloaded', { keys: reloaded.value });
   else log.log('error', 'keys reload failed; the previous keys stay in force', { error: reloaded.message, keys: keys.size });
-}
-
-// SIGHUP: the agent keys file again; an agent whose key is no longer valid is disconnected.
-function reloadAgentKeys(agents: App['agents'], log: Logger): void {
-  if (agents === null) return;
-  const reloaded = agents.keys.reload();
-  if (!reloaded.ok) return log.log('error', 'agent keys reload failed; the previous keys stay in force', { error: reloaded.message, agentKeys: agents.keys.size });
-  log.log('info', 'agent keys reloaded', { agentKeys: reloaded.value });
-  agents.hub.keysReloaded();
 }
 
 async function main(): Promise<void> {

@@ -11,6 +11,7 @@ import { CLOSE, MAX_BACKPRESSURE_BYTES, MAX_MESSAGES_PER_SECOND, type Welcome } 
 import { RemoteRuns, type RemoteRun, type RunPeer } from './remote-runs';
 import { readAgentMessage } from './run-messages';
 import type { LocationMetrics } from './metrics';
+import { SharedCap, sharedCapMemory } from '../ratelimit/shared-cap';
 
 // The hub's side of its agents, apart from the socket library: what is let in, who is listed, who is
 // dropped. The HTTP layer turns uWS's events into these calls (http/agents-socket.ts).
@@ -61,6 +62,8 @@ export interface HubOptions {
   log: Logger;
   checks: OutputChecks; // what an agent's events and results must look like, per tool
   metrics?: LocationMetrics; // the heartbeat's round trip
+  // The connections counted against maxAgents: with worker threads, every worker's (shared memory).
+  count?: SharedCap;
   now?: () => number;
 }
 
@@ -69,11 +72,14 @@ export class Hub {
   readonly #listed = new Map<string, AgentSession>();
   readonly #now: () => number;
   readonly #runs: RemoteRuns;
+  readonly #count: SharedCap;
+  #elsewhere: (location: string) => boolean = () => false;
   #timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly o: HubOptions) {
     this.#now = o.now ?? Date.now;
     this.#runs = new RemoteRuns(o.checks);
+    this.#count = o.count ?? new SharedCap(sharedCapMemory(1), o.maxAgents);
     // A third of the timeout: a peer that misses two pings in a row is still within it.
     this.#timer = setInterval(() => this.tick(), Math.max(100, Math.floor(o.timeoutMs / 3)));
     this.#timer.unref();
@@ -81,6 +87,12 @@ export class Hub {
 
   get connected(): number {
     return this.#listed.size;
+  }
+
+  // Locations listed by the other hubs this one shares its agents with (relay.ts): a connection for one
+  // of them replaces that one, as for a location listed here.
+  shareWith(elsewhere: (location: string) => boolean): void {
+    this.#elsewhere = elsewhere;
   }
 
   // At the upgrade, before a socket exists: the key, and room under the cap. A key whose location is
@@ -91,12 +103,14 @@ export class Hub {
     const found = this.o.keys.lookup(credential.key);
     if (found.status !== 'valid') return fail('invalid-agent-key', `${found.status} agent key`);
     const { sha256, location } = found.record;
-    if (!this.#listed.has(location) && this.#sessions.size >= this.o.maxAgents) return fail('too-many-agents', `this hub holds ${this.o.maxAgents} agents (NETTOOLS_MAX_AGENTS)`);
+    const replaces = this.#listed.has(location) || this.#elsewhere(location);
+    if (!replaces && this.#count.total >= this.o.maxAgents) return fail('too-many-agents', `this hub holds ${this.o.maxAgents} agents (NETTOOLS_MAX_AGENTS)`);
     return ok({ keyHash: sha256, location });
   }
 
   opened(session: AgentSession): void {
     this.#sessions.add(session);
+    this.#count.add();
   }
 
   heard(session: AgentSession): void {
@@ -164,7 +178,7 @@ export class Hub {
   closed(session: AgentSession, code: number): void {
     session.peer = null;
     this.#runs.lost(this.runPeer(session), 'went away');
-    this.#sessions.delete(session);
+    if (this.#sessions.delete(session)) this.#count.give();
     const entry = session.entry;
     if (entry === null || this.#listed.get(entry.name) !== session) return;
     this.#listed.delete(entry.name);
@@ -173,6 +187,13 @@ export class Hub {
 
   has(location: string): boolean {
     return this.#listed.has(location);
+  }
+
+  // Another hub (another worker thread) lists this location with a newer connection: the agent dialled
+  // again and landed there, and this connection is the stale one.
+  superseded(entry: LocationEntry): void {
+    const session = this.#listed.get(entry.name);
+    if (session?.entry && session.entry.connectedSince < entry.connectedSince) this.end(session, CLOSE.replaced, 'a newer connection for this location replaced this one');
   }
 
   // The connected agents, by name.

@@ -1,34 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type Redis from 'ioredis';
 import type { Logger } from '../log';
 import type { Outcome, ToolFailure } from '../tools/outcome';
 import type { ToolEvents } from '../tools/tool';
 import { CancelSource, type CancelToken } from '../util/cancel';
 import type { Hub, LocationEntry } from './hub';
+import type { Listing, RelayTransport, Wire } from './relay-transport';
 
-// Hubs behind one load balancer share Redis; an agent is connected to one of them. Each hub writes its
-// agents into one Redis hash every second, and reads the others' from it, so every hub lists and can use
-// every location. A measurement for an agent of another hub goes to that hub over Redis pub/sub (its own
-// channel), which runs it as its own (its checks of the agent's output included) and sends the events,
-// the payments asked for, and the outcome back on the asking hub's channel; a cancel goes the same way.
-// A hub whose entries stop being renewed is gone: what was running through it ends as location-offline.
-
-const LOCATIONS_KEY = 'nettools:locations';
-const channelOf = (hub: string) => `nettools:hub:${hub}`;
-
-interface Listing {
-  hub: string;
-  entry: LocationEntry;
-  at: number; // ms since the epoch, when its hub last renewed it
-}
-
-type Wire =
-  | { type: 'run'; from: string; id: number; location: string; tool: string; request: Record<string, unknown>; stream: boolean }
-  | { type: 'cancel'; from: string; id: number }
-  | { type: 'spent'; from: string; id: number; failure: ToolFailure | null }
-  | { type: 'event'; id: number; event: string; data: Record<string, unknown> }
-  | { type: 'spend'; id: number }
-  | { type: 'done'; id: number; outcome: Outcome<unknown> };
+// Hubs that share their agents: instances behind one load balancer on one Redis, or the worker threads of
+// one process (an agent's WebSocket lands on one of them). Each hub renews its agents' listings every tick
+// and reads the others', so every hub lists and can use every location. A measurement for an agent of
+// another hub goes to that hub (a message addressed to it), which runs it as its own (its checks of the
+// agent's output included) and sends the events, the payments asked for, and the outcome back to the
+// asking hub; a cancel goes the same way. A hub whose listings stop being renewed is gone: what was
+// running through it ends as location-offline. What carries the messages is the transport's business.
 
 interface Asked {
   owner: string;
@@ -44,7 +28,7 @@ interface Served {
 }
 
 export interface RelayOptions {
-  url: string;
+  transport: RelayTransport;
   hub: Hub | null; // this server's agents, if it takes any
   log: Logger;
   everyMs?: number; // how often entries are renewed and read (1000)
@@ -53,8 +37,7 @@ export interface RelayOptions {
 
 export class LocationRelay {
   readonly id = randomUUID();
-  readonly #pub: Redis;
-  readonly #sub: Redis;
+  readonly #transport: RelayTransport;
   readonly #everyMs: number;
   readonly #staleMs: number;
   #remote = new Map<string, Listing>();
@@ -64,16 +47,10 @@ export class LocationRelay {
   #timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly o: RelayOptions) {
-    // Loaded only here, as for the shared budgets: ioredis costs memory a server without Redis never needs.
-    const IORedis = require('ioredis') as typeof import('ioredis').default;
-    const options = { enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => 1000 };
-    this.#pub = new IORedis(o.url, options);
-    this.#sub = new IORedis(o.url, { ...options, enableOfflineQueue: true });
-    for (const r of [this.#pub, this.#sub]) r.on('error', () => {});
+    this.#transport = o.transport;
     this.#everyMs = o.everyMs ?? 1000;
     this.#staleMs = o.staleMs ?? 5000;
-    this.#sub.on('message', (_channel: string, text: string) => this.received(text));
-    void this.#sub.subscribe(channelOf(this.id)).catch(() => undefined);
+    this.#transport.listen(this.id, (message) => this.received(message));
     this.#timer = setInterval(() => void this.tick().catch(() => undefined), this.#everyMs);
     this.#timer.unref();
   }
@@ -105,32 +82,29 @@ export class LocationRelay {
   async close(): Promise<void> {
     if (this.#timer !== null) clearInterval(this.#timer);
     for (const served of this.#served.values()) served.cancel.abort();
-    const mine = this.o.hub?.list().map((e) => e.name) ?? [];
-    if (mine.length > 0) await this.#pub.hdel(LOCATIONS_KEY, ...mine).catch(() => undefined);
-    this.#pub.disconnect();
-    this.#sub.disconnect();
+    await this.#transport.close(this.id, this.o.hub?.list() ?? []);
   }
 
   // Renews this hub's entries, reads everyone's, and ends what was asked of a hub that is gone.
   private async tick(): Promise<void> {
     const now = Date.now();
-    const mine = this.o.hub?.list() ?? [];
-    if (mine.length > 0) await this.#pub.hset(LOCATIONS_KEY, Object.fromEntries(mine.map((entry) => [entry.name, JSON.stringify({ hub: this.id, entry, at: now } satisfies Listing)])));
-    const all = await this.#pub.hgetall(LOCATIONS_KEY);
+    const all = await this.#transport.exchange(this.id, this.o.hub?.list() ?? [], now);
     const remote = new Map<string, Listing>();
-    for (const [name, text] of Object.entries(all)) {
-      const listing = readListing(text);
-      if (listing === null || listing.hub === this.id || now - listing.at > this.#staleMs) continue;
-      remote.set(name, listing);
+    for (const listing of all) {
+      if (listing.hub === this.id || now - listing.at > this.#staleMs) continue;
+      // The same location listed by two hubs (an agent that reconnected to another): the newer wins.
+      const known = remote.get(listing.entry.name);
+      if (known === undefined || known.entry.connectedSince < listing.entry.connectedSince) remote.set(listing.entry.name, listing);
     }
     this.#remote = remote;
+    for (const listing of remote.values()) this.o.hub?.superseded(listing.entry);
     for (const [id, asked] of this.#asked) {
       if (remote.get(asked.location)?.hub !== asked.owner) this.settle(id, offline(asked.location, 'went away (its hub stopped answering)'));
     }
   }
 
   private publish(hub: string, message: Wire): void {
-    void this.#pub.publish(channelOf(hub), JSON.stringify(message)).catch(() => undefined);
+    this.#transport.send(hub, message);
   }
 
   private settle(id: number, outcome: Outcome<unknown>): void {
@@ -141,13 +115,7 @@ export class LocationRelay {
     asked.finish(outcome);
   }
 
-  private received(text: string): void {
-    let message: Wire;
-    try {
-      message = JSON.parse(text) as Wire;
-    } catch {
-      return;
-    }
+  private received(message: Wire): void {
     if (message.type === 'run') return this.serve(message);
     if (message.type === 'cancel' || message.type === 'spent') return this.servedMessage(message);
     const asked = this.#asked.get(message.id);
@@ -191,13 +159,4 @@ export class LocationRelay {
 
 function offline(location: string, why: string): Outcome<never> {
   return { ok: false, failure: { code: 'location-offline', detail: `location ${location} ${why}` } };
-}
-
-function readListing(text: string): Listing | null {
-  try {
-    const value = JSON.parse(text) as Listing;
-    return typeof value.hub === 'string' && typeof value.at === 'number' && typeof value.entry?.name === 'string' ? value : null;
-  } catch {
-    return null;
-  }
 }

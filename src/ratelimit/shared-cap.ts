@@ -35,6 +35,13 @@ export class SharedCap {
     return true;
   }
 
+  // One more place whatever the cap: one already decided on (an agent's connection that replaces
+  // another). take() refuses past the cap; this does not.
+  add(): void {
+    Atomics.add(this.counts, 0, 1);
+    Atomics.add(this.counts, 1 + this.worker, 1);
+  }
+
   // Gives back a place this thread took.
   give(): void {
     if (Atomics.load(this.counts, 1 + this.worker) === 0) return;

@@ -8,7 +8,7 @@ export interface WorkerStart {
   index: number;
   argv: string[]; // the process's settings as flags; the environment is inherited
   port: number; // the one port every worker listens on
-  memory: { clients: SharedLimiterMemory; targets: SharedLimiterMemory; resolvers: SharedLimiterMemory; inFlight: SharedInFlightMemory; traces: SharedCapMemory };
+  memory: { clients: SharedLimiterMemory; targets: SharedLimiterMemory; resolvers: SharedLimiterMemory; inFlight: SharedInFlightMemory; traces: SharedCapMemory; agents: SharedCapMemory };
 }
 
 // main -> worker
@@ -23,6 +23,6 @@ export type FromWorker =
   | { type: 'listening'; info: Record<string, unknown> }
   | { type: 'failed'; message: string; exitCode: number }
   | { type: 'stopped'; unfinished: number }
-  | { type: 'keys-reloaded'; ok: boolean; keys: number; error?: string }
+  | { type: 'keys-reloaded'; ok: boolean; keys: number; error?: string; apiKeysOff?: true }
   | { type: 'collected'; id: number; metrics: MetricObjectWithValues<MetricValue<string>>[] }
   | { type: 'metrics-wanted'; id: number };

@@ -49,6 +49,7 @@ export async function superviseWorkers(config: Config, argv: string[], log: Logg
     resolvers: sharedLimiterMemory(Math.max(64, 2 * config.resolvers.length)),
     inFlight: sharedInFlightMemory(config.maxInFlight, config.workers),
     traces: sharedCapMemory(config.workers),
+    agents: sharedCapMemory(config.workers),
   };
   const workers: Array<Worker | null> = [];
   let stopping = false;
@@ -105,6 +106,7 @@ class Replacer {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly ledger: SharedInFlight;
   private readonly traces: SharedCap;
+  private readonly agents: SharedCap;
 
   constructor(
     config: Config,
@@ -117,6 +119,7 @@ class Replacer {
     // The main thread touches the in-flight table only to forget a dead worker; its lock id follows theirs.
     this.ledger = new SharedInFlight(memory.inFlight, config.maxInFlightPerClient, config.maxInFlight, 1, config.workers);
     this.traces = new SharedCap(memory.traces, config.maxTracesInFlight, config.workers);
+    this.agents = new SharedCap(memory.agents, config.maxAgents, config.workers);
   }
 
   watch(index: number, worker: Worker, workers: Array<Worker | null>): void {
@@ -144,6 +147,7 @@ class Replacer {
     const { clients, targets, resolvers, inFlight } = this.memory;
     for (const table of [clients.slots, targets.slots, resolvers.slots, inFlight.slots]) SharedSlots.breakLocks(table, index + 1);
     this.traces.forgetWorker(index);
+    this.agents.forgetWorker(index);
     return this.ledger.forgetWorker(index);
   }
 

@@ -2,6 +2,7 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { createApp, type App } from '../app';
 import { ConfigError, loadConfig } from '../config/config';
 import { UwsUnavailableError } from '../http/uws';
+import { reloadAgentKeys } from '../locations/agent-keys-reload';
 import { createLogger, type Logger } from '../log';
 import { addon } from '../native/addon';
 import { installLastResort } from '../observability/last-resort';
@@ -37,11 +38,14 @@ function serve(app: App, log: Logger): void {
   port.on('message', (m: ToWorker) => {
     if (m.type === 'collect') void app.metrics.registry.getMetricsAsJSON().then((metrics) => send({ type: 'collected', id: m.id, metrics }));
     if (m.type === 'reload-keys') {
+      reloadAgentKeys(app.agents, log);
       const reloaded = app.keys?.reload();
-      if (reloaded === undefined) return send({ type: 'keys-reloaded', ok: false, keys: 0, error: 'API keys are off' });
+      if (reloaded === undefined) return send({ type: 'keys-reloaded', ok: false, keys: 0, error: 'API keys are off', apiKeysOff: true });
       send(reloaded.ok ? { type: 'keys-reloaded', ok: true, keys: reloaded.value } : { type: 'keys-reloaded', ok: false, keys: app.keys?.size ?? 0, error: reloaded.message });
     }
     if (m.type === 'shutdown') {
+      // Agents are told the hub is going away; each dials again until it is back.
+      app.agents?.hub.close();
       void app.server.shutdown(m.graceMs).then(async ({ unfinished }) => {
         await app.close();
         log.flush();
@@ -68,13 +72,14 @@ async function main(): Promise<void> {
     resolverStore: new SharedLimiterStore(memory.resolvers, performance.timeOrigin, start.index + 1),
     inFlight: new SharedInFlight(memory.inFlight, config.maxInFlightPerClient, config.maxInFlight, 1, start.index),
     traceCap: new SharedCap(memory.traces, config.maxTracesInFlight, start.index),
+    agentCount: new SharedCap(memory.agents, config.maxAgents, start.index),
     metricsText: metricsAcrossWorkers(),
   });
   serve(app, log);
   await app.ready();
   await app.server.listen();
   const info = Object.fromEntries(app.tools.list.map(({ tool, slot }) => [tool.name, 'unavailable' in slot ? { unavailable: slot.unavailable } : slot.info]));
-  send({ type: 'listening', info: { ...info, apiKeys: app.keys === null ? 'off' : app.keys.size } });
+  send({ type: 'listening', info: { ...info, apiKeys: app.keys === null ? 'off' : app.keys.size, agentKeys: app.agents === null ? 'off' : app.agents.keys.size } });
 }
 
 main().catch((err: unknown) => {

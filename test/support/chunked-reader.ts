@@ -13,11 +13,12 @@ export interface ChunkedResponse {
   close(): void;
 }
 
-export function postChunked(port: number, path: string, body: unknown, accept: string): ChunkedResponse {
+export function postChunked(port: number, path: string, body: unknown, accept: string, headers: Record<string, string> = {}): ChunkedResponse {
   const payload = JSON.stringify(body);
   const socket = net.connect({ port, host: '127.0.0.1' });
+  const more = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
   socket.on('connect', () =>
-    socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: ${accept}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`),
+    socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: ${accept}\r\n${more}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`),
   );
   const response: ChunkedResponse = {
     head: '',

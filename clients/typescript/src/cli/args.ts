@@ -46,8 +46,8 @@ const OWN: Record<string, string[]> = {
   dns: ['--type', '--expect', '--resolver', '--consistent', '--dnssec', '--timeout', '--from'],
   trace: ['--max-hops', '--probes', '--timeout', '--names', '--asn', ...FAMILY, ...LOCATED],
   mtr: ['--cycles', '-c', '--interval', '-i', '--max-hops', '--timeout', '--names', '--asn', ...FAMILY, ...LOCATED],
-  tcp: ['--count', '-c', '--interval', '-i', '--timeout', '-W', ...FAMILY],
-  tls: ['--servername', '--timeout', '--cert-days', ...FAMILY],
+  tcp: ['--count', '-c', '--interval', '-i', '--timeout', '-W', ...FAMILY, ...LOCATED],
+  tls: ['--servername', '--timeout', '--cert-days', ...FAMILY, ...LOCATED],
   http: ['--expect-status', '--follow', '--head', '--timeout', ...FAMILY],
   locations: [],
 };
@@ -228,14 +228,13 @@ function locationsCommand(s: Scan, operand: string | undefined, env: Readonly<Re
   return { ok: true, value: { command: 'locations', ...rest } };
 }
 
-// --from fra1,nyc1 | all | N, and --quorum N with it. A located measurement has no --watch form here.
+// --from fra1,nyc1 | all | N, and --quorum N with it.
 function located(s: Scan, c: Common | string): Common | string {
   if (typeof c === 'string') return c;
   const from = last(s, '--from');
   const quorum = whole(s, '--quorum');
   if (typeof quorum === 'string') return quorum;
   if (from === undefined) return quorum === undefined ? c : '--quorum needs --from';
-  if (c.watch) return '--watch does not go with --from';
   if (quorum === 0) return '--quorum must be at least 1';
   const selector = fromSelector(from);
   if (typeof selector === 'string' && selector !== 'all') return selector;

@@ -19,11 +19,12 @@ import { oneLine, terminalSafe } from './terminal.js';
 import { commandHelp, USAGE } from './usage.js';
 import { VERSION } from './version.js';
 import type { WatchIo } from './watch.js';
-import { watchDns } from './watch-dns.js';
-import { watchMtr } from './watch-mtr.js';
-import { watchPing } from './watch-ping.js';
-import { watchTcp } from './watch-tcp.js';
-import { watchTrace } from './watch-trace.js';
+import { dnsWatcher, watchDns } from './watch-dns.js';
+import { watchFrom } from './watch-located.js';
+import { mtrWatcher, watchMtr } from './watch-mtr.js';
+import { pingWatcher, watchPing } from './watch-ping.js';
+import { tcpWatcher, watchTcp } from './watch-tcp.js';
+import { traceWatcher, watchTrace } from './watch-trace.js';
 
 export interface Io extends WatchIo {
   env: Readonly<Record<string, string | undefined>>;
@@ -107,8 +108,10 @@ const given = <T extends object>(fields: T) => Object.fromEntries(Object.entries
 async function ping(client: NettoolsClient, cmd: Of<'ping'>, io: Io, deadline: Deadline): Promise<number> {
   const { host, count, intervalMs, timeoutMs, size, ipVersion } = cmd;
   const request: Here<PingRequest> = given({ host, count, intervalMs, timeoutMs, size, ipVersion });
+  const watching = { ...cmd, target: host, tool: 'ping' as const, deadline };
+  if (cmd.from !== undefined && cmd.watch) return watchFrom((signal) => client.pingStream({ ...request, locations: cmd.from! }, { signal }), watching, io, (at) => pingWatcher(watching, at));
   if (cmd.from !== undefined) return measureFrom(client, { ...cmd, from: cmd.from }, request, io, deadline);
-  if (cmd.watch) return watchPing(client, request, { ...cmd, target: host, tool: 'ping', deadline }, io);
+  if (cmd.watch) return watchPing(client, request, watching, io);
   const value = usable(await client.ping(request, { signal: deadline.signal }), 'ping', cmd, io, deadline);
   if (typeof value === 'number') return value;
   for (const line of cmd.json ? [JSON.stringify(value, null, 2)] : formatPing(value, cmd.server)) io.out(line);
@@ -120,8 +123,10 @@ async function dns(client: NettoolsClient, cmd: Of<'dns'>, io: Io, deadline: Dea
   if (cmd.types.length > 0) request.types = cmd.types as RecordType[];
   if (cmd.resolvers.length > 0) request.resolvers = cmd.resolvers;
   if (cmd.dnssec === true) request.dnssec = true;
+  const watching = { ...cmd, tool: 'dns' as const, deadline };
+  if (cmd.from !== undefined && cmd.watch) return watchFrom((signal) => client.dnsStream({ ...request, locations: cmd.from! }, { signal }), watching, io, (at) => dnsWatcher(request, watching, at));
   if (cmd.from !== undefined) return measureFrom(client, { ...cmd, from: cmd.from }, request, io, deadline);
-  if (cmd.watch) return watchDns(client, request, { ...cmd, tool: 'dns', deadline }, io);
+  if (cmd.watch) return watchDns(client, request, watching, io);
   const value = usable(await client.dns(request, { signal: deadline.signal }), 'dns', cmd, io, deadline);
   if (typeof value === 'number') return value;
   for (const line of cmd.json ? [JSON.stringify(value, null, 2)] : formatDns(value, cmd.server)) io.out(line);
@@ -131,8 +136,10 @@ async function dns(client: NettoolsClient, cmd: Of<'dns'>, io: Io, deadline: Dea
 async function trace(client: NettoolsClient, cmd: Of<'trace'>, io: Io, deadline: Deadline): Promise<number> {
   const { host, maxHops, probesPerHop, timeoutMs, ipVersion, resolveNames, asn } = cmd;
   const request: Here<TracerouteRequest> = given({ host, maxHops, probesPerHop, timeoutMs, ipVersion, resolveNames, asn });
+  const watching = { ...cmd, target: host, tool: 'trace' as const, deadline };
+  if (cmd.from !== undefined && cmd.watch) return watchFrom((signal) => client.tracerouteStream({ ...request, locations: cmd.from! }, { signal }), watching, io, (at) => traceWatcher(request, watching, at));
   if (cmd.from !== undefined) return measureFrom(client, { ...cmd, from: cmd.from }, request, io, deadline);
-  if (cmd.watch) return watchTrace(client, request, { ...cmd, target: host, tool: 'trace', deadline }, io);
+  if (cmd.watch) return watchTrace(client, request, watching, io);
   const value = usable(await client.traceroute(request, { signal: deadline.signal }), 'trace', cmd, io, deadline);
   if (typeof value === 'number') return value;
   for (const line of cmd.json ? [JSON.stringify(value, null, 2)] : formatTrace(value, request, cmd.server)) io.out(line);
@@ -142,9 +149,11 @@ async function trace(client: NettoolsClient, cmd: Of<'trace'>, io: Io, deadline:
 async function mtr(client: NettoolsClient, cmd: Of<'mtr'>, io: Io, deadline: Deadline): Promise<number> {
   const { host, cycles, intervalMs, maxHops, timeoutMs, ipVersion, resolveNames, asn } = cmd;
   const request: Here<MtrRequest> = given({ host, cycles, intervalMs, maxHops, timeoutMs, ipVersion, resolveNames, asn });
-  if (cmd.from !== undefined) return measureFrom(client, { ...cmd, from: cmd.from }, request, io, deadline);
   const columns = { names: resolveNames === true, asn: asn === true };
-  if (cmd.watch) return watchMtr(client, request, { ...cmd, target: host, tool: 'mtr', deadline, columns }, io);
+  const watching = { ...cmd, target: host, tool: 'mtr' as const, deadline, columns };
+  if (cmd.from !== undefined && cmd.watch) return watchFrom((signal) => client.mtrStream({ ...request, locations: cmd.from! }, { signal }), watching, io, (at) => mtrWatcher(watching, at));
+  if (cmd.from !== undefined) return measureFrom(client, { ...cmd, from: cmd.from }, request, io, deadline);
+  if (cmd.watch) return watchMtr(client, request, watching, io);
   const value = usable(await client.mtr(request, { signal: deadline.signal }), 'mtr', cmd, io, deadline);
   if (typeof value === 'number') return value;
   for (const line of cmd.json ? [JSON.stringify(value, null, 2)] : formatMtr(value, columns, cmd.server)) io.out(line);
@@ -154,7 +163,10 @@ async function mtr(client: NettoolsClient, cmd: Of<'mtr'>, io: Io, deadline: Dea
 async function tcp(client: NettoolsClient, cmd: Of<'tcp'>, io: Io, deadline: Deadline): Promise<number> {
   const { host, port, count, intervalMs, timeoutMs, ipVersion } = cmd;
   const request: Here<TcpRequest> = given({ host, port, count, intervalMs, timeoutMs, ipVersion });
-  if (cmd.watch) return watchTcp(client, request, { ...cmd, target: host, tool: 'tcp', deadline }, io);
+  const watching = { ...cmd, target: host, tool: 'tcp' as const, deadline };
+  if (cmd.from !== undefined && cmd.watch) return watchFrom((signal) => client.tcpStream({ ...request, locations: cmd.from! }, { signal }), watching, io, (at) => tcpWatcher(request, watching, at));
+  if (cmd.from !== undefined) return measureFrom(client, { ...cmd, from: cmd.from }, request, io, deadline);
+  if (cmd.watch) return watchTcp(client, request, watching, io);
   const value = usable(await client.tcp(request, { signal: deadline.signal }), 'tcp', cmd, io, deadline);
   if (typeof value === 'number') return value;
   for (const line of cmd.json ? [JSON.stringify(value, null, 2)] : formatTcp(value, cmd.server)) io.out(line);
@@ -164,6 +176,7 @@ async function tcp(client: NettoolsClient, cmd: Of<'tcp'>, io: Io, deadline: Dea
 async function tls(client: NettoolsClient, cmd: Of<'tls'>, io: Io, deadline: Deadline): Promise<number> {
   const { host, port, serverName, timeoutMs, ipVersion } = cmd;
   const request: Here<TlsRequest> = given({ host, port, serverName, timeoutMs, ipVersion });
+  if (cmd.from !== undefined) return measureFrom(client, { ...cmd, from: cmd.from }, request, io, deadline);
   const value = usable(await client.tls(request, { signal: deadline.signal }), 'tls', cmd, io, deadline);
   if (typeof value === 'number') return value;
   for (const line of cmd.json ? [JSON.stringify(value, null, 2)] : formatTls(value, cmd.server)) io.out(line);

@@ -130,7 +130,29 @@ const VERDICTS: Record<Tool, Check> = {
 };
 
 // Why this 200 body is not the tool's answer with locations (each entry its result or a problem), or null.
-export function locatedFault(tool: Tool, body: unknown): string | null {
-  const entry = either('problem', problemEntry, RESULTS[tool]);
+// `streamed`: the data of a stream's `locations` event, whose entries are the locations' summaries.
+export function locatedFault(tool: Tool, body: unknown, streamed = false): string | null {
+  const entry = either('problem', problemEntry, streamed ? (EVENTS[tool]['summary'] as Check) : RESULTS[tool]);
   return object({ locations: valuesOf(entry), verdict: VERDICTS[tool] })(body, '');
+}
+
+const locatedProblem = object({ location: str, code: str, title: str, status: num });
+
+// Why this event of a stream asked with locations is not one of the tool's (each data with its
+// `location`, a location's own `problem`, and the closing `locations` event), or null.
+export function locatedEventFault(tool: Tool, e: unknown): string | null {
+  if (!isObject(e) || typeof e['event'] !== 'string') return 'an event without a name';
+  const name = e['event'].slice(0, 40);
+  if (e['event'] === 'locations') {
+    const fault = locatedFault(tool, e['data'], true);
+    return fault === null ? null : `its locations event: ${fault}`;
+  }
+  const data = e['data'];
+  if (!isObject(data) || typeof data['location'] !== 'string') return `its ${name} event: no location`;
+  if (e['event'] === 'problem') {
+    const fault = locatedProblem(data, '');
+    return fault === null ? null : `its problem event: ${fault}`;
+  }
+  const { location: _, ...rest } = data;
+  return eventFault(tool, { event: e['event'], data: rest });
 }

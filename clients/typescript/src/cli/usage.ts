@@ -20,13 +20,14 @@ const EXIT_STATUS = `Exit status: 0 success; 1 measured but failed (unreachable,
 record of the type, resolvers disagree, expectation not met, destination not reached; for ping, trace and
 mtr also a host name that does not resolve); 2 usage; 3 refused by the server; 4 no usable answer from the
 server (none, none within the deadline, cut off, too large, not the API's shape); 5 the resolvers behind
-the server gave no answer (retrying later may help). With --from: ping, trace and mtr 0 when at least --quorum
+the server gave no answer (retrying later may help). With --from: ping, trace, mtr, tcp and tls 0 when at least --quorum
 locations (every one asked, unless set) reached the target, else 1; dns the worst status of the
 locations, one that gave no answer counting as 1; a refusal of the whole request as above.`;
 
 const FROM = `  --from LOCATIONS   measure from these locations of the server (see \`nettools locations\`): names
                      (fra1,nyc1), all, or a number N (any N of them). One block per location, headed
-                     by its name, then the verdict line; with --json the API's answer. Not with --watch`;
+                     by its name, then the verdict line; with --json the API's answer. With --watch:
+                     every location's lines as they arrive, each led by [its name], then the verdict`;
 
 const QUORUM = `  --quorum N         with --from: exit 0 when at least N locations reached the target, else 1`;
 
@@ -49,7 +50,7 @@ ${FROM}
 ${QUORUM}`;
 
 const DNS = `  nettools dns DOMAIN [TYPE ...] [--type T ...] [--expect TEXT ...] [--consistent] [--dnssec] [--resolver ID ...]
-                     [--timeout MS] [--watch | --from LOCATIONS]
+                     [--timeout MS] [--watch] [--from LOCATIONS]
 
   TYPE, --type T     record types to ask, after DOMAIN as dig takes them or with --type (repeat, or
                      T1,T2): A AAAA MX TXT CNAME NS SOA CAA SRV PTR HTTPS SVCB DS DNSKEY TLSA NAPTR, up
@@ -78,7 +79,7 @@ ${FROM}
 ${QUORUM}`;
 
 const MTR = `  nettools mtr HOST [-c N | --cycles N] [-i S | --interval MS] [--max-hops N] [--timeout MS] [-4|-6]
-                     [--names] [--asn] [--watch | --from LOCATIONS [--quorum N]]
+                     [--names] [--asn] [--watch] [--from LOCATIONS [--quorum N]]
 
   -c, --cycles N     rounds of probes over the whole path (the server's default: 10; up to 10, or 3600
                      with --watch)
@@ -94,6 +95,7 @@ ${QUORUM}
   Prints a table as \`mtr --report\` does: Host, Loss%, Snt, Last, Avg, Best, Wrst, StDev per hop.`;
 
 const TCP = `  nettools tcp HOST PORT [-c N] [-i S | --interval MS] [-W S | --timeout MS] [-4|-6] [--watch]
+                     [--from LOCATIONS [--quorum N]]
 
   -c, --count N      connection attempts (the server's default: 4; up to 10, or 3600 with --watch)
   -i S               seconds between attempt starts (decimals allowed)
@@ -102,9 +104,12 @@ const TCP = `  nettools tcp HOST PORT [-c N] [-i S | --interval MS] [-W S | --ti
   --timeout MS       the same in milliseconds (100 to 10000, default 2000)
   -4, -6             the address family to resolve HOST to (or --ip-version 4|6)
   No byte is sent: each connection is closed once established. Ports below 1024 other than 80 and 443
-  are refused unless the server allows them. Exit 1 unless every attempt connected.`;
+  are refused unless the server allows them. Exit 1 unless every attempt connected.
+${FROM}
+${QUORUM}`;
 
 const TLS = `  nettools tls HOST [PORT] [--servername NAME] [--timeout MS] [--cert-days N] [-4|-6]
+                     [--from LOCATIONS [--quorum N]]
 
   PORT               the TLS port (the server's default: 443)
   --servername NAME  the name sent as SNI and checked against the certificate (default: HOST when a name)
@@ -112,7 +117,9 @@ const TLS = `  nettools tls HOST [PORT] [--servername NAME] [--timeout MS] [--ce
   --cert-days N      exit 1 when the server's certificate ends in fewer than N days
   -4, -6             the address family to resolve HOST to (or --ip-version 4|6)
   Prints the protocol, the cipher, whether the chain verifies, and each certificate presented. Exit 1 when
-  there was no handshake, the certificate does not verify, or --cert-days is not met.`;
+  there was no handshake, the certificate does not verify, or --cert-days is not met.
+${FROM}
+${QUORUM}`;
 
 const HTTP = `  nettools http URL [--expect-status 200,301] [--follow N] [--head] [--timeout MS] [-4|-6]
 
@@ -133,8 +140,8 @@ ${PING.split('\n').slice(0, 2).join('\n')}
 ${DNS.split('\n').slice(0, 2).join('\n')}
 ${TRACE.split('\n').slice(0, 2).join('\n')}
 ${MTR.split('\n').slice(0, 2).join('\n')}
-${TCP.split('\n')[0]}
-${TLS.split('\n')[0]}
+${TCP.split('\n').slice(0, 2).join('\n')}
+${TLS.split('\n').slice(0, 2).join('\n')}
 ${HTTP.split('\n')[0]}
 ${LOCATIONS.split('\n')[0]}
 

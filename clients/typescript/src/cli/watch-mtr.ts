@@ -2,7 +2,7 @@ import type { NettoolsClient } from '../client.js';
 import type { Here, MtrEvent, MtrRequest } from '../types.js';
 import { cyclesRun, mtrFailure, mtrHeader, mtrTable, type MtrColumns } from './format-mtr.js';
 import { verdict } from './refused.js';
-import { watch, type WatchCommand, type WatchIo } from './watch.js';
+import { watch, type WatchCommand, type WatchIo, type Watcher } from './watch.js';
 
 type Start = Extract<MtrEvent, { event: 'start' }>['data'];
 
@@ -11,6 +11,11 @@ type Start = Extract<MtrEvent, { event: 'start' }>['data'];
 // between. The summary's table is drawn once more only when it differs (a name or AS that came late).
 // Ctrl-C stops: exit 0 when the destination had answered by then, as a finished mtr would.
 export function watchMtr(client: NettoolsClient, request: Here<MtrRequest>, cmd: WatchCommand & { columns: MtrColumns }, io: WatchIo): Promise<number> {
+  return watch((signal) => client.mtrStream(request, { signal }), cmd, io, mtrWatcher(cmd, io));
+}
+
+// The same, event by event: what the command prints of each, for one stream or one location's part of it.
+export function mtrWatcher(cmd: WatchCommand & { columns: MtrColumns }, io: WatchIo): Watcher<MtrEvent> {
   let start: Start | null = null;
   let shown: string | null = null; // the table last drawn, without its header
   let reached = false;
@@ -23,7 +28,7 @@ export function watchMtr(client: NettoolsClient, request: Here<MtrRequest>, cmd:
     shown = body;
   };
   const table = (hops: Parameters<typeof mtrTable>[0], progress: string) => [mtrHeader(start ?? { host: '?', address: '?' }, cmd.server, progress), ...mtrTable(hops, cmd.columns)];
-  return watch((signal) => client.mtrStream(request, { signal }), cmd, io, {
+  return {
     event(e) {
       if (e.event === 'start') return (start = e.data), null;
       if (e.event === 'cycle') {
@@ -34,5 +39,5 @@ export function watchMtr(client: NettoolsClient, request: Here<MtrRequest>, cmd:
       return verdict(mtrFailure(e.data), io);
     },
     interrupted: () => verdict(reached ? null : `interrupted after ${cyclesRun(cycles)}, destination not reached`, io),
-  });
+  };
 }

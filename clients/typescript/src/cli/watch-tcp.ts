@@ -2,18 +2,23 @@ import type { NettoolsClient } from '../client.js';
 import type { Here, TcpEvent, TcpRequest } from '../types.js';
 import { attemptLine, tcpFailure, tcpHeader, tcpStatistics, TcpTally } from './format-tcp.js';
 import { verdict } from './refused.js';
-import { watch, type WatchCommand, type WatchIo } from './watch.js';
+import { watch, type WatchCommand, type WatchIo, type Watcher } from './watch.js';
 
 type Start = Extract<TcpEvent, { event: 'start' }>['data'];
 
 // `nettools tcp HOST PORT --watch`: each attempt's line as it ends, then the statistics; on Ctrl-C the
 // statistics of the attempts made so far, judged as a finished check would be.
 export function watchTcp(client: NettoolsClient, request: Here<TcpRequest>, cmd: WatchCommand, io: WatchIo): Promise<number> {
+  return watch((signal) => client.tcpStream(request, { signal }), cmd, io, tcpWatcher(request, cmd, io));
+}
+
+// The same, event by event: what the command prints of each, for one stream or one location's part of it.
+export function tcpWatcher(request: TcpRequest, cmd: WatchCommand, io: WatchIo): Watcher<TcpEvent> {
   let start: Start | null = null;
   let startedAt = Date.now();
   const tally = new TcpTally();
   const text = (lines: string[]) => (cmd.json ? undefined : lines.forEach((l) => io.out(l)));
-  return watch((signal) => client.tcpStream(request, { signal }), cmd, io, {
+  return {
     event(e) {
       if (e.event === 'start') {
         start = e.data;
@@ -33,5 +38,5 @@ export function watchTcp(client: NettoolsClient, request: Here<TcpRequest>, cmd:
       text(['', ...tcpStatistics(partial)]);
       return verdict(tcpFailure(partial), io);
     },
-  });
+  };
 }

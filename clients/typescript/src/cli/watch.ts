@@ -2,7 +2,7 @@ import { NettoolsError } from '../error.js';
 import type { Deadline } from './deadline.js';
 import { EXIT } from './exit-codes.js';
 import { refused, type Asked } from './refused.js';
-import { eventFault, type Tool } from './shapes.js';
+import { eventFault, locatedEventFault, type Tool } from './shapes.js';
 
 export interface WatchIo {
   out(line: string): void;
@@ -25,6 +25,7 @@ export interface WatchCommand extends Asked {
   json: boolean;
   tool: Tool;
   deadline: Deadline;
+  located?: boolean; // asked with locations: each event of a location, then the `locations` event
 }
 
 // One streamed call from the command line: every event to the watcher as it arrives (with --json also
@@ -41,7 +42,7 @@ export async function watch<E>(open: (signal: AbortSignal) => AsyncIterable<E>, 
   cmd.deadline.signal.addEventListener('abort', expire, { once: true });
   try {
     for await (const e of open(controller.signal)) {
-      const fault = eventFault(cmd.tool, e);
+      const fault = cmd.located === true ? locatedEventFault(cmd.tool, e) : eventFault(cmd.tool, e);
       if (fault !== null) return io.err(`nettools: no usable answer from ${cmd.server}: the stream sent ${fault}`), EXIT.noAnswer;
       if (cmd.json) io.out(JSON.stringify(e));
       const code = watcher.event(e);

@@ -1,0 +1,43 @@
+import * as assert from 'uvu/assert';
+import { randomUUID } from 'node:crypto';
+import type { ChildServer } from './child-server';
+import { listedNames } from './agents';
+import { waitFor } from './wait';
+
+// Which worker thread of a hub served a request, or holds an agent: the kernel spreads fresh connections
+// over the workers (SO_REUSEPORT), so a test tags each request with an X-Request-Id and reads the access log.
+
+const logLines = (hub: ChildServer) => hub.logs.map((l) => JSON.parse(l) as Record<string, unknown>);
+
+// The worker that served the request with this id, once its access log line is out.
+export async function servedBy(hub: ChildServer, id: string): Promise<number> {
+  await waitFor(`the access log line of ${id}`, () => logLines(hub).some((l) => l['msg'] === 'request' && l['requestId'] === id));
+  return logLines(hub).find((l) => l['msg'] === 'request' && l['requestId'] === id)!['worker'] as number;
+}
+
+// The worker holding the latest connection of this location.
+export function holder(hub: ChildServer, location: string): number {
+  return logLines(hub).filter((l) => l['msg'] === 'agent connected' && l['location'] === location).at(-1)!['worker'] as number;
+}
+
+// Listed by both workers: ten fresh connections in a row list it.
+export async function listedEverywhere(hub: ChildServer, name: string, listed = true): Promise<void> {
+  await waitFor(`${name} listed by every worker`, async () => {
+    for (let i = 0; i < 10; i++) if ((await listedNames(hub.base)).includes(name) !== listed) return false;
+    return true;
+  });
+}
+
+// Runs `attempt` with a fresh request id until a request was served by a worker other than the agent's
+// (and at least once on each); at most 40 times: the kernel spreads fresh connections over both.
+export async function onEachWorker(hub: ChildServer, location: string, attempt: (id: string) => Promise<void>): Promise<Set<number>> {
+  const workers = new Set<number>();
+  for (let i = 0; i < 40 && workers.size < 2; i++) {
+    const id = `req-${randomUUID()}`;
+    await attempt(id);
+    workers.add(await servedBy(hub, id));
+  }
+  assert.equal([...workers].sort(), [0, 1], `requests served by workers ${[...workers]} only (the agent is on ${holder(hub, location)})`);
+  return workers;
+}
+

@@ -97,7 +97,7 @@ test('every example in the README runs as written against npm run try and answer
       seen.add(kind);
       checkAnswer(kind, await shell(command, trial.port));
     }
-    assert.equal([...seen].sort(), ['dns', 'health', 'http', 'mtr', 'openapi', 'ping-address', 'ping-name', 'streamed-ping', 'traceroute']);
+    assert.equal([...seen].sort(), ['dns', 'http', 'mtr', 'openapi', 'ping-address', 'ping-name', 'streamed-ping', 'tcp', 'traceroute']);
   } finally {
     // Ctrl-C in the terminal it runs in: SIGINT to its whole process group.
     await stopsEverything(trial, () => process.kill(-(trial.npm.pid as number), 'SIGINT'));

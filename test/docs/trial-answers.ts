@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 // What each README example must answer against `npm run try`, recognised by what it asks for. An example
 // the test does not recognise fails: every example in the block is checked, none is skipped.
 
-export type Kind = 'ping-address' | 'ping-name' | 'dns' | 'traceroute' | 'mtr' | 'http' | 'streamed-ping' | 'health' | 'openapi';
+export type Kind = 'ping-address' | 'ping-name' | 'dns' | 'traceroute' | 'mtr' | 'tcp' | 'http' | 'streamed-ping' | 'openapi';
 
 export function kindOf(command: string): Kind {
   const path = /localhost:\$\{PORT:-8080\}(\/[^\s'"]*)/.exec(command)?.[1];
@@ -14,8 +14,8 @@ export function kindOf(command: string): Kind {
   if (path === '/api/tools/dns') return 'dns';
   if (path === '/api/tools/traceroute') return 'traceroute';
   if (path === '/api/tools/mtr') return 'mtr';
+  if (path === '/api/tools/tcp') return 'tcp';
   if (path === '/api/tools/http') return 'http';
-  if (path === '/health') return 'health';
   if (path === '/openapi.json') return 'openapi';
   throw new Error(`an example the trial test does not know (it must use localhost:\${PORT:-8080}): ${command}`);
 }
@@ -48,12 +48,14 @@ export function checkAnswer(kind: Kind, stdout: string): void {
   } else if (kind === 'mtr') {
     assert.is(answer.destinationReached, true, stdout);
     assert.equal(answer.hops.map((h: { ttl: number; sent: number; received: number }) => [h.ttl, h.sent, h.received]), [[1, 3, 3]], stdout);
+  } else if (kind === 'tcp') {
+    // The trial server connected to its own port: every attempt established.
+    assert.equal([answer.connected, answer.attempts.sent, answer.attempts.connected], [true, 3, 3], stdout);
+    assert.ok(answer.results.every((r: { status: string; connectMs: number }) => r.status === 'connected' && r.connectMs > 0), stdout);
   } else if (kind === 'http') {
     // The trial server asked about its own /health, by a name of the trial zone.
     assert.equal([answer.status, answer.address, answer.body.bytes], [200, '127.0.0.1', '{"status":"ok"}'.length], stdout);
     assert.ok(answer.timings.connectMs > 0 && answer.timings.firstByteMs > 0, stdout);
-  } else if (kind === 'health') {
-    assert.equal(answer, { status: 'ok' });
   } else {
     assert.match(answer.openapi, /^3\.1\./);
   }

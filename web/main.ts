@@ -1,4 +1,5 @@
 import { startDnsView } from './dns-view.js';
+import { HTTP_PATH, startHttpView } from './http-view.js';
 import { startLocationsPicker } from './locations-picker.js';
 import { startPingView } from './ping-view.js';
 import { MTR_PATH, startMtrView } from './mtr-view.js';
@@ -6,7 +7,7 @@ import { startTcpView, TCP_PATH } from './tcp-view.js';
 import { startTlsView, TLS_PATH } from './tls-view.js';
 import { startTraceView, TRACE_PATH } from './trace-view.js';
 
-// The live page's entry: ping and dns are always there; trace, mtr, tcp and tls only when the server
+// The live page's entry: ping and dns are always there; trace, mtr, tcp, tls and http only when the server
 // offers them; the locations picker only when the server lists agents beside itself.
 
 startPingView();
@@ -19,6 +20,7 @@ const tools = fetch('/openapi.json')
     if (doc?.paths?.[MTR_PATH] !== undefined) startMtrView();
     if (doc?.paths?.[TCP_PATH] !== undefined) startTcpView();
     if (doc?.paths?.[TLS_PATH] !== undefined) startTlsView();
+    if (doc?.paths?.[HTTP_PATH] !== undefined) startHttpView();
   })
   .catch(() => undefined); // without the document the page still pings and asks; the others stay hidden
 

@@ -20,7 +20,8 @@ export function daysText(daysLeft: number): string {
   return `${daysLeft} ${daysLeft === 1 ? 'day' : 'days'} left`;
 }
 
-export function chainTable(certificates: readonly TlsCertificate[]): HTMLTableElement {
+// `id`: the section's own (the tls and http sections each show a chain); live.css styles the class.
+export function chainTable(certificates: readonly TlsCertificate[], id = 'tls-chain'): HTMLTableElement {
   const head = el('tr');
   head.append(...['#', 'Subject', 'Issuer', 'Not after', 'Days left'].map((h) => el('th', h)));
   const thead = el('thead');
@@ -28,7 +29,8 @@ export function chainTable(certificates: readonly TlsCertificate[]): HTMLTableEl
   const tbody = el('tbody');
   tbody.append(...certificates.map(certificateRow));
   const table = el('table');
-  table.id = 'tls-chain';
+  table.id = id;
+  table.className = 'chain';
   table.setAttribute('aria-label', 'Certificate chain, leaf first');
   table.append(thead, tbody);
   return table;

@@ -4,8 +4,8 @@ import { NettoolsClient } from '../../clients/typescript/src/index';
 import { startHttpSites, type HttpSites } from '../support/http-sites';
 import { startServer, type RunningServer } from '../support/server';
 
-// The typed client's http() against the real server and a real nginx on loopback. No resolver is asked.
-const test = suite<{ open: RunningServer; sites: HttpSites }>('client http()');
+// The typed client's http() and httpStream() against the real server and a real nginx on loopback. No resolver is asked.
+const test = suite<{ open: RunningServer; sites: HttpSites }>('client http() and httpStream()');
 
 test.before(async (ctx) => {
   ctx.sites = await startHttpSites('other.http.test');
@@ -31,6 +31,16 @@ test('http() gives a refused redirect as its problem, naming the redirect', asyn
   assert.ok(!answer.ok);
   if (answer.ok || answer.error.kind !== 'problem') return assert.unreachable(JSON.stringify(answer));
   assert.equal([answer.error.problem.code, answer.error.problem.range, answer.error.problem.url], ['target-forbidden', 'port', 'http://127.0.0.1:25/']);
+});
+
+test('httpStream() yields the start, each redirect as it is followed, then the summary holding what http() answers', async ({ open, sites }) => {
+  const events = [];
+  for await (const e of new NettoolsClient({ baseUrl: open.base }).httpStream({ url: `http://127.0.0.1:${sites.main}/moved`, followRedirects: 2 })) events.push(e);
+  assert.equal(events.map((e) => e.event), ['start', 'redirect', 'summary']);
+  const [, redirect, summary] = events;
+  if (redirect?.event !== 'redirect' || summary?.event !== 'summary') return assert.unreachable(JSON.stringify(events));
+  assert.equal([redirect.data.status, redirect.data.location], [301, `http://127.0.0.1:${sites.main}/`]);
+  assert.equal([summary.data.status, summary.data.redirects], [200, [redirect.data]]);
 });
 
 test.run();

@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startKnot, type KnotServer } from '../support/knot';
+import { startHttpSites, type HttpSites } from '../support/http-sites';
 import { freeTcpPort } from '../support/ports';
 import { startPrometheus, type Prometheus } from '../support/prometheus';
 import { startServer, type RunningServer } from '../support/server';
@@ -13,6 +14,7 @@ import { startTlsSites, type TlsSites } from '../support/tls-sites';
 interface Ctx {
   knot: KnotServer;
   sites: TlsSites;
+  web: HttpSites;
   listener: TcpListener;
   closedPort: number;
   nettools: RunningServer;
@@ -54,6 +56,7 @@ ${groups.map((g) => `      - targets: [${g.targets.map((t) => `'${t}'`).join(', 
 test.before(async (ctx) => {
   ctx.knot = await startKnot([{ domain: 'tls.test', records: ['good A 127.0.0.1'] }], '127.0.0.173');
   ctx.sites = await startTlsSites();
+  ctx.web = await startHttpSites('other.http.test');
   ctx.listener = await listenTcp('127.0.0.1');
   ctx.closedPort = await freeTcpPort('127.0.0.1');
   // A scrape a second per target: budgets that a minute of scrapes cannot reach.
@@ -64,6 +67,7 @@ test.before(async (ctx) => {
       labelledJob(at, [
         { module: 'tls', targets: [`good.tls.test:${ctx.sites.ports.good}`, `good.tls.test:${ctx.sites.ports.outlivesCa}`] },
         { module: 'icmp', targets: ['127.0.0.1'] },
+        { module: 'http', targets: [`http://127.0.0.1:${ctx.web.main}/moved`, `https://good.tls.test:${ctx.sites.ports.good}/`, `http://127.0.0.1:${ctx.closedPort}/`] },
       ]),
   );
 });
@@ -73,6 +77,7 @@ test.after(async (ctx) => {
   await ctx.nettools?.stop();
   await ctx.listener?.stop();
   await ctx.sites?.stop();
+  await ctx.web?.stop();
   await ctx.knot?.stop();
 });
 
@@ -126,6 +131,36 @@ test('module=icmp through __param_module: a loopback ping arrives as probe_succe
   assert.is(await value(prometheus, 'probe_success', '127.0.0.1', ',module="icmp"'), 1);
   assert.is(await value(prometheus, 'probe_ip_protocol', '127.0.0.1'), 4);
   assert.ok((await value(prometheus, 'probe_icmp_duration_seconds', '127.0.0.1', ',phase="rtt"')) > 0);
+});
+
+test('module=http: a URL whose redirect is followed arrives with its status, the redirect and each phase', async ({ prometheus, web }) => {
+  const instance = `http://127.0.0.1:${web.main}/moved`;
+  assert.is(await value(prometheus, 'up', instance, ',job="blackbox",module="http"'), 1);
+  assert.is(await value(prometheus, 'probe_success', instance), 1);
+  assert.is(await value(prometheus, 'probe_http_status_code', instance), 200);
+  assert.is(await value(prometheus, 'probe_http_redirects', instance), 1);
+  assert.is(await value(prometheus, 'probe_http_ssl', instance), 0);
+  assert.is(await value(prometheus, 'probe_http_uncompressed_body_length', instance), 6); // "hello\n"
+  for (const phase of ['connect', 'processing']) assert.ok((await value(prometheus, 'probe_http_duration_seconds', instance, `,phase="${phase}"`)) > 0, phase);
+  assert.is(await value(prometheus, 'probe_http_duration_seconds', instance, ',phase="tls"'), 0);
+});
+
+test('module=http: an https URL arrives with probe_http_ssl 1, its TLS phase and the leaf expiry', async ({ prometheus, sites }) => {
+  const instance = `https://good.tls.test:${sites.ports.good}/`;
+  assert.is(await value(prometheus, 'probe_success', instance), 1);
+  assert.is(await value(prometheus, 'probe_http_status_code', instance), 204);
+  assert.is(await value(prometheus, 'probe_http_ssl', instance), 1);
+  assert.ok((await value(prometheus, 'probe_http_duration_seconds', instance, ',phase="tls"')) > 0);
+  assert.ok((await value(prometheus, 'probe_http_duration_seconds', instance, ',phase="resolve"')) > 0);
+  const earliest = await value(prometheus, 'probe_ssl_earliest_cert_expiry', instance);
+  assert.ok(days(earliest) > 2 && days(earliest) <= 3, String(days(earliest)));
+});
+
+test('module=http: a URL whose port refuses is a successful scrape with probe_success 0 and no status', async ({ prometheus, closedPort }) => {
+  const instance = `http://127.0.0.1:${closedPort}/`;
+  assert.is(await value(prometheus, 'up', instance), 1);
+  assert.is(await value(prometheus, 'probe_success', instance), 0);
+  assert.is(await value(prometheus, 'probe_http_status_code', instance), 0);
 });
 
 test.run();

@@ -7,7 +7,8 @@ import { waitFor } from './wait';
 
 // A private nginx serving plain HTTP on two loopback addresses for the http check's tests: `main` on
 // 127.0.0.1 (answers, redirects of every kind, a 10 MB body, a cookie) and `other` on 127.0.0.2, another
-// host, where a redirect lands. `otherName` is the name the test's zone gives 127.0.0.2.
+// host, where a redirect lands. `otherName` is the name the test's zone gives 127.0.0.2. On `main`,
+// `/moved` sends back to `/` and `/markup` answers with a header holding markup (the live page's tests).
 export interface HttpSites {
   main: number; // port on 127.0.0.1
   other: number; // port on 127.0.0.2
@@ -27,6 +28,8 @@ function siteConfig(dir: string, main: number, other: number, otherName: string)
     location = /to-port-25 { return 302 http://127.0.0.1:25/; }
     location = /loop { return 302 /loop; }
     location = /big { alias ${dir}/big.bin; }
+    location = /moved { return 301 /; }
+    location = /markup { add_header X-Note '<img src=x onerror="document.body.dataset.pwned=1">'; return 200 "m\\n"; }
     location = /cookie { add_header Set-Cookie "session=0123456789; Path=/"; return 200 "c\\n"; }
   }
   server {

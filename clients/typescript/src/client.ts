@@ -33,6 +33,9 @@ import type {
   TlsLocatedEvent,
   TlsRequest,
   TlsResult,
+  HttpEvent,
+  HttpLocated,
+  HttpLocatedEvent,
   HttpRequest,
   HttpResult,
   TracerouteEvent,
@@ -147,8 +150,11 @@ export class NettoolsClient {
   // One HTTP request to a URL: its status, headers, body size and hash, each phase's time, the TLS facts
   // for https, and the redirects followed. Any status, a refused connection or a failed handshake is a
   // value (see connect, handshake, response); a redirect to a refused address is a problem.
-  http(request: HttpRequest, call: CallOptions = {}): Promise<Answer<HttpResult>> {
-    return this.send<HttpResult>('POST', 'api/tools/http', request, call);
+  http(request: At<HttpRequest>, call?: CallOptions): Promise<Answer<HttpLocated>>;
+  http(request: Here<HttpRequest>, call?: CallOptions): Promise<Answer<HttpResult>>;
+  http(request: HttpRequest, call?: CallOptions): Promise<Answer<HttpResult | HttpLocated>>;
+  http(request: HttpRequest, call: CallOptions = {}): Promise<Answer<HttpResult | HttpLocated>> {
+    return this.send('POST', 'api/tools/http', request, call);
   }
 
   // The caller's plan and budget; spends no token.
@@ -162,7 +168,7 @@ export class NettoolsClient {
   }
 
   // The streamed forms: `start`, each result as it arrives (ping `reply`, dns `answer`, traceroute `hop`
-  // in TTL order, mtr `cycle`, tcp `attempt`; tls has none), then `summary`, whose data is what ping() / dns() / traceroute() / mtr() answer. The request
+  // in TTL order, mtr `cycle`, tcp `attempt`, http `redirect`; tls has none), then `summary`, whose data is what ping() / dns() / traceroute() / mtr() answer. The request
   // goes out on the first next(); a refusal (after the same Retry-After waits as the plain calls), a
   // `problem` event and a broken stream are thrown as NettoolsError. Leaving the loop early aborts the
   // request, and the server stops measuring.
@@ -210,6 +216,15 @@ export class NettoolsClient {
   tlsStream(request: TlsRequest, call?: CallOptions): AsyncGenerator<TlsEvent | TlsLocatedEvent, void, undefined>;
   tlsStream(request: TlsRequest, call: CallOptions = {}): AsyncGenerator<TlsEvent | TlsLocatedEvent, void, undefined> {
     return this.stream('api/tools/tls', request, call);
+  }
+
+  // http streamed: `start` (the first address and the settings), a `redirect` per redirect followed, then
+  // `summary`, the JSON body.
+  httpStream(request: At<HttpRequest>, call?: CallOptions): AsyncGenerator<HttpLocatedEvent, void, undefined>;
+  httpStream(request: Here<HttpRequest>, call?: CallOptions): AsyncGenerator<HttpEvent, void, undefined>;
+  httpStream(request: HttpRequest, call?: CallOptions): AsyncGenerator<HttpEvent | HttpLocatedEvent, void, undefined>;
+  httpStream(request: HttpRequest, call: CallOptions = {}): AsyncGenerator<HttpEvent | HttpLocatedEvent, void, undefined> {
+    return this.stream('api/tools/http', request, call);
   }
 
   private async *stream<E extends { event: string; data: unknown }>(path: string, body: { locations?: unknown }, call: CallOptions): AsyncGenerator<E, void, undefined> {

@@ -38,6 +38,7 @@ export type TracerouteStreamEvent = Schemas['TracerouteStreamEvent'];
 export type MtrStreamEvent = Schemas['MtrStreamEvent'];
 export type TcpStreamEvent = Schemas['TcpStreamEvent'];
 export type TlsStreamEvent = Schemas['TlsStreamEvent'];
+export type HttpStreamEvent = Schemas['HttpStreamEvent'];
 // What a streamed call yields: every event of the stream but `problem`, which is thrown instead (and
 // `locations`, which ends only a stream asked with `locations`: see the *LocatedEvent types for those).
 export type PingEvent = Exclude<PingStreamEvent, { event: 'problem' | 'locations' }>;
@@ -46,6 +47,7 @@ export type TracerouteEvent = Exclude<TracerouteStreamEvent, { event: 'problem' 
 export type MtrEvent = Exclude<MtrStreamEvent, { event: 'problem' | 'locations' }>;
 export type TcpEvent = Exclude<TcpStreamEvent, { event: 'problem' | 'locations' }>;
 export type TlsEvent = Exclude<TlsStreamEvent, { event: 'problem' | 'locations' }>;
+export type HttpEvent = Exclude<HttpStreamEvent, { event: 'problem' | 'locations' }>;
 
 // Where a request measures (GET /api/locations names them): names, "all", or any N of them.
 export type Location = Schemas['Location'];
@@ -62,7 +64,8 @@ export type TracerouteLocated = Schemas['TracerouteLocated'];
 export type MtrLocated = Schemas['MtrLocated'];
 export type TcpLocated = Schemas['TcpLocated'];
 export type TlsLocated = Schemas['TlsLocated'];
-// ping, traceroute, mtr, tcp, tls: from how many locations the target was reached; dns: whether every location
+export type HttpLocated = Schemas['HttpLocated'];
+// ping, traceroute, mtr, tcp, tls, http: from how many locations the target was reached; dns: whether every location
 // (and its resolvers) saw the same records, and how many answered at all.
 export type ReachedVerdict = PingLocated['verdict'];
 export type DnsVerdict = DnsLocated['verdict'];
@@ -80,3 +83,4 @@ export type TracerouteLocatedEvent = LocatedEvents<TracerouteStreamEvent, Tracer
 export type MtrLocatedEvent = LocatedEvents<MtrStreamEvent, MtrLocated>;
 export type TcpLocatedEvent = LocatedEvents<TcpStreamEvent, TcpLocated>;
 export type TlsLocatedEvent = LocatedEvents<TlsStreamEvent, TlsLocated>;
+export type HttpLocatedEvent = LocatedEvents<HttpStreamEvent, HttpLocated>;

@@ -124,4 +124,16 @@ test('tls --from prints each location\'s handshake and the verdict line', async 
   assert.is(r.code, 0, r.err);
 });
 
+test('http --from prints each location\'s answer, a status not expected on stderr per location, and the quorum of answers decides the exit', async ({ hub }) => {
+  const url = `${hub.base}/health`;
+  const r = await cli(['http', url, '--from', 'hub,ams,strict', '--quorum', '2', '--expect-status', '200', '--server', hub.base]);
+  assert.equal(r.out.match(/^== [a-z]+ ==$/gm), ['== hub ==', '== ams ==', '== strict ==']);
+  assert.match(r.out, /^== strict ==\nproblem: 422 .*\(target-forbidden\)/m);
+  assert.match(r.out, 'reached from 2 of 3 locations (quorum 2)');
+  assert.is(r.code, 0, r.err);
+  const wrong = await cli(['http', url, '--from', 'hub,ams', '--expect-status', '204', '--server', hub.base]);
+  assert.is(wrong.code, 0, wrong.out);
+  for (const name of ['hub', 'ams']) assert.match(wrong.err, `nettools: at ${name}: `);
+});
+
 test.run();

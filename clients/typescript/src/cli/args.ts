@@ -48,7 +48,7 @@ const OWN: Record<string, string[]> = {
   mtr: ['--cycles', '-c', '--interval', '-i', '--max-hops', '--timeout', '--names', '--asn', ...FAMILY, ...LOCATED],
   tcp: ['--count', '-c', '--interval', '-i', '--timeout', '-W', ...FAMILY, ...LOCATED],
   tls: ['--servername', '--timeout', '--cert-days', ...FAMILY, ...LOCATED],
-  http: ['--expect-status', '--follow', '--head', '--timeout', ...FAMILY],
+  http: ['--expect-status', '--follow', '--head', '--timeout', ...FAMILY, ...LOCATED],
   locations: [],
 };
 

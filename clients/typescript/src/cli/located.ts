@@ -1,10 +1,11 @@
 import type { Answer } from '../answer.js';
 import type { NettoolsClient } from '../client.js';
-import type { At, DnsRequest, LocationsSelector, MtrRequest, PingRequest, Problem, TcpRequest, TlsRequest, TracerouteRequest } from '../types.js';
+import type { At, DnsRequest, HttpRequest, LocationsSelector, MtrRequest, PingRequest, Problem, TcpRequest, TlsRequest, TracerouteRequest } from '../types.js';
 import type { Command } from './args.js';
 import type { Deadline } from './deadline.js';
 import { EXIT } from './exit-codes.js';
 import { dnsVerdict, formatDns } from './format-dns.js';
+import { formatHttp, httpFailure } from './format-http.js';
 import { formatMtr, mtrFailure } from './format-mtr.js';
 import { formatPing, pingFailure } from './format-ping.js';
 import { formatTcp, tcpFailure } from './format-tcp.js';
@@ -19,8 +20,8 @@ interface Io {
   err(line: string): void;
 }
 
-type Measure = Extract<Command, { command: 'ping' | 'dns' | 'trace' | 'mtr' | 'tcp' | 'tls' }>;
-type Request = PingRequest | DnsRequest | TracerouteRequest | MtrRequest | TcpRequest | TlsRequest;
+type Measure = Extract<Command, { command: 'ping' | 'dns' | 'trace' | 'mtr' | 'tcp' | 'tls' | 'http' }>;
+type Request = PingRequest | DnsRequest | TracerouteRequest | MtrRequest | TcpRequest | TlsRequest | HttpRequest;
 type Body = { locations: Record<string, object>; verdict: Record<string, number | boolean> };
 type Entry = { problem: Problem };
 const isProblem = (entry: object): entry is Entry => 'problem' in entry;
@@ -29,7 +30,7 @@ const isProblem = (entry: object): entry is Entry => 'problem' in entry;
 // prints it, headed by the location's name, then the verdict line. Exit status: ping, trace and mtr 0 when at
 // least --quorum locations (every one asked, unless set) reached the target, else 1; dns the worst of the
 // locations' own statuses, a location that gave no answer counting as 1. tcp and tls count the locations
-// that connected, or completed the handshake, as reached.
+// that connected, or completed the handshake, as reached; http those that got an answer.
 export async function measureFrom(client: NettoolsClient, cmd: Measure & { from: LocationsSelector }, request: Request, io: Io, deadline: Deadline): Promise<number> {
   const asked = { ...request, locations: cmd.from };
   const call = { signal: deadline.signal };
@@ -49,6 +50,7 @@ function ask(client: NettoolsClient, tool: Tool, asked: Request, call: { signal:
   if (tool === 'trace') return client.traceroute(asked as At<TracerouteRequest>, call);
   if (tool === 'tcp') return client.tcp(asked as At<TcpRequest>, call);
   if (tool === 'tls') return client.tls(asked as At<TlsRequest>, call);
+  if (tool === 'http') return client.http(asked as At<HttpRequest>, call);
   return client.mtr(asked as At<MtrRequest>, call);
 }
 
@@ -58,6 +60,7 @@ function shown(cmd: Measure, entry: never, request: Request, server: string): { 
   if (tool === 'ping') return { lines: () => formatPing(entry, server), failure: pingFailure(entry) };
   if (tool === 'tcp') return { lines: () => formatTcp(entry, server), failure: tcpFailure(entry) };
   if (cmd.command === 'tls') return { lines: () => formatTls(entry, server), failure: tlsFailure(entry, cmd.certDays) };
+  if (cmd.command === 'http') return { lines: () => formatHttp(entry, server), failure: httpFailure(entry, cmd.expectStatus) };
   if (tool === 'trace') return { lines: () => formatTrace(entry, request as TracerouteRequest, server), failure: traceFailure(entry) };
   const { resolveNames, asn } = request as MtrRequest;
   return { lines: () => formatMtr(entry, { names: resolveNames === true, asn: asn === true }, server), failure: mtrFailure(entry) };

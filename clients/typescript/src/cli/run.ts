@@ -85,6 +85,7 @@ async function runCommand(argv: readonly string[], io: Io): Promise<number> {
 async function http(client: NettoolsClient, cmd: Of<'http'>, io: Io, deadline: Deadline): Promise<number> {
   const { url, method, followRedirects, timeoutMs, ipVersion } = cmd;
   const request: Here<HttpRequest> = given({ url, method, followRedirects, timeoutMs, ipVersion });
+  if (cmd.from !== undefined) return measureFrom(client, { ...cmd, from: cmd.from }, request, io, deadline);
   const value = usable(await client.http(request, { signal: deadline.signal }), 'http', cmd, io, deadline);
   if (typeof value === 'number') return value;
   for (const line of cmd.json ? [JSON.stringify(value, null, 2)] : formatHttp(value, cmd.server)) io.out(line);

@@ -20,7 +20,7 @@ const EXIT_STATUS = `Exit status: 0 success; 1 measured but failed (unreachable,
 record of the type, resolvers disagree, expectation not met, destination not reached; for ping, trace and
 mtr also a host name that does not resolve); 2 usage; 3 refused by the server; 4 no usable answer from the
 server (none, none within the deadline, cut off, too large, not the API's shape); 5 the resolvers behind
-the server gave no answer (retrying later may help). With --from: ping, trace, mtr, tcp and tls 0 when at least --quorum
+the server gave no answer (retrying later may help). With --from: ping, trace, mtr, tcp, tls and http 0 when at least --quorum
 locations (every one asked, unless set) reached the target, else 1; dns the worst status of the
 locations, one that gave no answer counting as 1; a refusal of the whole request as above.`;
 
@@ -122,6 +122,7 @@ ${FROM}
 ${QUORUM}`;
 
 const HTTP = `  nettools http URL [--expect-status 200,301] [--follow N] [--head] [--timeout MS] [-4|-6]
+                     [--from LOCATIONS [--quorum N]]
 
   --expect-status L  the statuses that pass, a comma list (default: any below 400)
   --follow N         redirects to follow, 0 to 5 (the server's default: 0)
@@ -131,7 +132,9 @@ const HTTP = `  nettools http URL [--expect-status 200,301] [--follow N] [--head
   Prints the status, each redirect, and a line of timings as curl -w writes them (seconds from the start
   of the last exchange: time_namelookup, time_connect, time_appconnect, time_starttransfer, time_total).
   Exit 1 when no answer came (refused, unreachable, timeout, a failed handshake or a certificate that
-  does not verify) or its status is not expected.`;
+  does not verify) or its status is not expected.
+${FROM}
+${QUORUM}`;
 
 export const COMMAND_USAGE: Record<string, string> = { ping: PING, dns: DNS, trace: TRACE, mtr: MTR, tcp: TCP, tls: TLS, http: HTTP, locations: LOCATIONS };
 

@@ -1,16 +1,16 @@
-// The cost half of the tcp bench: the nettools server (its own process, as deployed) answers wrk's POST
-// /api/tools/tcp checks for a bounded time, and its CPU time over them is read from /proc; the attempts
-// it made and how they ended come from its own /metrics. The checks turn over the listener's ports
+// The cost half of the tcp and http benches: the nettools server (its own process, as deployed) answers
+// wrk's POST checks for a bounded time, and its CPU time over them is read from /proc; the checks it made
+// and how they ended come from its own /metrics. The checks turn over the target's ports
 // (bench/wrk/tcp.lua): the per-target budget is per address and port, and its ceiling (100000 a minute)
 // is below what one port would take here.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { stopChild, track } from '../lib/children';
-import { CLOCK_TICKS_PER_SECOND, readCpuTicks } from '../lib/cpu';
-import { accepts, freePort } from '../lib/ports';
-import { nettoolsEnv } from '../lib/servers';
-import { attemptsByResult, checkCost, type CheckCost } from '../lib/tcp-stats';
-import { requestsPerSecond, runWrk, type WrkSummary } from '../lib/wrk';
+import { stopChild, track } from './children';
+import { CLOCK_TICKS_PER_SECOND, readCpuTicks } from './cpu';
+import { accepts, freePort } from './ports';
+import { nettoolsEnv } from './servers';
+import { checkCost, type CheckCost } from './tcp-stats';
+import { requestsPerSecond, runWrk, type WrkSummary } from './wrk';
 
 const MAIN = path.resolve(__dirname, '..', '..', 'src', 'main.js');
 const SCRIPT = path.resolve(__dirname, '..', '..', '..', 'bench', 'wrk', 'tcp.lua');
@@ -21,11 +21,12 @@ export interface LoadServer {
   stop(): Promise<void>;
 }
 
-export async function startLoadServer(): Promise<LoadServer> {
+// `env`: settings beside the bench's own (e.g. NETTOOLS_TLS_CA_FILE for a test CA).
+export async function startLoadServer(env: Record<string, string> = {}): Promise<LoadServer> {
   const port = await freePort();
   // No name is asked: every target is an IP literal. The resolver is a loopback address all the same.
-  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...nettoolsEnv(port, 'none=127.0.0.1:9'), NETTOOLS_TARGET_CONNECTIONS_PER_MINUTE: '100000' };
-  const child = track(spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'ignore', 'inherit'] }), 'nettools');
+  const settings = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...nettoolsEnv(port, 'none=127.0.0.1:9'), NETTOOLS_TARGET_CONNECTIONS_PER_MINUTE: '100000', ...env };
+  const child = track(spawn(process.execPath, [MAIN], { env: settings, stdio: ['ignore', 'ignore', 'inherit'] }), 'nettools');
   for (let i = 0; i < 200 && !(await accepts(port)); i++) {
     if (child.exitCode !== null) throw new Error(`nettools exited with ${child.exitCode}`);
     await new Promise((r) => setTimeout(r, 50));
@@ -33,24 +34,34 @@ export async function startLoadServer(): Promise<LoadServer> {
   return { pid: child.pid as number, url: `http://127.0.0.1:${port}`, stop: () => stopChild(child) };
 }
 
+export interface CheckLoad {
+  tool: string; // POST /api/tools/<tool>
+  body: string; // with "{port}" where each request's port goes
+  ports: number[];
+  outcomes(metrics: string): Record<string, number>; // the server's checks so far, by how they ended
+  counted: string; // the outcome a check must have to count
+  durationS: number;
+  connections: number;
+}
+
 export interface LoadResult {
   cost: CheckCost | null;
   wrk: WrkSummary;
   checksPerSecond: number;
-  attempts: Record<string, number>; // the server's attempts over the run, by result
+  outcomes: Record<string, number>; // the server's checks over the run, by outcome
 }
 
-async function attempts(server: LoadServer): Promise<Record<string, number>> {
-  return attemptsByResult(await (await fetch(`${server.url}/metrics`)).text());
+async function outcomes(server: LoadServer, load: CheckLoad): Promise<Record<string, number>> {
+  return load.outcomes(await (await fetch(`${server.url}/metrics`)).text());
 }
 
-export async function loadChecks(server: LoadServer, host: string, ports: number[], durationS: number, connections: number): Promise<LoadResult> {
-  const before = { ticks: readCpuTicks(server.pid), attempts: await attempts(server) };
-  const run = await runWrk({ url: `${server.url}/api/tools/tcp`, body: `{"host":"${host}","port":{port},"count":1,"timeoutMs":2000}`, connections, threads: 1, durationS, timeoutS: 10, script: SCRIPT, scriptArgs: [ports.join(',')] });
+export async function loadChecks(server: LoadServer, load: CheckLoad): Promise<LoadResult> {
+  const before = { ticks: readCpuTicks(server.pid), outcomes: await outcomes(server, load) };
+  const run = await runWrk({ url: `${server.url}/api/tools/${load.tool}`, body: load.body, connections: load.connections, threads: 1, durationS: load.durationS, timeoutS: 10, script: SCRIPT, scriptArgs: [load.ports.join(',')] });
   const ticksAfter = readCpuTicks(server.pid);
   if (!run.ok) throw new Error(run.error);
-  const after = await attempts(server);
-  const made = Object.fromEntries(Object.entries(after).map(([result, n]) => [result, n - (before.attempts[result] ?? 0)]).filter(([, n]) => (n as number) > 0));
+  const after = await outcomes(server, load);
+  const made = Object.fromEntries(Object.entries(after).map(([outcome, n]) => [outcome, n - (before.outcomes[outcome] ?? 0)]).filter(([, n]) => (n as number) > 0));
   const ticks = before.ticks === null || ticksAfter === null ? { user: 0, system: 0 } : { user: ticksAfter.user - before.ticks.user, system: ticksAfter.system - before.ticks.system };
-  return { cost: checkCost(ticks, CLOCK_TICKS_PER_SECOND, made['connected'] ?? 0), wrk: run.summary, checksPerSecond: requestsPerSecond(run.summary), attempts: made };
+  return { cost: checkCost(ticks, CLOCK_TICKS_PER_SECOND, made[load.counted] ?? 0), wrk: run.summary, checksPerSecond: requestsPerSecond(run.summary), outcomes: made };
 }

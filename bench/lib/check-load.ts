@@ -8,7 +8,7 @@ import path from 'node:path';
 import { stopChild, track } from './children';
 import { CLOCK_TICKS_PER_SECOND, readCpuTicks } from './cpu';
 import { accepts, freePort } from './ports';
-import { nettoolsEnv } from './servers';
+import { nettoolsEnv, SERVER_NODE_ARGS } from './servers';
 import { checkCost, type CheckCost } from './tcp-stats';
 import { requestsPerSecond, runWrk, type WrkSummary } from './wrk';
 
@@ -21,12 +21,13 @@ export interface LoadServer {
   stop(): Promise<void>;
 }
 
-// `env`: settings beside the bench's own (e.g. NETTOOLS_TLS_CA_FILE for a test CA).
+// `env`: settings beside the bench's own (e.g. NETTOOLS_TLS_CA_FILE for a test CA); BENCH_SERVER_NODE_ARGS
+// as for the main bench's servers (`--cpu-prof` to profile the checks).
 export async function startLoadServer(env: Record<string, string> = {}): Promise<LoadServer> {
   const port = await freePort();
   // No name is asked: every target is an IP literal. The resolver is a loopback address all the same.
   const settings = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...nettoolsEnv(port, 'none=127.0.0.1:9'), NETTOOLS_TARGET_CONNECTIONS_PER_MINUTE: '100000', ...env };
-  const child = track(spawn(process.execPath, [MAIN], { env: settings, stdio: ['ignore', 'ignore', 'inherit'] }), 'nettools');
+  const child = track(spawn(process.execPath, [...SERVER_NODE_ARGS, MAIN], { env: settings, stdio: ['ignore', 'ignore', 'inherit'] }), 'nettools');
   for (let i = 0; i < 200 && !(await accepts(port)); i++) {
     if (child.exitCode !== null) throw new Error(`nettools exited with ${child.exitCode}`);
     await new Promise((r) => setTimeout(r, 50));

@@ -72,7 +72,7 @@ export async function startNettoolsFrom(name: ServerName, entry: string, resolve
 
 // BENCH_SERVER_NODE_ARGS: flags for the server's node, to profile it in a run (`--cpu-prof`, or
 // `--perf-basic-prof` for `perf record -p`); the server's environment is still built here, not inherited.
-const SERVER_NODE_ARGS = (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+export const SERVER_NODE_ARGS = (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
 
 async function spawnServer(name: ServerName, entry: string, port: number, settings: Record<string, string>, header?: string): Promise<RunningServer> {
   const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...settings };

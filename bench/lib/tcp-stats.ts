@@ -66,9 +66,16 @@ export function checkCost(ticks: { user: number; system: number }, ticksPerSecon
   return { checks, cpuUsPerCheck, systemUsPerCheck: (ticks.system * usPerTick) / checks, checksPerCoreSecond: 1e6 / cpuUsPerCheck };
 }
 
-// nettools_tcp_attempts_total by result, read from the server's /metrics text.
-export function attemptsByResult(metrics: string): Record<string, number> {
+// A counter with one label, by that label's value, read from the server's /metrics text.
+export function countsByLabel(metrics: string, name: string, label: string): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const m of metrics.matchAll(/^nettools_tcp_attempts_total\{result="([a-z]+)"\} (\d+)$/gm)) out[m[1]!] = Number(m[2]);
+  const line = new RegExp(`^${name}\\{${label}="([a-z-]+)"\\} (\\d+)$`, 'gm');
+  for (const m of metrics.matchAll(line)) out[m[1]!] = Number(m[2]);
   return out;
 }
+
+// nettools_tcp_attempts_total by result.
+export const attemptsByResult = (metrics: string) => countsByLabel(metrics, 'nettools_tcp_attempts_total', 'result');
+
+// nettools_http_check_requests_total by outcome (`answered`, `connect-refused`, ...).
+export const httpChecksByOutcome = (metrics: string) => countsByLabel(metrics, 'nettools_http_check_requests_total', 'outcome');

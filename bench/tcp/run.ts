@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createNetns } from '../../test/support/netns';
 import { removeDir, runBench, track, trackDir } from '../lib/children';
-import { compare, CONNECT_TARGET_US, type Comparison } from '../lib/tcp-stats';
+import { loadChecks, startLoadServer, type CheckLoad, type LoadResult } from '../lib/check-load';
+import { attemptsByResult, compare, CONNECT_TARGET_US, type Comparison } from '../lib/tcp-stats';
 import { compileConnectLoop, listenerPorts, measureConnect, openToolRunner } from './connect-time';
-import { loadChecks, startLoadServer, type LoadResult } from './load';
 
 const LISTENER_PORTS = 16;
 
@@ -34,7 +34,7 @@ function printLoad(where: string, r: LoadResult): void {
   const cost = r.cost === null ? 'no CPU reading' : `${us(r.cost.cpuUsPerCheck)} server CPU per check (${us(r.cost.systemUsPerCheck)} of it system) = ${Math.round(r.cost.checksPerCoreSecond)} checks/s per core`;
   const e = r.wrk.errors;
   const failed = e.connect + e.read + e.write + e.status + e.timeout;
-  console.log(`${where} load: ${Math.round(r.checksPerSecond)} checks/s for ${(r.wrk.durationUs / 1e6).toFixed(1)} s, attempts ${JSON.stringify(r.attempts)}${failed > 0 ? `, wrk errors ${JSON.stringify(e)}` : ''}: ${cost}`);
+  console.log(`${where} load: ${Math.round(r.checksPerSecond)} checks/s for ${(r.wrk.durationUs / 1e6).toFixed(1)} s, attempts ${JSON.stringify(r.outcomes)}${failed > 0 ? `, wrk errors ${JSON.stringify(e)}` : ''}: ${cost}`);
 }
 
 async function main(): Promise<void> {
@@ -61,8 +61,9 @@ async function main(): Promise<void> {
       const comparison = compare(measured.nettools, measured.reference)!;
       printComparison(t.where, comparison);
       // Not counted: the server's first checks of a target compile its code and open its first sockets.
-      await loadChecks(server, t.host, t.ports, 1, connections);
-      const load = await loadChecks(server, t.host, t.ports, seconds, connections);
+      const checks: CheckLoad = { tool: 'tcp', body: `{"host":"${t.host}","port":{port},"count":1,"timeoutMs":2000}`, ports: t.ports, outcomes: attemptsByResult, counted: 'connected', durationS: 1, connections };
+      await loadChecks(server, checks);
+      const load = await loadChecks(server, { ...checks, durationS: seconds });
       printLoad(t.where, load);
       results.push({ where: t.where, comparison, load });
     }

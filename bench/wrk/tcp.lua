@@ -1,5 +1,5 @@
--- POSTs tcp checks whose port turns over a list, for the tcp bench: the per-target connection budget is
--- per address and port, and one port's ceiling is below what the server does under this load.
+-- POSTs checks whose port turns over a list, for the tcp and http benches: the per-target connection budget
+-- is per address and port, and one port's ceiling is below what the server does under this load.
 -- Arguments (after "--"): the body with "{port}" in it, then the ports, comma-separated.
 -- done() prints the same WRK_JSON line as post.lua.
 wrk.method = "POST"

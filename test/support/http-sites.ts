@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { accepts, freeTcpPort } from './ports';
-import { waitFor } from './wait';
+import { runNginx } from './nginx-process';
+import { freeTcpPort } from './ports';
 
 // A private nginx serving plain HTTP on two loopback addresses for the http check's tests: `main` on
 // 127.0.0.1 (answers, redirects of every kind, a 10 MB body, a cookie) and `other` on 127.0.0.2, another
@@ -43,27 +42,11 @@ export async function startHttpSites(otherName: string): Promise<HttpSites> {
   writeFileSync(join(dir, 'big.bin'), Buffer.alloc(BIG_BYTES, 0x61));
   const main = await freeTcpPort('127.0.0.1');
   const other = await freeTcpPort('127.0.0.2');
-  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir};`).join('\n');
-  writeFileSync(join(dir, 'nginx.conf'), `daemon off;\nworker_processes 1;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log warn;\nevents { worker_connections 64; }\nhttp {\n  access_log off;\n  default_type text/plain;\n${temp}\n${siteConfig(dir, main, other, otherName)}\n}\n`);
-  const child: ChildProcess = spawn('nginx', ['-c', join(dir, 'nginx.conf'), '-p', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  const started = async () => {
-    if (child.exitCode !== null) throw new Error(`nginx exited: ${stderr}`);
-    return (await accepts(main)) && (await accepts(other, '127.0.0.2'));
-  };
-  await waitFor('nginx serving the HTTP test sites', started, { everyMs: 50 });
+  const nginx = await runNginx(dir, siteConfig(dir, main, other, otherName), [['127.0.0.1', main], ['127.0.0.2', other]], 'nginx serving the HTTP test sites');
   return {
     main,
     other,
     bigBytes: BIG_BYTES,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
+    stop: () => nginx.stop(),
   };
 }

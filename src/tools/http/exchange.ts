@@ -77,7 +77,9 @@ class Exchange {
   private secure(tcp: Socket): void {
     const { url } = this.options;
     let ocsp = false;
-    const serverName = url.target.kind === 'name' ? { servername: url.target.value } : {};
+    // A name is the SNI and what the certificate must match; an IP literal has no SNI, and the certificate
+    // must match the address (Node would otherwise check it against "localhost").
+    const serverName = url.target.kind === 'name' ? { servername: url.target.value } : { host: this.options.address };
     const socket = tlsConnect({ socket: tcp, ...serverName, secureContext: this.options.trust.context, rejectUnauthorized: false, ...ASK_OCSP });
     this.socket = socket;
     socket.on('error', (err: NodeJS.ErrnoException) => this.failed(err));

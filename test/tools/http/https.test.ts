@@ -57,4 +57,15 @@ test('a certificate for another name is a failed handshake, ERR_TLS_CERT_ALTNAME
   assert.equal(body.tls.certificates[0].sans, ['DNS:other.tls.test']);
 });
 
+test('an IP-literal URL is verified against the address: a certificate for 127.0.0.1 verifies', async ({ server, sites }) => {
+  const body = (await http(server, { url: `https://127.0.0.1:${sites.ports.address}/` })).json();
+  assertMatchesSchema('HttpResult', body);
+  assert.equal([body.status, body.tls.verified, body.handshake], [204, true, undefined]);
+});
+
+test('an IP-literal URL to a certificate for a name only is a failed handshake, ERR_TLS_CERT_ALTNAME_INVALID', async ({ server, sites }) => {
+  const body = (await http(server, { url: `https://127.0.0.1:${sites.ports.good}/` })).json();
+  assert.equal([body.handshake, body.code], ['failed', 'ERR_TLS_CERT_ALTNAME_INVALID']);
+});
+
 test.run();

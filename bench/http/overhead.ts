@@ -1,0 +1,55 @@
+// The timing half of the http bench: nettools' http check (the server, over its API, one check at a time)
+// beside curl to the same nginx URL, in alternating blocks, each side's phases read into the same units
+// (bench/lib/http-stats.ts says how curl's cumulative times become phases).
+import { execFile } from 'node:child_process';
+import { CURL_FORMAT, nettoolsPhases, parseCurlOutput, type PhaseTimes } from '../lib/http-stats';
+import type { LoadServer } from '../lib/check-load';
+
+// One curl process for `n` transfers, each on a new connection (nginx closes it: `Connection: close`, as
+// nettools sends) with a full handshake (`--no-sessionid`), the address an IP literal, the test CA trusted.
+export function curlTimes(url: string, caFile: string, n: number): Promise<PhaseTimes[]> {
+  const args = ['-s', '--http1.1', '--no-sessionid', '--noproxy', '*', '-H', 'Connection: close', '-H', 'Accept-Encoding: identity', '--cacert', caFile, '-w', CURL_FORMAT];
+  for (let i = 0; i < n; i++) args.push('-o', '/dev/null', url);
+  return new Promise((resolve, reject) => {
+    execFile('curl', args, { env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' }, timeout: 60_000, maxBuffer: 1 << 24 }, (err, stdout) => {
+      if (err) return reject(new Error(`curl failed: ${err.message}`));
+      const read = parseCurlOutput(stdout, url.startsWith('https:'), n);
+      if (!read.ok) return reject(new Error(read.error));
+      resolve(read.samples);
+    });
+  });
+}
+
+export async function nettoolsTimes(server: LoadServer, url: string, n: number): Promise<PhaseTimes[]> {
+  const out: PhaseTimes[] = [];
+  for (let i = 0; i < n; i++) {
+    const reply = await fetch(`${server.url}/api/tools/http`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url, timeoutMs: 5000 }) });
+    const body = (await reply.json()) as { status?: number; timings?: Record<string, number> };
+    if (reply.status !== 200 || body.status !== 200) throw new Error(`nettools' check of ${url}: ${reply.status} ${JSON.stringify(body)}`);
+    const phases = nettoolsPhases(body.timings ?? {});
+    if (typeof phases === 'string') throw new Error(phases);
+    out.push(phases);
+  }
+  return out;
+}
+
+// `rounds` rounds of `perRound` checks each side, the two taking turns at going first; a warm-up of each
+// first (the server's code compiled, curl's and nginx's first connections), not counted.
+export async function measureOverhead(server: LoadServer, url: string, caFile: string, rounds: number, perRound: number): Promise<{ nettools: PhaseTimes[]; curl: PhaseTimes[] }> {
+  await nettoolsTimes(server, url, 50);
+  await curlTimes(url, caFile, 10);
+  const nettools: PhaseTimes[] = [];
+  const curl: PhaseTimes[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const runNettools = async () => nettools.push(...(await nettoolsTimes(server, url, perRound)));
+    const runCurl = async () => curl.push(...(await curlTimes(url, caFile, perRound)));
+    if (r % 2 === 0) {
+      await runNettools();
+      await runCurl();
+    } else {
+      await runCurl();
+      await runNettools();
+    }
+  }
+  return { nettools, curl };
+}

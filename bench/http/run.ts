@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadChecks, startLoadServer, type CheckLoad, type LoadResult } from '../lib/check-load';
+import { loadChecks, loadLine, startLoadServer, type CheckLoad } from '../lib/check-load';
 import { runBench } from '../lib/children';
 import { comparePhases, PHASE_TARGET_RATIO, type PhaseComparison } from '../lib/http-stats';
 import { httpChecksByOutcome } from '../lib/tcp-stats';
@@ -29,12 +29,6 @@ function printComparison(scheme: string, rows: PhaseComparison[]): void {
   }
 }
 
-function printLoad(scheme: string, r: LoadResult): void {
-  const cost = r.cost === null ? 'no CPU reading' : `${us(r.cost.cpuUsPerCheck)} server CPU per check (${us(r.cost.systemUsPerCheck)} of it system) = ${Math.round(r.cost.checksPerCoreSecond)} checks/s per core`;
-  const e = r.wrk.errors;
-  const failed = e.connect + e.read + e.write + e.status + e.timeout;
-  console.log(`${scheme} load: ${Math.round(r.checksPerSecond)} checks/s for ${(r.wrk.durationUs / 1e6).toFixed(1)} s, checks ${JSON.stringify(r.outcomes)}${failed > 0 ? `, wrk errors ${JSON.stringify(e)}` : ''}: ${cost}`);
-}
 
 async function main(): Promise<void> {
   const rounds = option('--rounds', 10);
@@ -54,7 +48,7 @@ async function main(): Promise<void> {
       // Not counted: the first checks under load grow the server's heap and compile its hot paths.
       await loadChecks(server, checks);
       const load = await loadChecks(server, { ...checks, durationS: seconds });
-      printLoad(scheme, load);
+      console.log(loadLine(scheme, load, 'checks'));
       results.push({ scheme, comparison, load });
     }
     const out = path.join(__dirname, '..', '..', '..', 'bench', 'results');

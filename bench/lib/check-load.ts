@@ -66,3 +66,12 @@ export async function loadChecks(server: LoadServer, load: CheckLoad): Promise<L
   const ticks = before.ticks === null || ticksAfter === null ? { user: 0, system: 0 } : { user: ticksAfter.user - before.ticks.user, system: ticksAfter.system - before.ticks.system };
   return { cost: checkCost(ticks, CLOCK_TICKS_PER_SECOND, made[load.counted] ?? 0), wrk: run.summary, checksPerSecond: requestsPerSecond(run.summary), outcomes: made };
 }
+
+// The line a bench prints of one load run: the rate, the checks by outcome, the server's CPU per check.
+export function loadLine(where: string, r: LoadResult, counted: string): string {
+  const us = (x: number) => `${x.toFixed(1)} µs`;
+  const cost = r.cost === null ? 'no CPU reading' : `${us(r.cost.cpuUsPerCheck)} server CPU per check (${us(r.cost.systemUsPerCheck)} of it system) = ${Math.round(r.cost.checksPerCoreSecond)} checks/s per core`;
+  const e = r.wrk.errors;
+  const failed = e.connect + e.read + e.write + e.status + e.timeout;
+  return `${where} load: ${Math.round(r.checksPerSecond)} checks/s for ${(r.wrk.durationUs / 1e6).toFixed(1)} s, ${counted} ${JSON.stringify(r.outcomes)}${failed > 0 ? `, wrk errors ${JSON.stringify(e)}` : ''}: ${cost}`;
+}

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createNetns } from '../../test/support/netns';
 import { removeDir, runBench, track, trackDir } from '../lib/children';
-import { loadChecks, startLoadServer, type CheckLoad, type LoadResult } from '../lib/check-load';
+import { loadChecks, loadLine, startLoadServer, type CheckLoad } from '../lib/check-load';
 import { attemptsByResult, compare, CONNECT_TARGET_US, type Comparison } from '../lib/tcp-stats';
 import { compileConnectLoop, listenerPorts, measureConnect, openToolRunner } from './connect-time';
 
@@ -30,12 +30,6 @@ function printComparison(where: string, c: Comparison): void {
   console.log(`${where}: nettools p50 ${us(c.nettools.p50Us)} p99 ${us(c.nettools.p99Us)} | connect() p50 ${us(c.reference.p50Us)} p99 ${us(c.reference.p99Us)} | difference p50 ${signed(c.p50DiffUs)} p99 ${signed(c.p99DiffUs)} (target: within ${CONNECT_TARGET_US} µs: ${c.met ? 'met' : 'not met'}; ${c.nettools.count} samples each)`);
 }
 
-function printLoad(where: string, r: LoadResult): void {
-  const cost = r.cost === null ? 'no CPU reading' : `${us(r.cost.cpuUsPerCheck)} server CPU per check (${us(r.cost.systemUsPerCheck)} of it system) = ${Math.round(r.cost.checksPerCoreSecond)} checks/s per core`;
-  const e = r.wrk.errors;
-  const failed = e.connect + e.read + e.write + e.status + e.timeout;
-  console.log(`${where} load: ${Math.round(r.checksPerSecond)} checks/s for ${(r.wrk.durationUs / 1e6).toFixed(1)} s, attempts ${JSON.stringify(r.outcomes)}${failed > 0 ? `, wrk errors ${JSON.stringify(e)}` : ''}: ${cost}`);
-}
 
 async function main(): Promise<void> {
   const rounds = option('--rounds', 10);
@@ -64,7 +58,7 @@ async function main(): Promise<void> {
       const checks: CheckLoad = { tool: 'tcp', body: `{"host":"${t.host}","port":{port},"count":1,"timeoutMs":2000}`, ports: t.ports, outcomes: attemptsByResult, counted: 'connected', durationS: 1, connections };
       await loadChecks(server, checks);
       const load = await loadChecks(server, { ...checks, durationS: seconds });
-      printLoad(t.where, load);
+      console.log(loadLine(t.where, load, 'attempts'));
       results.push({ where: t.where, comparison, load });
     }
     const out = path.join(__dirname, '..', '..', '..', 'bench', 'results');

@@ -34,7 +34,11 @@ export async function onEachWorker(hub: ChildServer, location: string, attempt: 
   const workers = new Set<number>();
   for (let i = 0; i < 40 && workers.size < 2; i++) {
     const id = `req-${randomUUID()}`;
-    await attempt(id);
+    // A failure says what the hub's workers logged besides requests: agents connecting, dropped, replaced.
+    await attempt(id).catch((err: Error) => {
+      err.message += `\nthe hub's last log lines but requests:\n${hub.logs.filter((l) => !l.includes('"msg":"request"')).slice(-30).join('\n')}`;
+      throw err;
+    });
     workers.add(await servedBy(hub, id));
   }
   assert.equal([...workers].sort(), [0, 1], `requests served by workers ${[...workers]} only (the agent is on ${holder(hub, location)})`);

@@ -7,18 +7,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadChecks, loadLine, startLoadServer, type CheckLoad } from '../lib/check-load';
+import { countOption } from '../lib/options';
 import { runBench } from '../lib/children';
 import { comparePhases, PHASE_TARGET_RATIO, type PhaseComparison } from '../lib/http-stats';
 import { httpChecksByOutcome } from '../lib/tcp-stats';
 import { measureOverhead } from './overhead';
 import { BODY_BYTES, startBenchSites } from './sites';
 
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(name);
-  const value = at > 0 ? Number(process.argv[at + 1]) : fallback;
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} wants a positive integer`);
-  return value;
-}
+const option = (name: string, fallback: number) => countOption(process.argv, name, fallback);
 
 const us = (x: number) => `${x.toFixed(1)} µs`;
 const ratio = (r: number | null) => (r === null ? 'n/a' : r.toFixed(3));

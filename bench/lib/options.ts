@@ -32,3 +32,12 @@ export function parseOptions(argv: readonly string[]): BenchOptions | string {
     ? { mode: 'quick', connections: [1, 64], durationS: 3, warmupS: 1, engineDurationS: 3, engineRounds: 1, engineRoundS: 3, dnsInFlight: 100, icmpInFlight: 32, rttSamples: 20, floodCount: 5000, resolvers: 2, pairRounds: 3, pairRunS: 2, deadlineS: 600 }
     : { mode: 'full', connections: [1, 16, 64, 256], durationS: 10, warmupS: 3, engineDurationS: 5, engineRounds: 9, engineRoundS: 3, dnsInFlight: 100, icmpInFlight: 32, rttSamples: 100, floodCount: 20000, resolvers: 2, pairRounds: 15, pairRunS: 2, deadlineS: 1800 };
 }
+
+// `--name N` from the command line of a bench that takes a few counts, or the fallback; a count must be a
+// positive integer.
+export function countOption(argv: readonly string[], name: string, fallback: number): number {
+  const at = argv.indexOf(name);
+  const value = at > 0 ? Number(argv[at + 1]) : fallback;
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} wants a positive integer`);
+  return value;
+}

@@ -11,17 +11,13 @@ import path from 'node:path';
 import { createNetns } from '../../test/support/netns';
 import { removeDir, runBench, track, trackDir } from '../lib/children';
 import { loadChecks, loadLine, startLoadServer, type CheckLoad } from '../lib/check-load';
+import { countOption } from '../lib/options';
 import { attemptsByResult, compare, CONNECT_TARGET_US, type Comparison } from '../lib/tcp-stats';
 import { compileConnectLoop, listenerPorts, measureConnect, openToolRunner } from './connect-time';
 
 const LISTENER_PORTS = 16;
 
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(name);
-  const value = at > 0 ? Number(process.argv[at + 1]) : fallback;
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} wants a positive integer`);
-  return value;
-}
+const option = (name: string, fallback: number) => countOption(process.argv, name, fallback);
 
 const us = (x: number) => `${x.toFixed(1)} µs`;
 const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(1)} µs`;

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseDnsperf } from '../../bench/lib/dnsperf';
-import { parseOptions } from '../../bench/lib/options';
+import { countOption, parseOptions } from '../../bench/lib/options';
 import { problemCode, unavailableReason } from '../../bench/lib/probe';
 import { parseVmHWM, readPeakRssKiB, resetPeakRss } from '../../bench/lib/rss';
 
@@ -61,6 +61,13 @@ test('the peak RSS of a live process can be reset and read back', () => {
   const peak = readPeakRssKiB(process.pid);
   assert.ok(peak !== null && peak > 0);
   assert.is(readPeakRssKiB(0x7ffffffe), null);
+});
+
+test('a count option is read after its name, falls back when absent, and refuses what is not a positive integer', () => {
+  assert.is(countOption(['node', 'run.js', '--rounds', '7'], '--rounds', 10), 7);
+  assert.is(countOption(['node', 'run.js'], '--rounds', 10), 10);
+  assert.throws(() => countOption(['node', 'run.js', '--rounds', '0'], '--rounds', 10), /--rounds wants a positive integer/);
+  assert.throws(() => countOption(['node', 'run.js', '--rounds', '2.5'], '--rounds', 10), /--rounds wants a positive integer/);
 });
 
 test.run();

@@ -8,6 +8,7 @@
 #include "turn_end.h"
 #include "worker_teardown.h"
 #include "dns/dns_engine_binding.h"
+#include "http/http_engine_binding.h"
 #include "icmp/icmp_engine_binding.h"
 #include "tcp/tcp_engine_binding.h"
 
@@ -42,6 +43,7 @@ class Addon : public Napi::Addon<Addon> {
     exports.Set("IcmpEngine", icmp::DefineIcmpEngine(env));
     exports.Set("DnsEngine", dns::DefineDnsEngine(env));
     exports.Set("TcpEngine", tcp::DefineTcpEngine(env));
+    exports.Set("HttpEngine", http::DefineHttpEngine(env));
     // The HTTP layer's end-of-turn writes (src/http/write-batch.ts).
     exports.Set("TurnEnd", DefineTurnEnd(env));
   }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { NativeDnsEngineClass } from './dns-engine';
+import type { NativeHttpEngineClass } from './http-engine';
 import type { NativeIcmpEngineClass } from './icmp-engine';
 import type { NativeTcpEngineClass } from './tcp-engine';
 
@@ -22,6 +23,7 @@ export interface NativeAddon {
   IcmpEngine: NativeIcmpEngineClass;
   DnsEngine: NativeDnsEngineClass;
   TcpEngine: NativeTcpEngineClass;
+  HttpEngine: NativeHttpEngineClass;
   // Calls `fire` at the end of the loop turn in which arm() was last called (src/native/turn-end.ts).
   TurnEnd: new (fire: () => void) => { arm(): void };
 }

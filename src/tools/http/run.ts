@@ -13,8 +13,10 @@ import { failed, succeeded, type Outcome, type ToolFailure } from '../outcome';
 import { TargetPath, type Reached, type TargetTerms } from '../target-path';
 import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
 import { connectionRefusal } from '../tls/run';
-import { openTrustStore, type TrustStore } from '../tls/trust-store';
-import { exchange, type ExchangeOptions } from './exchange';
+import { openTrustStore } from '../tls/trust-store';
+import { openHttpExchanger, type HttpExchanger } from '../../engines/http';
+import type { Address } from '../../net/address';
+import { exchange, type ExchangeOptions, type Exchanged } from './exchange';
 import { httpOutcomeLabel, watchHttp } from './metrics';
 import type { ExchangeFacts, HttpRequest, HttpResult, HttpTimings, RedirectHop } from './types';
 
@@ -52,7 +54,13 @@ export function openHttp(deps: ToolDeps, options: HttpToolOptions = {}): ToolSlo
   const path = new TargetPath(deps, null, options.checkTarget ?? createTargetCheck({ allowPrivateTargets: config.allowPrivateTargets }));
   // The tcp and tls checks' budget, the same key: every exchange, redirects too, is one more connection.
   const budget = connectionBudget(deps);
-  const checker = new HttpChecker(path, httpTerms(budget), trust, { bodyMaxBytes: config.httpBodyMaxBytes, userAgent: userAgent(config.httpContact), checkPorts: config.checkPorts });
+  let engine: HttpExchanger;
+  try {
+    engine = openHttpExchanger(trust.pem);
+  } catch (err) {
+    return { unavailable: `the HTTP engine could not start: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  const checker = new HttpChecker(path, httpTerms(budget), engine, trust.anchors, { bodyMaxBytes: config.httpBodyMaxBytes, userAgent: userAgent(config.httpContact), checkPorts: config.checkPorts });
   const requests = deps.registry === null ? null : watchHttp(deps.registry);
   return {
     run: async (request, cancel, events) => {
@@ -61,7 +69,7 @@ export function openHttp(deps: ToolDeps, options: HttpToolOptions = {}): ToolSlo
       return outcome;
     },
     info: { bodyMaxBytes: config.httpBodyMaxBytes, userAgent: userAgent(config.httpContact) },
-    close: () => undefined,
+    close: () => engine.close(),
   };
 }
 
@@ -79,7 +87,8 @@ class HttpChecker {
   constructor(
     private readonly path: TargetPath,
     private readonly terms: TargetTerms<HopRequest>,
-    private readonly trust: TrustStore,
+    private readonly engine: HttpExchanger,
+    private readonly anchors: ReadonlySet<string>,
     private readonly settings: CheckerSettings,
   ) {}
 
@@ -93,9 +102,11 @@ class HttpChecker {
       const reached = await this.reach(ctx, url);
       if (!reached.ok) return failed(reached.failure);
       const { target } = reached;
-      const facts = await promised((done: Answer<ExchangeFacts | null>) => exchange(this.exchangeOptions(ctx, url, target.address.text), cancel, done));
-      if (facts === null) return failed(ABORTED);
-      const timings: HttpTimings = { resolveMs: target.resolveMs, ...facts.timings, totalMs: roundMicros(performance.now() - target.t0) };
+      const exchanged = await promised((done: Answer<Exchanged | null>) => exchange(this.engine, this.exchangeOptions(ctx, url, target.address), cancel, done));
+      if (exchanged === null) return failed(ABORTED);
+      const { facts } = exchanged;
+      // The target's time: its resolution and the exchange; nettools' own admission between them is not.
+      const timings: HttpTimings = { resolveMs: target.resolveMs, ...facts.timings, totalMs: roundMicros(target.resolveMs + exchanged.elapsedMs) };
       const next = this.redirectTo(ctx, url, facts);
       const hop = { url: url.href, address: target.shown, ipVersion: target.address.family };
       if (next === null || typeof next === 'string') {
@@ -124,7 +135,7 @@ class HttpChecker {
     return { ok: false, failure: forbidden(ctx, url, reached.failure) };
   }
 
-  private exchangeOptions(ctx: CheckContext, url: HttpUrl, address: string): ExchangeOptions {
+  private exchangeOptions(ctx: CheckContext, url: HttpUrl, address: Address): ExchangeOptions {
     const { request } = ctx;
     const suffix = request.headers['User-Agent'];
     const headers: Record<string, string> = {
@@ -135,7 +146,7 @@ class HttpChecker {
       Connection: 'close',
     };
     const timeoutMs = Math.max(1, Math.round(ctx.deadline - performance.now()));
-    return { address, url, method: request.method, headers, timeoutMs, verify: request.verify, trust: this.trust, bodyMaxBytes: this.settings.bodyMaxBytes };
+    return { address, url, method: request.method, headers, timeoutMs, verify: request.verify, anchors: this.anchors, bodyMaxBytes: this.settings.bodyMaxBytes };
   }
 
   // Where a redirect answer sends the check: the next URL; a string: a Location not followed (not http or

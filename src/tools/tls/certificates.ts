@@ -19,20 +19,28 @@ export function chainFacts(leaf: DetailedPeerCertificate, now: number, anchors: 
   const seen = new Set<string>();
   while (cert !== undefined && cert.raw !== undefined && out.length < MAX_CHAIN && !seen.has(cert.fingerprint256)) {
     seen.add(cert.fingerprint256);
-    out.push({ ...certificateFacts(cert, now), trustAnchor: anchors.has(cert.fingerprint256) });
+    out.push({ ...certificateFacts(new X509Certificate(cert.raw), now), trustAnchor: anchors.has(cert.fingerprint256) });
     cert = cert.issuerCertificate;
   }
   return out;
 }
 
-function certificateFacts(cert: DetailedPeerCertificate, now: number): Omit<CertificateFacts, 'trustAnchor'> {
-  const x509 = new X509Certificate(cert.raw);
+// The same of a chain in hand as DER, leaf first (the HTTP engine's: up to the anchor when it verified,
+// else as the server sent it).
+export function derChainFacts(chain: readonly Uint8Array[], now: number, anchors: ReadonlySet<string>): CertificateFacts[] {
+  return chain.slice(0, MAX_CHAIN).map((der) => {
+    const x509 = new X509Certificate(der);
+    return { ...certificateFacts(x509, now), trustAnchor: anchors.has(x509.fingerprint256) };
+  });
+}
+
+function certificateFacts(x509: X509Certificate, now: number): Omit<CertificateFacts, 'trustAnchor'> {
   const key = x509.publicKey;
   const details = key.asymmetricKeyDetails;
   const notAfter = new Date(x509.validTo);
   return {
-    subject: firstValue(cert.subject?.CN),
-    issuer: firstValue(cert.issuer?.CN),
+    subject: commonName(x509.subject),
+    issuer: commonName(x509.issuer),
     ...sanFacts(x509.subjectAltName),
     serial: x509.serialNumber,
     notBefore: new Date(x509.validFrom).toISOString(),
@@ -44,10 +52,31 @@ function certificateFacts(cert: DetailedPeerCertificate, now: number): Omit<Cert
   };
 }
 
-// A CN given twice comes as an array; the first stands for it.
-function firstValue(value: string | string[] | undefined): string | null {
-  if (value === undefined) return null;
-  return Array.isArray(value) ? (value[0] ?? null) : value;
+// The first CN of a distinguished name as Node writes it: one attribute a line (`C=US\nCN=example`),
+// RFC 2253's escapes in the values (`\<`, `\,`, and `\0A` for a byte), which are undone here.
+export function commonName(name: string): string | null {
+  for (const line of name.split('\n')) {
+    if (line.startsWith('CN=')) return unescapeValue(line.slice(3));
+  }
+  return null;
+}
+
+function unescapeValue(value: string): string {
+  if (!value.includes('\\')) return value;
+  const bytes: number[] = [];
+  for (let i = 0; i < value.length; i++) {
+    const hex = value[i] === '\\' ? /^[0-9A-Fa-f]{2}/.exec(value.slice(i + 1, i + 3)) : null;
+    if (hex !== null) {
+      bytes.push(parseInt(hex[0], 16));
+      i += 2;
+      continue;
+    }
+    if (value[i] === '\\' && i + 1 < value.length) i++;
+    const char = String.fromCodePoint(value.codePointAt(i) as number); // a pair of surrogates stays one
+    bytes.push(...Buffer.from(char, 'utf8'));
+    i += char.length - 1;
+  }
+  return Buffer.from(bytes).toString('utf8');
 }
 
 const CURVE_BITS: Record<string, number> = { prime256v1: 256, secp384r1: 384, secp521r1: 521 };

@@ -12,7 +12,7 @@ export interface HandshakeOptions {
   port: number;
   serverName?: string;
   timeoutMs: number;
-  trust: TrustStore; // made once: the trust anchors, parsed once rather than per check
+  trust: Pick<TrustStore, 'context' | 'anchors'>; // made once: the trust anchors, parsed once rather than per check
 }
 
 export interface HandshakeOutcome {

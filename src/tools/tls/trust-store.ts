@@ -8,6 +8,7 @@ import { createSecureContext, rootCertificates, type SecureContext } from 'node:
 export interface TrustStore {
   context: SecureContext;
   anchors: ReadonlySet<string>; // fingerprint256, as Node's certificates give it
+  pem: string; // every anchor in one PEM text, for the HTTP engine's own TLS context
 }
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
@@ -24,7 +25,7 @@ export function openTrustStore(file: string | null): TrustStore | string {
   }
   const pems = [...rootCertificates, ...extra];
   try {
-    return { context: createSecureContext({ ca: pems }), anchors: new Set(pems.map((pem) => new X509Certificate(pem).fingerprint256)) };
+    return { context: createSecureContext({ ca: pems }), anchors: new Set(pems.map((pem) => new X509Certificate(pem).fingerprint256)), pem: pems.join('\n') };
   } catch (err) {
     return `NETTOOLS_TLS_CA_FILE holds a certificate that could not be read: ${(err as Error).message}`;
   }

@@ -1,0 +1,195 @@
+#include "http/http_engine_binding.h"
+
+#include <openssl/ssl.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+#include "common/args.h"
+#include "common/ip_bytes.h"
+#include "common/limits_js.h"
+#include "common/status_error.h"
+#include "common/teardown_hook.h"
+#include "http/http_exchange.h"
+#include "http/http_limits.h"
+#include "http/http_result_js.h"
+#include "http/http_status.h"
+#include "http/http_tls.h"
+
+namespace nettools::http {
+
+namespace {
+
+using HttpArgs = Args<Status>;
+
+Napi::Object Limits(Napi::Env env) {
+  const NamedRange entries[] = {
+      {"port", limits::kPort},
+      {"timeoutMs", limits::kTimeoutMs},
+      {"requestBytes", limits::kRequestBytes},
+      {"bodyMaxBytes", limits::kBodyMaxBytes},
+      {"serverNameBytes", limits::kServerNameBytes},
+  };
+  return LimitsObject(env, entries);
+}
+
+std::string StringArg(const HttpArgs& args, size_t i, const char* name) {
+  if (!args[i].IsString()) throw args.Invalid(std::string(name) + " must be a string");
+  return args[i].As<Napi::String>().Utf8Value();
+}
+
+bool BoolArg(const HttpArgs& args, size_t i, const char* name) {
+  if (!args[i].IsBoolean()) throw args.Invalid(std::string(name) + " must be a boolean");
+  return args[i].As<Napi::Boolean>().Value();
+}
+
+IpBytes AddressArg(const HttpArgs& args) {
+  if (!args[0].IsTypedArray() || args[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
+    throw args.Invalid("address must be a Uint8Array of 4 or 16 bytes");
+  }
+  const Napi::Uint8Array bytes = args[0].As<Napi::Uint8Array>();
+  const uint32_t family = args.Uint(1, "family");
+  const IpBytes address = IpBytes::Of(bytes.Data(), bytes.ElementLength());
+  if (address.empty() || address.size != (family == 4 ? 4 : family == 6 ? 16 : 0)) {
+    throw args.Invalid("address must be the 4 (family 4) or 16 (family 6) bytes of one address");
+  }
+  return address;
+}
+
+ExchangeSpec SpecOf(const HttpArgs& args) {
+  ExchangeSpec spec;
+  spec.address = AddressArg(args);
+  const uint32_t port = args.Uint(2, "port");
+  spec.timeout_ms = args.Uint(3, "timeoutMs");
+  spec.tls = BoolArg(args, 4, "tls");
+  spec.server_name = StringArg(args, 5, "serverName");
+  spec.verify = BoolArg(args, 6, "verify");
+  spec.request = StringArg(args, 7, "request");
+  spec.head_request = BoolArg(args, 8, "headRequest");
+  const uint32_t body_max = args.Uint(9, "bodyMax");
+  if (!limits::kPort.contains(port) || !limits::kTimeoutMs.contains(spec.timeout_ms) ||
+      !limits::kRequestBytes.contains(static_cast<uint32_t>(spec.request.size())) || !limits::kBodyMaxBytes.contains(body_max) ||
+      !limits::kServerNameBytes.contains(static_cast<uint32_t>(spec.server_name.size()))) {
+    throw args.Invalid("port, timeoutMs, request, bodyMax or serverName out of range");
+  }
+  spec.port = static_cast<uint16_t>(port);
+  spec.body_max = body_max;
+  return spec;
+}
+
+class HttpEngineWrap : public Napi::ObjectWrap<HttpEngineWrap> {
+ public:
+  static Napi::Function Define(Napi::Env env) {
+    return DefineClass(env, "HttpEngine",
+                       {
+                           InstanceMethod("exchange", &HttpEngineWrap::Exchange),
+                           InstanceMethod("cancel", &HttpEngineWrap::Cancel),
+                           InstanceMethod("close", &HttpEngineWrap::Close),
+                           InstanceMethod("inFlight", &HttpEngineWrap::InFlight),
+                           StaticValue("limits", Limits(env), napi_enumerable),
+                       });
+  }
+
+  // new HttpEngine(pem): `pem` the trust anchors, every certificate of the store in one PEM text.
+  explicit HttpEngineWrap(const Napi::CallbackInfo& info)
+      : Napi::ObjectWrap<HttpEngineWrap>(info), env_(info.Env()), context_(info.Env(), "nettools:HttpEngine") {
+    const HttpArgs args(info, Status::kInvalidArgument);
+    if (args.size() < 1) throw args.Invalid("new HttpEngine(pem)");
+    const std::string pem = StringArg(args, 0, "pem");
+    uv_loop_t* loop = EventLoopOrThrow(info.Env(), Status::kNoEventLoop);
+    ctx_ = NewCheckContext(pem);
+    if (ctx_ == nullptr) throw StatusError(info.Env(), Status::kNoTrustAnchors);
+    exchanger_ = new Exchanger(loop, ctx_, [this](uint64_t id, const ExchangeResult& r) { Deliver(id, r); });
+    hook_ = TeardownHook::Register(info.Env(), [this] { StartClose(); });
+  }
+
+  ~HttpEngineWrap() override { Shutdown(); }
+
+ private:
+  // exchange(address, family, port, timeoutMs, tls, serverName, verify, request, headRequest, bodyMax,
+  // done): done(result) comes once, never from inside exchange.
+  Napi::Value Exchange(const Napi::CallbackInfo& info) {
+    if (exchanger_ == nullptr) throw StatusError(info.Env(), Status::kEngineClosed);
+    const HttpArgs args(info, Status::kInvalidArgument);
+    if (args.size() < 11 || !args[10].IsFunction()) {
+      throw args.Invalid("exchange(address, family, port, timeoutMs, tls, serverName, verify, request, headRequest, bodyMax, done)");
+    }
+    const uint64_t id = exchanger_->Start(SpecOf(args));
+    if (callbacks_.empty()) Ref();
+    callbacks_.emplace(id, Napi::Persistent(args[10].As<Napi::Function>()));
+    return Napi::Number::New(info.Env(), static_cast<double>(id));
+  }
+
+  Napi::Value Cancel(const Napi::CallbackInfo& info) {
+    if (exchanger_ != nullptr && info.Length() > 0 && info[0].IsNumber()) {
+      const auto id = static_cast<uint64_t>(info[0].As<Napi::Number>().Int64Value());
+      exchanger_->Cancel(id);
+      Release(id);
+    }
+    return info.Env().Undefined();
+  }
+
+  Napi::Value Close(const Napi::CallbackInfo& info) {
+    Shutdown();
+    return info.Env().Undefined();
+  }
+
+  Napi::Value InFlight(const Napi::CallbackInfo& info) {
+    return Napi::Number::New(info.Env(), exchanger_ == nullptr ? 0 : static_cast<double>(exchanger_->in_flight()));
+  }
+
+  void Release(uint64_t id) {
+    if (callbacks_.erase(id) > 0 && callbacks_.empty()) Unref();
+  }
+
+  void StartClose() {
+    Exchanger* exchanger = exchanger_;
+    if (exchanger == nullptr) return;
+    exchanger_ = nullptr;
+    hook_->Disarm();
+    // Each open connection holds its own reference to the context: freeing ours now is safe.
+    SSL_CTX_free(ctx_);
+    ctx_ = nullptr;
+    exchanger->Close([hold = std::move(hook_)] {});
+  }
+
+  void Shutdown() {
+    StartClose();
+    if (!callbacks_.empty()) {
+      callbacks_.clear();
+      Unref();
+    }
+  }
+
+  void Deliver(uint64_t id, const ExchangeResult& result) {
+    auto it = callbacks_.find(id);
+    if (it == callbacks_.end()) return;
+    Napi::FunctionReference cb = std::move(it->second);
+    Release(id);
+    Napi::Env env = env_;
+    Napi::HandleScope scope(env);
+    const napi_value args[] = {ResultObject(env, result)};
+    try {
+      // MakeCallback, not Call: on a bare libuv callback, and promise jobs must run after it.
+      cb.MakeCallback(Value(), 1, args, context_);
+    } catch (const Napi::Error& e) {
+      napi_fatal_exception(env, e.Value());
+    }
+  }
+
+  Napi::Env env_;
+  SSL_CTX* ctx_ = nullptr;
+  Exchanger* exchanger_ = nullptr;  // null once closing started
+  std::shared_ptr<TeardownHook> hook_;
+  std::unordered_map<uint64_t, Napi::FunctionReference> callbacks_;
+  Napi::AsyncContext context_;
+};
+
+}  // namespace
+
+Napi::Function DefineHttpEngine(Napi::Env env) { return HttpEngineWrap::Define(env); }
+
+}  // namespace nettools::http

@@ -1,0 +1,1 @@
+export { httpLimits, openHttpExchanger, type ExchangeResult, type ExchangeSpec, type HttpExchanger } from './exchanger';

@@ -1,6 +1,7 @@
 // Hostile HTTP/1.x answers against the response parser: cut into reads of any size (as TCP and TLS cut
 // them), the parser must end in exactly the state, error, head and body that one read of the whole answer
-// gives, never hand on more body than it was given, and never claim more bytes than a read held.
+// gives, never hand on more body than it was given, and never claim more bytes than a read held. Lines
+// can be stretched to around kMaxHeadBytes, so both sides of each bound are reached too.
 // fuzz-sources: http/http_response_parser.cc
 #include <cstddef>
 #include <cstdint>
@@ -68,15 +69,45 @@ void Compare(const ResponseParser& whole, const Outcome& w, const ResponseParser
   if (whole.head().headers.size() > ResponseParser::kMaxHeaders) abort();
 }
 
+// The bounds sit at kMaxHeadBytes, far past the inputs libFuzzer makes, so an input can ask for one line
+// to be padded to just around them: kMaxHeadBytes - 256 + `pad` filler bytes put at the end of line
+// `flags >> 4` (before its CR LF, or at the end of the stream if it has fewer lines), the filler one of
+// a token byte, a hex digit, a space and an extension separator (`flags >> 2 & 3`), so that a field
+// value, a name, a reason phrase, a chunk size or a chunk extension reaches each side of the bound.
+std::vector<uint8_t> Stretch(uint8_t flags, uint8_t pad, const uint8_t* data, size_t size) {
+  static constexpr uint8_t kFillers[] = {'a', '0', ' ', ';'};
+  const size_t fill = ResponseParser::kMaxHeadBytes - 256 + pad;
+  size_t at = size;
+  for (size_t i = 0, lines = 0; i < size; ++i) {
+    if (data[i] != '\n') continue;
+    if (lines++ == static_cast<size_t>(flags >> 4)) {
+      at = i > 0 && data[i - 1] == '\r' ? i - 1 : i;
+      break;
+    }
+  }
+  std::vector<uint8_t> out(data, data + at);
+  out.insert(out.end(), fill, kFillers[(flags >> 2) & 3]);
+  out.insert(out.end(), data + at, data + size);
+  return out;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 2) return 0;
-  // The first byte sets the read size (1 to 256 bytes), the second's low bit says the request was a HEAD.
+  // The first byte sets the read size (1 to 256 bytes), the second's bit 0 says the request was a HEAD;
+  // with its bit 1 set, a third byte and the rest of it stretch one line up to kMaxHeadBytes (Stretch).
   const size_t chunk = static_cast<size_t>(data[0]) + 1;
   const bool head_request = (data[1] & 1) != 0;
+  std::vector<uint8_t> stretched;
   const uint8_t* stream = data + 2;
-  const size_t length = size - 2;
+  size_t length = size - 2;
+  if ((data[1] & 2) != 0) {
+    if (size < 3) return 0;
+    stretched = Stretch(data[1], data[2], data + 3, size - 3);
+    stream = stretched.data();
+    length = stretched.size();
+  }
 
   ResponseParser whole(head_request);
   Outcome w = Run(stream, length, length == 0 ? 1 : length, &whole);

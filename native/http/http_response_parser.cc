@@ -176,6 +176,14 @@ bool ResponseParser::StatusPrefixMatches(const uint8_t* data, size_t size) const
   return true;
 }
 
+// Grown by hand so that its capacity, not only its size, stays within kMaxHeadBytes (TakeLine never lets
+// a line reach that size).
+void ResponseParser::AppendToLine(const uint8_t* data, size_t size) {
+  const size_t need = line_.size() + size;
+  if (need > line_.capacity()) line_.reserve(std::min(std::max(need, 2 * line_.capacity()), kMaxHeadBytes));
+  line_.append(reinterpret_cast<const char*>(data), size);
+}
+
 size_t ResponseParser::TakeLine(const uint8_t* data, size_t size) {
   if (phase_ == Phase::kStatusLine && !StatusPrefixMatches(data, size)) {
     Fail(ParseError::kInvalidConstant);
@@ -189,10 +197,7 @@ size_t ResponseParser::TakeLine(const uint8_t* data, size_t size) {
       Fail(ParseError::kHeaderOverflow);
       return size;
     }
-    // Grown by hand so its capacity, not only its size, stays within kMaxHeadBytes.
-    const size_t need = line_.size() + size;
-    if (need > line_.capacity()) line_.reserve(std::min(std::max(need, 2 * line_.capacity()), kMaxHeadBytes));
-    line_.append(reinterpret_cast<const char*>(data), size);
+    AppendToLine(data, size);
     return size;
   }
   const size_t take = static_cast<size_t>(static_cast<const uint8_t*>(lf) - data) + 1;
@@ -204,7 +209,7 @@ size_t ResponseParser::TakeLine(const uint8_t* data, size_t size) {
   if (line_.empty()) {
     OnLine(reinterpret_cast<const char*>(data), take - 1);
   } else {
-    line_.append(reinterpret_cast<const char*>(data), take - 1);
+    AppendToLine(data, take - 1);
     // Moved out while it is read, so that nothing OnLine does to line_ can free what it reads.
     std::string line;
     line.swap(line_);

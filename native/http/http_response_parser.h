@@ -93,6 +93,7 @@ class ResponseParser {
   };
 
   size_t TakeLine(const uint8_t* data, size_t size);
+  void AppendToLine(const uint8_t* data, size_t size);
   bool StatusPrefixMatches(const uint8_t* data, size_t size) const;
   void OnLine(const char* text, size_t length);
   void OnStatusLine(const char* text, size_t length);

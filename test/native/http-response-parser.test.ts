@@ -31,7 +31,10 @@ function buildAndRun(): Outcome {
     if (build.status !== 0) {
       return { built: `${build.error?.message ?? ''}${build.stderr}`, status: null, signal: null, stderr: '', cases: [] };
     }
-    const run = spawnSync(bin, [], { encoding: 'utf8', timeout: 120_000 });
+    // Its own sanitizer options, so that a report lands on its stderr (and fails here) even inside the
+    // sanitizer run, whose options send reports to files.
+    const env = { ...process.env, ASAN_OPTIONS: 'detect_leaks=1', UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1' };
+    const run = spawnSync(bin, [], { encoding: 'utf8', timeout: 120_000, env });
     const cases = run.stdout.split('\n').flatMap((line) => {
       const m = /^(ok|not ok) ([a-z0-9-]+)(?:: (.*))?$/.exec(line);
       return m ? [{ name: m[2]!, ok: m[1] === 'ok', why: m[3] ?? '' }] : [];

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the regression corpus: one file per input under regressions/<target base>/, each hitting one rule
-of native/dns/README.md ("Rules the parser keeps", "Rules the engine keeps") or one bound of the ICMP codec,
-on both sides of the limit where there is one. native/fuzz/run.sh replays every file through its target on
+of native/dns/README.md ("Rules the parser keeps", "Rules the engine keeps"), one bound of the ICMP codec,
+or one rule of the HTTP response parser (native/http/http_response_parser.cc), on both sides of the limit
+where there is one. native/fuzz/run.sh replays every file through its target on
 every run; an input that once crashed a target is copied here by hand under a name that says what it did.
 
 Run from anywhere: python3 native/fuzz/regressions/generate.py (writes the generated files; files added by hand stay).
@@ -330,6 +331,62 @@ DNS_STREAM_FRAMES = {
 }
 
 
+def http(text, chunk=1, head=False):
+    """An HTTP answer input: the read size less one, the flags (bit 0: a HEAD), then the stream."""
+    return bytes([chunk - 1, 1 if head else 0]) + text
+
+
+MAX_HEAD = 65536
+
+
+def http_stretched(text, line, total, chunk=256, filler=0):
+    """An answer whose line `line` (0 first) is padded so that its section is `total` bytes long: the fuzz
+    target pads with MAX_HEAD - 256 + pad bytes (http_response_fuzz.cc, Stretch); the text here is the
+    section's bytes without the padding, and `total` what they come to with it."""
+    pad = total - len(text) - (MAX_HEAD - 256)
+    assert 0 <= pad <= 255, pad
+    return bytes([chunk - 1, 2 | filler << 2 | line << 4, pad])
+
+
+OK = b"HTTP/1.1 200 OK\r\n"
+CHUNKED = OK + b"Transfer-Encoding: chunked\r\n\r\n"
+HEAD_FIELDS = OK + b"X: v\r\nContent-Length: 0\r\n\r\n"
+CHUNK_LINE = b"1;e\r\n"
+TRAILER = b"X: v\r\n\r\n"
+# The rules of the HTTP response parser, each read cut into reads of one byte or more.
+HTTP_RESPONSE = {
+    "head_exactly_max_bytes": http_stretched(HEAD_FIELDS, 1, MAX_HEAD) + HEAD_FIELDS,
+    "head_one_byte_past_max": http_stretched(HEAD_FIELDS, 1, MAX_HEAD + 1) + HEAD_FIELDS,
+    "long_reason_phrase_head_one_past_max": http_stretched(HEAD_FIELDS, 0, MAX_HEAD + 1, chunk=7) + HEAD_FIELDS,
+    "chunk_extension_line_exactly_max": http_stretched(CHUNK_LINE, 3, MAX_HEAD) + CHUNKED + CHUNK_LINE + b"x\r\n0\r\n\r\n",
+    "chunk_extension_line_one_past_max": http_stretched(CHUNK_LINE, 3, MAX_HEAD + 1) + CHUNKED + CHUNK_LINE,
+    "trailer_exactly_max_bytes": http_stretched(TRAILER, 4, MAX_HEAD) + CHUNKED + b"0\r\n" + TRAILER,
+    "trailer_one_byte_past_max": http_stretched(TRAILER, 4, MAX_HEAD + 1) + CHUNKED + b"0\r\n" + TRAILER,
+    "chunk_size_of_64k_digits": http_stretched(b"", 3, MAX_HEAD - 10, filler=1) + CHUNKED + b"1\r\nx",
+    "value_spaces_to_max_bytes_trimmed": http_stretched(HEAD_FIELDS, 1, MAX_HEAD, filler=2) + HEAD_FIELDS,
+    "content_length_body_then_next_answer": http(OK + b"Content-Length: 3\r\n\r\nabcHTTP/1.1 200 OK\r\n\r\n"),
+    "continue_then_ok": http(b"HTTP/1.1 100 Continue\r\n\r\n" + OK + b"Content-Length: 1\r\n\r\nx", chunk=2),
+    "switching_protocols_rest_not_taken": http(b"HTTP/1.1 101 Switching\r\n\r\n\x81\x00", chunk=5),
+    "head_request_ignores_length": http(OK + b"Content-Length: 9\r\n\r\n", head=True),
+    "bare_lf_line_ends": http(b"HTTP/1.1 200 OK\nContent-Length: 1\n\nx", chunk=3),
+    "cr_without_lf": http(OK + b"X: a\rb\r\n\r\n"),
+    "chunk_data_then_bare_lf": http(CHUNKED + b"1\r\nx\n0\r\n\r\n"),
+    "chunk_size_2_53": http(CHUNKED + b"20000000000000\r\nx"),
+    "chunk_size_past_2_53": http(CHUNKED + b"20000000000001\r\nx"),
+    "seventeen_hex_digits": http(CHUNKED + b"00000000000000001\r\nx\r\n0\r\n\r\n"),
+    "content_length_2_63_less_1": http(OK + b"Content-Length: 9223372036854775807\r\n\r\nab"),
+    "content_length_2_63": http(OK + b"Content-Length: 9223372036854775808\r\n\r\nab"),
+    "content_lengths_differ_in_a_list": http(OK + b"Content-Length: 1, 2\r\n\r\nab"),
+    "length_and_chunked": http(OK + b"Content-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nx\r\n0\r\n\r\n"),
+    "chunked_not_last": http(OK + b"Transfer-Encoding: chunked, gzip\r\n\r\n"),
+    "obs_fold": http(OK + b"X: a\r\n b\r\n\r\n"),
+    "nul_in_value": http(OK + b"X: a\x00b\r\n\r\n"),
+    "not_http": http(b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03"),
+    "stretch_flag_without_its_byte": b"\x00\x02",
+    "only_the_read_size": b"\x00",
+}
+
+
 def write(base, inputs):
     folder = os.path.join(HERE, base)
     os.makedirs(folder, exist_ok=True)
@@ -344,3 +401,4 @@ if __name__ == "__main__":
     write("dns_demux", DNS_DEMUX)
     write("icmp_reply", ICMP_REPLY)
     write("dns_stream_frames", DNS_STREAM_FRAMES)
+    write("http_response", HTTP_RESPONSE)

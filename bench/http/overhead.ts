@@ -2,13 +2,24 @@
 // beside curl to the same nginx URL, in alternating blocks, each side's phases read into the same units
 // (bench/lib/http-stats.ts says how curl's cumulative times become phases).
 import { execFile } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
 import { CURL_FORMAT, nettoolsPhases, parseCurlOutput, type PhaseTimes } from '../lib/http-stats';
 import type { LoadServer } from '../lib/check-load';
 
+// Both sides start one transfer every `paceMs` (0: each right after the one before). Paced, both wait
+// idle between transfers the same way: on this VM a process (and nginx) woken from idle answers tens of
+// µs slower than one kept busy, and nettools' checks, each an API round trip, can never run back to back
+// as one curl process does, so unpaced the two are not timed under the same conditions.
+export interface Pace {
+  paceMs: number;
+}
+
 // One curl process for `n` transfers, each on a new connection (nginx closes it: `Connection: close`, as
-// nettools sends) with a full handshake (`--no-sessionid`), the address an IP literal, the test CA trusted.
-export function curlTimes(url: string, caFile: string, n: number): Promise<PhaseTimes[]> {
+// nettools sends) with a full handshake (`--no-sessionid`), the address an IP literal, the test CA trusted;
+// paced with `--rate`.
+export function curlTimes(url: string, caFile: string, n: number, pace: Pace = { paceMs: 0 }): Promise<PhaseTimes[]> {
   const args = ['-s', '--http1.1', '--no-sessionid', '--noproxy', '*', '-H', 'Connection: close', '-H', 'Accept-Encoding: identity', '--cacert', caFile, '-w', CURL_FORMAT];
+  if (pace.paceMs > 0) args.push('--rate', `${Math.round(60_000 / pace.paceMs)}/m`);
   for (let i = 0; i < n; i++) args.push('-o', '/dev/null', url);
   return new Promise((resolve, reject) => {
     execFile('curl', args, { env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' }, timeout: 60_000, maxBuffer: 1 << 24 }, (err, stdout) => {
@@ -20,9 +31,12 @@ export function curlTimes(url: string, caFile: string, n: number): Promise<Phase
   });
 }
 
-export async function nettoolsTimes(server: LoadServer, url: string, n: number): Promise<PhaseTimes[]> {
+export async function nettoolsTimes(server: LoadServer, url: string, n: number, pace: Pace = { paceMs: 0 }): Promise<PhaseTimes[]> {
   const out: PhaseTimes[] = [];
+  const t0 = performance.now();
   for (let i = 0; i < n; i++) {
+    const wait = t0 + i * pace.paceMs - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     const reply = await fetch(`${server.url}/api/tools/http`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url, timeoutMs: 5000 }) });
     const body = (await reply.json()) as { status?: number; timings?: Record<string, number> };
     if (reply.status !== 200 || body.status !== 200) throw new Error(`nettools' check of ${url}: ${reply.status} ${JSON.stringify(body)}`);
@@ -35,14 +49,14 @@ export async function nettoolsTimes(server: LoadServer, url: string, n: number):
 
 // `rounds` rounds of `perRound` checks each side, the two taking turns at going first; a warm-up of each
 // first (the server's code compiled, curl's and nginx's first connections), not counted.
-export async function measureOverhead(server: LoadServer, url: string, caFile: string, rounds: number, perRound: number): Promise<{ nettools: PhaseTimes[]; curl: PhaseTimes[] }> {
+export async function measureOverhead(server: LoadServer, url: string, caFile: string, rounds: number, perRound: number, pace: Pace): Promise<{ nettools: PhaseTimes[]; curl: PhaseTimes[] }> {
   await nettoolsTimes(server, url, 50);
   await curlTimes(url, caFile, 10);
   const nettools: PhaseTimes[] = [];
   const curl: PhaseTimes[] = [];
   for (let r = 0; r < rounds; r++) {
-    const runNettools = async () => nettools.push(...(await nettoolsTimes(server, url, perRound)));
-    const runCurl = async () => curl.push(...(await curlTimes(url, caFile, perRound)));
+    const runNettools = async () => nettools.push(...(await nettoolsTimes(server, url, perRound, pace)));
+    const runCurl = async () => curl.push(...(await curlTimes(url, caFile, perRound, pace)));
     if (r % 2 === 0) {
       await runNettools();
       await runCurl();

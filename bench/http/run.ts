@@ -2,7 +2,7 @@
 // same URL of a private nginx on loopback, over http and https (a test CA made for the run); then what one
 // check costs the server's CPU under a bounded wrk load (checks per second per core). Everything it sends
 // stays on loopback; every URL is an IP literal, so nothing is resolved.
-// node dist/bench/http/run.js [--rounds N] [--per-round N] [--seconds N] [--connections N]
+// node dist/bench/http/run.js [--rounds N] [--per-round N] [--pace-ms N] [--seconds N] [--connections N]
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -29,6 +29,7 @@ function printComparison(scheme: string, rows: PhaseComparison[]): void {
 async function main(): Promise<void> {
   const rounds = option('--rounds', 10);
   const perRound = option('--per-round', 50);
+  const paceMs = countOption(process.argv, '--pace-ms', 2, 0);
   const seconds = option('--seconds', 5);
   const connections = option('--connections', 32);
   const loadavg = readFileSync('/proc/loadavg', 'utf8').trim();
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
   try {
     const results = [];
     for (const [scheme, ports] of [['http', sites.http], ['https', sites.https]] as const) {
-      const measured = await measureOverhead(server, `${scheme}://127.0.0.1:${ports[0]}/`, sites.caFile, rounds, perRound);
+      const measured = await measureOverhead(server, `${scheme}://127.0.0.1:${ports[0]}/`, sites.caFile, rounds, perRound, { paceMs });
       const comparison = comparePhases(measured.nettools, measured.curl);
       printComparison(scheme, comparison);
       const checks: CheckLoad = { tool: 'http', body: `{"url":"${scheme}://127.0.0.1:{port}/","timeoutMs":5000}`, ports, outcomes: httpChecksByOutcome, counted: 'answered', durationS: 1, connections };
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
     }
     const out = path.join(__dirname, '..', '..', '..', 'bench', 'results');
     mkdirSync(out, { recursive: true });
-    writeFileSync(path.join(out, `http-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ at: new Date().toISOString(), loadavg, loadavgAfter: readFileSync('/proc/loadavg', 'utf8').trim(), nproc: Number(execFileSync('nproc', { encoding: 'utf8' })), bodyBytes: BODY_BYTES, rounds, perRound, seconds, connections, results }, null, 2) + '\n');
+    writeFileSync(path.join(out, `http-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ at: new Date().toISOString(), loadavg, loadavgAfter: readFileSync('/proc/loadavg', 'utf8').trim(), nproc: Number(execFileSync('nproc', { encoding: 'utf8' })), bodyBytes: BODY_BYTES, rounds, perRound, paceMs, seconds, connections, results }, null, 2) + '\n');
   } finally {
     await server.stop();
     await sites.stop();

@@ -33,11 +33,11 @@ export function parseOptions(argv: readonly string[]): BenchOptions | string {
     : { mode: 'full', connections: [1, 16, 64, 256], durationS: 10, warmupS: 3, engineDurationS: 5, engineRounds: 9, engineRoundS: 3, dnsInFlight: 100, icmpInFlight: 32, rttSamples: 100, floodCount: 20000, resolvers: 2, pairRounds: 15, pairRunS: 2, deadlineS: 1800 };
 }
 
-// `--name N` from the command line of a bench that takes a few counts, or the fallback; a count must be a
-// positive integer.
-export function countOption(argv: readonly string[], name: string, fallback: number): number {
+// `--name N` from the command line of a bench that takes a few counts, or the fallback; a count must be an
+// integer of at least `min` (1 unless said).
+export function countOption(argv: readonly string[], name: string, fallback: number, min = 1): number {
   const at = argv.indexOf(name);
   const value = at > 0 ? Number(argv[at + 1]) : fallback;
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} wants a positive integer`);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} wants an integer of at least ${min}`);
   return value;
 }

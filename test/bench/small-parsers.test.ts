@@ -66,8 +66,13 @@ test('the peak RSS of a live process can be reset and read back', () => {
 test('a count option is read after its name, falls back when absent, and refuses what is not a positive integer', () => {
   assert.is(countOption(['node', 'run.js', '--rounds', '7'], '--rounds', 10), 7);
   assert.is(countOption(['node', 'run.js'], '--rounds', 10), 10);
-  assert.throws(() => countOption(['node', 'run.js', '--rounds', '0'], '--rounds', 10), /--rounds wants a positive integer/);
-  assert.throws(() => countOption(['node', 'run.js', '--rounds', '2.5'], '--rounds', 10), /--rounds wants a positive integer/);
+  assert.throws(() => countOption(['node', 'run.js', '--rounds', '0'], '--rounds', 10), /--rounds wants an integer of at least 1/);
+  assert.throws(() => countOption(['node', 'run.js', '--rounds', '2.5'], '--rounds', 10), /--rounds wants an integer of at least 1/);
+});
+
+test('a count option may allow 0 when its bench says so, and still refuses below it', () => {
+  assert.is(countOption(['node', 'run.js', '--pace-ms', '0'], '--pace-ms', 2, 0), 0);
+  assert.throws(() => countOption(['node', 'run.js', '--pace-ms', '-1'], '--pace-ms', 2, 0), /--pace-ms wants an integer of at least 0/);
 });
 
 test.run();

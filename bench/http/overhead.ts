@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { CURL_FORMAT, nettoolsPhases, parseCurlOutput, type PhaseTimes } from '../lib/http-stats';
 import type { LoadServer } from '../lib/check-load';
+import { openRawPoster } from '../lib/raw-post';
 
 // Both sides start one transfer every `paceMs` (0: each right after the one before). Paced, both wait
 // idle between transfers the same way: on this VM a process (and nginx) woken from idle answers tens of
@@ -31,18 +32,27 @@ export function curlTimes(url: string, caFile: string, n: number, pace: Pace = {
   });
 }
 
+// nettools' checks one at a time on one kept connection (bench/lib/raw-post.ts: the bench's own CPU
+// kept out of the way of the server and nginx), paced as curl is.
 export async function nettoolsTimes(server: LoadServer, url: string, n: number, pace: Pace = { paceMs: 0 }): Promise<PhaseTimes[]> {
+  const { hostname, port } = new URL(server.url);
+  const poster = await openRawPoster(hostname, Number(port));
+  const request = JSON.stringify({ url, timeoutMs: 5000 });
   const out: PhaseTimes[] = [];
-  const t0 = performance.now();
-  for (let i = 0; i < n; i++) {
-    const wait = t0 + i * pace.paceMs - performance.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    const reply = await fetch(`${server.url}/api/tools/http`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url, timeoutMs: 5000 }) });
-    const body = (await reply.json()) as { status?: number; timings?: Record<string, number> };
-    if (reply.status !== 200 || body.status !== 200) throw new Error(`nettools' check of ${url}: ${reply.status} ${JSON.stringify(body)}`);
-    const phases = nettoolsPhases(body.timings ?? {});
-    if (typeof phases === 'string') throw new Error(phases);
-    out.push(phases);
+  try {
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) {
+      const wait = t0 + i * pace.paceMs - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const reply = await poster.post('/api/tools/http', request);
+      const body = JSON.parse(reply.body) as { status?: number; timings?: Record<string, number> };
+      if (reply.status !== 200 || body.status !== 200) throw new Error(`nettools' check of ${url}: ${reply.status} ${reply.body}`);
+      const phases = nettoolsPhases(body.timings ?? {});
+      if (typeof phases === 'string') throw new Error(phases);
+      out.push(phases);
+    }
+  } finally {
+    poster.close();
   }
   return out;
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/own_handles.h"
+#include "http/http_timed_socket.h"
 #include "tcp/tcp_connector.h"
 
 namespace nettools::http {
@@ -41,6 +42,7 @@ struct Exchange {
   size_t written = 0;
   uint64_t t0_ns = 0;    // just before connect()
   uint64_t last_ns = 0;  // the end of the phase before
+  RxClock clock;         // this loop callback's correction for the wait of what it reads
   std::vector<uint8_t> body;
 
   explicit Exchange(ExchangeSpec s) : spec(std::move(s)), parser(spec.head_request) {}
@@ -50,15 +52,13 @@ namespace {
 
 constexpr size_t kReadChunk = 16384;
 
-uint64_t NowNs() {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
-}
+uint64_t NowNs() { return MonotonicNs(); }
 
-// The phase that ends now: its length, and the next one starts here.
+// The phase that ends now (less what this callback's bytes waited for us): its length, and the next one
+// starts there.
 uint64_t EndPhase(Exchange* e) {
-  const uint64_t now = NowNs();
+  uint64_t now = e->clock.Now();
+  if (now < e->last_ns) now = e->last_ns;
   const uint64_t spent = now - e->last_ns;
   e->last_ns = now;
   return spent;
@@ -100,7 +100,8 @@ void Conclude(Exchange* e) {
   if (e->concluded) return;
   e->concluded = true;
   ExchangeResult& r = e->result;
-  r.total_ns = NowNs() - e->t0_ns;
+  const uint64_t end = e->clock.Now();
+  r.total_ns = end > e->t0_ns ? end - e->t0_ns : 0;
   if (e->md != nullptr) {
     if (r.has_body) EVP_DigestFinal_ex(e->md, r.sha256, nullptr);
     EVP_MD_CTX_free(e->md);
@@ -168,7 +169,7 @@ bool Secured(Exchange* e) {
 // Steps the handshake; true once it is done and the request may go.
 bool Handshake(Exchange* e) {
   if (e->ssl == nullptr) {
-    e->ssl = NewCheckConnection(e->owner->ctx(), e->fd, e->spec.server_name, e->spec.address);
+    e->ssl = NewCheckConnection(e->owner->ctx(), NewTimedSocketBio(e->fd, &e->clock), e->spec.server_name, e->spec.address);
     if (e->ssl == nullptr) {
       Fail(e, Stage::kHandshake, Failure::kError, "ERR_SSL_NO_CONNECTION");
       return false;
@@ -305,7 +306,7 @@ void Read(Exchange* e) {
       if (err == SSL_ERROR_ZERO_RETURN || (err == SSL_ERROR_SYSCALL && saved == 0)) return Eof(e);
       return Fail(e, Stage::kResponse, Failure::kError, TlsErrorCode(e->ssl, err, saved));
     }
-    const ssize_t n = recv(e->fd, buf, sizeof(buf), 0);
+    const ssize_t n = TimedRecv(e->fd, buf, sizeof(buf), &e->clock);
     if (n > 0) {
       if (Parse(e, buf, static_cast<size_t>(n))) return;
       continue;
@@ -351,6 +352,7 @@ void ConnectFailed(Exchange* e, int error, bool answered) {
 void OnPoll(uv_poll_t* handle, int status, int /*events*/) {
   const uint64_t now = NowNs();  // first: a phase ends at the event, not after what runs next
   auto* e = static_cast<Exchange*>(handle->data);
+  e->clock.Begin();
   if (e->step != Step::kConnecting) return Advance(e);
   // A socket error (a RST, an ICMP error) comes as status UV_EBADF; SO_ERROR says which.
   int error = 0;
@@ -364,6 +366,7 @@ void OnPoll(uv_poll_t* handle, int status, int /*events*/) {
 void OnTimeout(uv_timer_t* handle) {
   auto* e = static_cast<Exchange*>(handle->data);
   if (e->concluded) return e->owner->Finish(e, true);
+  e->clock.Reset();  // nothing read here: the time is the timer's
   ExchangeResult& r = e->result;
   const Stage stage = e->step == Step::kConnecting ? Stage::kConnect : e->step == Step::kHandshaking ? Stage::kHandshake : Stage::kResponse;
   if (r.has_head) {
@@ -395,6 +398,7 @@ void Connect(Exchange* e) {
   // would hold the second until the first is acknowledged.
   const int one = 1;
   setsockopt(e->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+  EnableRxTimestamps(e->fd);
   e->t0_ns = NowNs();  // last before connect(): the SYN leaves inside it
   const int rc = connect(e->fd, reinterpret_cast<const sockaddr*>(&sa), sa_len);
   if (rc == 0) return Connected(e, NowNs());

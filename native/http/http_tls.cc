@@ -92,12 +92,16 @@ SSL_CTX* NewCheckContext(const std::string& pem) {
   return ctx;
 }
 
-SSL* NewCheckConnection(SSL_CTX* ctx, int fd, const std::string& server_name, const IpBytes& address) {
-  SSL* ssl = SSL_new(ctx);
-  if (ssl == nullptr) return nullptr;
+SSL* NewCheckConnection(SSL_CTX* ctx, BIO* bio, const std::string& server_name, const IpBytes& address) {
+  SSL* ssl = bio == nullptr ? nullptr : SSL_new(ctx);
+  if (ssl == nullptr) {
+    BIO_free(bio);
+    return nullptr;
+  }
+  SSL_set_bio(ssl, bio, bio);  // one BIO both ways: the connection holds its one reference
   X509_VERIFY_PARAM* param = SSL_get0_param(ssl);
   X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
-  bool ok = SSL_set_fd(ssl, fd) == 1 && SSL_set_tlsext_status_type(ssl, TLSEXT_STATUSTYPE_ocsp) == 1;
+  bool ok = SSL_set_tlsext_status_type(ssl, TLSEXT_STATUSTYPE_ocsp) == 1;
   if (ok && !server_name.empty()) {
     ok = X509_VERIFY_PARAM_set1_host(param, server_name.c_str(), server_name.size()) == 1 &&
          SSL_set_tlsext_host_name(ssl, server_name.c_str()) == 1;

@@ -22,9 +22,10 @@ namespace nettools::http {
 // handshake) whose store holds the certificates of `pem`. Null when none could be read from it.
 SSL_CTX* NewCheckContext(const std::string& pem);
 
-// A connection on `fd` that asks for an OCSP staple and checks the certificate against `server_name`
-// (sent as SNI), or, when it is empty, against `address` (no SNI: an IP literal). Null on failure.
-SSL* NewCheckConnection(SSL_CTX* ctx, int fd, const std::string& server_name, const IpBytes& address);
+// A connection over `bio` (taken: freed with the connection, or here on failure) that asks for an OCSP
+// staple and checks the certificate against `server_name` (sent as SNI), or, when it is empty, against
+// `address` (no SNI: an IP literal). Null on failure.
+SSL* NewCheckConnection(SSL_CTX* ctx, BIO* bio, const std::string& server_name, const IpBytes& address);
 
 struct TlsFacts {
   long verify_result = 0;    // X509_V_OK or the first error the verifier met

@@ -1,6 +1,7 @@
 // The HTTP exchange engine against scripted servers on loopback: what it writes, how it reads each
 // framing a server may choose, and how it ends when the answer is not whole or not HTTP. (nginx answers
 // the http tool's tests, test/tools/http; these are the cases a real server does not produce on demand.)
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { once } from 'node:events';
@@ -179,6 +180,30 @@ test('an answer that never comes within timeoutMs is a response timeout, the req
     await server.closed;
   } finally {
     await server.stop();
+  }
+});
+
+// A server in a process of its own, answering `delayMs` after the request's blank line.
+async function delayedServer(delayMs: number): Promise<{ port: number; stop: () => void }> {
+  const script = `const s = require('net').createServer((c) => { let got = ''; c.on('data', (d) => { got += d; if (got.includes('\\r\\n\\r\\n')) setTimeout(() => c.end('HTTP/1.1 200 OK\\r\\nContent-Length: 2\\r\\n\\r\\nok'), ${delayMs}); }); }); s.listen(0, '127.0.0.1', () => process.stdout.write(s.address().port + '\\n'));`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  while (!/^\d+\n/m.test(out)) out += String(((await once(child.stdout!, 'data')) as [Buffer])[0]);
+  return { port: Number(/^(\d+)\n/m.exec(out)![1]), stop: () => child.kill() };
+}
+
+test('time this process spends elsewhere while the answer waits is not counted: firstByte is the answer arriving', async ({ engine }) => {
+  const server = await delayedServer(20);
+  try {
+    const done = run(engine, spec(server.port));
+    await new Promise((r) => setTimeout(r, 5)); // the request is out
+    spawnSync('sleep', ['0.3']); // this thread held for 300 ms while the answer arrives at 20
+    const r = await done;
+    assert.is(r.stage, 'answered');
+    assert.ok((r.firstByteNs as number) < 150e6, `firstByteNs ${r.firstByteNs}`);
+    assert.ok(r.totalNs < 150e6, `totalNs ${r.totalNs}`);
+  } finally {
+    server.stop();
   }
 });
 

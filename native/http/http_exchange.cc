@@ -209,6 +209,7 @@ bool Write(Exchange* e) {
       return false;
     }
     const ssize_t n = send(e->fd, p, left, MSG_NOSIGNAL);
+    if (n > 0) e->clock.Sent();
     if (n > 0) {
       e->written += static_cast<size_t>(n);
       continue;
@@ -366,7 +367,7 @@ void OnPoll(uv_poll_t* handle, int status, int /*events*/) {
 void OnTimeout(uv_timer_t* handle) {
   auto* e = static_cast<Exchange*>(handle->data);
   if (e->concluded) return e->owner->Finish(e, true);
-  e->clock.Reset();  // nothing read here: the time is the timer's
+  e->clock.Pause();  // nothing read here: the time is the timer's
   ExchangeResult& r = e->result;
   const Stage stage = e->step == Step::kConnecting ? Stage::kConnect : e->step == Step::kHandshaking ? Stage::kHandshake : Stage::kResponse;
   if (r.has_head) {
@@ -411,6 +412,18 @@ void Connect(Exchange* e) {
 }
 
 }  // namespace
+
+// The kernel turns its receive timestamps on while any socket asks for them and off, through a static
+// key patched into its code on every CPU, when the last one closes. An exchange's socket alone would flip
+// that on and off around every check; this one holds it on while the engine lives.
+Exchanger::Exchanger(uv_loop_t* loop, SSL_CTX* ctx, Done done) : loop_(loop), ctx_(ctx), done_(std::move(done)) {
+  stamps_fd_ = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (stamps_fd_ >= 0) EnableRxTimestamps(stamps_fd_);
+}
+
+Exchanger::~Exchanger() {
+  if (stamps_fd_ >= 0) close(stamps_fd_);
+}
 
 uint64_t Exchanger::Start(ExchangeSpec spec) {
   auto* e = new Exchange(std::move(spec));

@@ -72,7 +72,8 @@ class Exchanger {
   using Done = std::function<void(uint64_t id, const ExchangeResult& result)>;
 
   // `ctx` (owned by the caller, outliving this) is the https exchanges' TLS context.
-  Exchanger(uv_loop_t* loop, SSL_CTX* ctx, Done done) : loop_(loop), ctx_(ctx), done_(std::move(done)) {}
+  Exchanger(uv_loop_t* loop, SSL_CTX* ctx, Done done);
+  ~Exchanger();
   Exchanger(const Exchanger&) = delete;
   Exchanger& operator=(const Exchanger&) = delete;
 
@@ -101,6 +102,8 @@ class Exchanger {
   size_t open_handles_ = 0;
   bool closing_ = false;
   std::function<void()> closed_;
+  // A socket that only holds the kernel's receive timestamps on (see the constructor).
+  int stamps_fd_ = -1;
 };
 
 }  // namespace nettools::http

@@ -42,7 +42,9 @@ TimedSocket* SocketOf(BIO* bio) { return static_cast<TimedSocket*>(BIO_get_data(
 
 int BioWrite(BIO* bio, const char* data, int size) {
   BIO_clear_retry_flags(bio);
-  const ssize_t n = send(SocketOf(bio)->fd, data, static_cast<size_t>(size), MSG_NOSIGNAL);
+  TimedSocket* socket = SocketOf(bio);
+  const ssize_t n = send(socket->fd, data, static_cast<size_t>(size), MSG_NOSIGNAL);
+  if (n > 0) socket->clock->Sent();
   if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) BIO_set_retry_write(bio);
   return static_cast<int>(n);
 }

@@ -17,16 +17,28 @@ namespace nettools::http {
 
 uint64_t MonotonicNs();
 
-// What the reads of one loop callback learnt: how long the last bytes read had waited for it to begin.
+// What the reads of one loop callback learnt: how long the last bytes read had waited for it to begin;
+// and what such waits have delayed the exchange's own sends so far. A send made late makes every later
+// byte of the peer come late by as much, so once this process sends, the callback's wait is kept for
+// every stamp after it, not only this callback's.
 struct RxClock {
-  uint64_t lag_ns = 0;
-  uint64_t began_real_ns = 0;  // CLOCK_REALTIME, the kernel stamps' clock; 0: no callback, no correction
-  // A loop callback begins (nothing read yet: no correction so far).
+  uint64_t lag_ns = 0;         // this callback's
+  uint64_t shift_ns = 0;       // the waits that delayed a send, over the whole exchange
+  uint64_t began_real_ns = 0;  // CLOCK_REALTIME, the kernel stamps' clock; 0: no correction to learn
+  // A loop callback begins (nothing read yet).
   void Begin();
-  // Outside a callback (a timer): no correction.
-  void Reset() { *this = RxClock(); }
-  // The time now, less the wait: when this would have happened had the bytes been read on arrival.
-  uint64_t Now() const { return MonotonicNs() - lag_ns; }
+  // Outside a callback (a timer): nothing to learn.
+  void Pause() {
+    lag_ns = 0;
+    began_real_ns = 0;
+  }
+  // Bytes are sent: whatever this callback waited delayed them, and all that follows.
+  void Sent() {
+    shift_ns += lag_ns;
+    Pause();
+  }
+  // The time now, less the waits: when this would have happened had every byte been read on arrival.
+  uint64_t Now() const { return MonotonicNs() - shift_ns - lag_ns; }
 };
 
 // Asks the kernel to stamp what `fd` receives; a socket it refuses is read unstamped (no correction).

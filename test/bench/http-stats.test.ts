@@ -37,13 +37,19 @@ test('nettools timings without a phase an answered check has are refused', () =>
   assert.match(nettoolsPhases({ resolveMs: 0, connectMs: 1, totalMs: 2 }) as string, /lack firstByteMs, transferMs/);
 });
 
-test('each phase compares p50 and p99 as nettools over curl, met only when both are within 5 %', () => {
-  const curl = Array.from({ length: 100 }, (_, i) => ({ connect: 100 + i, total: 1000 + i }));
-  const nettools = curl.map((s, i) => ({ connect: s.connect * 1.05, total: i >= 98 ? 5000 : s.total }));
-  const [connect, total] = comparePhases(nettools, curl);
+test('each phase compares p50 and p99 as nettools over curl, met when the p50 is at most 5 % over curl', () => {
+  const curl = Array.from({ length: 100 }, (_, i) => ({ connect: 100 + i, tls: 100 + i, total: 1000 + i }));
+  const nettools = curl.map((s, i) => ({ connect: s.connect * 1.05, tls: s.tls * 1.06, total: i >= 98 ? 5000 : s.total }));
+  const [connect, tls, total] = comparePhases(nettools, curl);
   assert.equal([connect!.phase, connect!.p50Ratio, connect!.met], ['connect', 1.05, true]);
-  assert.equal([total!.phase, total!.p50Ratio, total!.met], ['total', 1, false]);
+  assert.equal([tls!.phase, tls!.met], ['tls', false]);
+  assert.equal([total!.phase, total!.p50Ratio, total!.met], ['total', 1, true]);
   assert.is(total!.p99Ratio, 5000 / 1098);
+});
+
+test('a phase nettools reads below curl is met: the target is the overhead added', () => {
+  const [connect] = comparePhases([{ connect: 80 }], [{ connect: 100 }]);
+  assert.equal([connect!.p50Ratio, connect!.met], [0.8, true]);
 });
 
 test('a phase missing on either side is left out, and a zero reference gives no ratio', () => {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/own_handles.h"
+#include "common/stream_connect.h"
 #include "http/http_timed_socket.h"
 #include "tcp/tcp_connector.h"
 
@@ -64,28 +65,33 @@ uint64_t EndPhase(Exchange* e) {
   return spent;
 }
 
-socklen_t SockaddrOf(const IpBytes& address, uint16_t port, sockaddr_storage* out) {
-  std::memset(out, 0, sizeof(*out));
-  if (address.size == 4) {
-    auto* sin = reinterpret_cast<sockaddr_in*>(out);
-    sin->sin_family = AF_INET;
-    sin->sin_port = htons(port);
-    std::memcpy(&sin->sin_addr, address.bytes, 4);
-    return sizeof(sockaddr_in);
-  }
-  auto* sin6 = reinterpret_cast<sockaddr_in6*>(out);
-  sin6->sin6_family = AF_INET6;
-  sin6->sin6_port = htons(port);
-  std::memcpy(&sin6->sin6_addr, address.bytes, 16);
-  return sizeof(sockaddr_in6);
-}
-
 std::string ErrnoName(int error) {
   const char* name = error == 0 ? nullptr : strerrorname_np(error);
   return name != nullptr ? name : "errno " + std::to_string(error);
 }
 
 void OnTimeout(uv_timer_t* handle);
+void OnClosed(uv_handle_t* handle);
+
+// Frees the TLS state and closes the socket at once (the poll first, as libuv asks); returns how many
+// handles it started closing.
+int CloseConnection(Exchange* e) {
+  if (e->md != nullptr) EVP_MD_CTX_free(e->md);
+  e->md = nullptr;
+  if (e->ssl != nullptr) SSL_free(e->ssl);
+  e->ssl = nullptr;
+  int closing = 0;
+  if (e->polling) {
+    e->polling = false;
+    ReleaseHandle(&e->poll);
+    uv_close(reinterpret_cast<uv_handle_t*>(&e->poll), OnClosed);
+    ++e->closing;
+    ++closing;
+  }
+  if (e->fd >= 0) close(e->fd);
+  e->fd = -1;
+  return closing;
+}
 
 void OnClosed(uv_handle_t* handle) {
   auto* e = static_cast<Exchange*>(handle->data);
@@ -102,24 +108,8 @@ void Conclude(Exchange* e) {
   ExchangeResult& r = e->result;
   const uint64_t end = e->clock.Now();
   r.total_ns = end > e->t0_ns ? end - e->t0_ns : 0;
-  if (e->md != nullptr) {
-    if (r.has_body) EVP_DigestFinal_ex(e->md, r.sha256, nullptr);
-    EVP_MD_CTX_free(e->md);
-    e->md = nullptr;
-  }
-  if (e->ssl != nullptr) {
-    SSL_free(e->ssl);
-    e->ssl = nullptr;
-  }
-  if (e->polling) {
-    e->polling = false;
-    ReleaseHandle(&e->poll);
-    uv_close(reinterpret_cast<uv_handle_t*>(&e->poll), OnClosed);
-    ++e->closing;
-    e->owner->CountHandle();
-  }
-  if (e->fd >= 0) close(e->fd);
-  e->fd = -1;
+  if (e->md != nullptr && r.has_body) EVP_DigestFinal_ex(e->md, r.sha256, nullptr);
+  for (int n = CloseConnection(e); n > 0; --n) e->owner->CountHandle();
   ERR_clear_error();
   if (e->in_start) {
     uv_timer_start(&e->timer, OnTimeout, 0, 0);
@@ -377,19 +367,6 @@ void OnTimeout(uv_timer_t* handle) {
   Fail(e, stage, Failure::kTimeout, "ETIMEDOUT");
 }
 
-// Whether the handshake already ended inside connect() (loopback), asked without waiting: its SO_ERROR,
-// or -1 while it goes on (see native/tcp/tcp_connector.cc).
-int SettledError(int fd) {
-  pollfd p{};
-  p.fd = fd;
-  p.events = POLLOUT;
-  if (poll(&p, 1, 0) != 1 || p.revents == 0) return -1;
-  int error = 0;
-  socklen_t len = sizeof(error);
-  if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &len) != 0) error = errno;
-  return error;
-}
-
 void Connect(Exchange* e) {
   sockaddr_storage sa;
   const socklen_t sa_len = SockaddrOf(e->spec.address, e->spec.port, &sa);
@@ -404,7 +381,7 @@ void Connect(Exchange* e) {
   const int rc = connect(e->fd, reinterpret_cast<const sockaddr*>(&sa), sa_len);
   if (rc == 0) return Connected(e, NowNs());
   if (errno != EINPROGRESS) return ConnectFailed(e, errno, false);
-  const int settled = SettledError(e->fd);
+  const int settled = SettledConnectError(e->fd);
   const uint64_t now = NowNs();
   if (settled == 0) return Connected(e, now);
   if (settled > 0) return ConnectFailed(e, settled, true);
@@ -442,19 +419,7 @@ uint64_t Exchanger::Start(ExchangeSpec spec) {
 void Exchanger::Finish(Exchange* e, bool deliver) {
   exchanges_.erase(e->id);
   uv_timer_stop(&e->timer);
-  if (e->md != nullptr) EVP_MD_CTX_free(e->md);
-  e->md = nullptr;
-  if (e->ssl != nullptr) SSL_free(e->ssl);
-  e->ssl = nullptr;
-  if (e->polling) {
-    e->polling = false;
-    ReleaseHandle(&e->poll);
-    uv_close(reinterpret_cast<uv_handle_t*>(&e->poll), OnClosed);
-    ++e->closing;
-    ++open_handles_;
-  }
-  if (e->fd >= 0) close(e->fd);
-  e->fd = -1;
+  open_handles_ += static_cast<size_t>(CloseConnection(e));
   uv_close(reinterpret_cast<uv_handle_t*>(&e->timer), OnClosed);
   ++e->closing;
   ++open_handles_;

@@ -11,6 +11,7 @@
 #include <ctime>
 
 #include "common/own_handles.h"
+#include "common/stream_connect.h"
 
 namespace nettools::tcp {
 
@@ -37,22 +38,6 @@ uint64_t NowNs() {
   return static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
 }
 
-socklen_t SockaddrOf(const IpBytes& address, uint16_t port, sockaddr_storage* out) {
-  std::memset(out, 0, sizeof(*out));
-  if (address.size == 4) {
-    auto* sin = reinterpret_cast<sockaddr_in*>(out);
-    sin->sin_family = AF_INET;
-    sin->sin_port = htons(port);
-    std::memcpy(&sin->sin_addr, address.bytes, 4);
-    return sizeof(sockaddr_in);
-  }
-  auto* sin6 = reinterpret_cast<sockaddr_in6*>(out);
-  sin6->sin6_family = AF_INET6;
-  sin6->sin6_port = htons(port);
-  std::memcpy(&sin6->sin6_addr, address.bytes, 16);
-  return sizeof(sockaddr_in6);
-}
-
 // `answered`: the error came back from the network (SO_ERROR after the wait), not from connect() itself.
 ConnectResult ResultOf(int error, uint64_t elapsed_ns, bool answered = false) {
   ConnectResult r;
@@ -60,21 +45,6 @@ ConnectResult ResultOf(int error, uint64_t elapsed_ns, bool answered = false) {
   r.error = error;
   r.elapsed_ns = elapsed_ns;
   return r;
-}
-
-// Whether the handshake has already ended, asked without waiting: its SO_ERROR (0: connected), or -1 while
-// it goes on. On loopback and over a veth into a local namespace the SYN-ACK is processed inside connect()
-// itself; waiting for the loop's writable event would add the loop's own delay (the JavaScript that runs
-// before it polls, a busy machine's scheduling) to a time a blocking connect() does not see.
-int SettledError(int fd) {
-  pollfd p{};
-  p.fd = fd;
-  p.events = POLLOUT;
-  if (poll(&p, 1, 0) != 1 || p.revents == 0) return -1;
-  int error = 0;
-  socklen_t len = sizeof(error);
-  if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &len) != 0) error = errno;
-  return error;
 }
 
 void OnClosed(uv_handle_t* handle) {
@@ -120,7 +90,7 @@ bool Connect(uv_loop_t* loop, Attempt* a, const IpBytes& address, uint16_t port)
   const int rc = connect(a->fd, reinterpret_cast<const sockaddr*>(&sa), sa_len);
   const int error = rc == 0 ? 0 : errno;
   if (rc != 0 && error == EINPROGRESS) {
-    const int settled = SettledError(a->fd);
+    const int settled = SettledConnectError(a->fd);
     if (settled >= 0) {
       a->decided = true;
       a->early = ResultOf(settled, NowNs() - a->t0_ns, true);

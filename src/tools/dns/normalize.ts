@@ -9,7 +9,10 @@ import type { DnsRequest, RecordType } from './types';
 export function normalizeDns(request: DnsRequest, formats: FormatValues): DnsRequest {
   const target = formats.domain(request.domain);
   if (target === null) throw new TypeError('dns normalize: a domain its format refused');
-  if (target.kind === 'name') return { ...request, domain: target.value, types: request.types ?? [...DEFAULT_TYPES] };
+  // Object.assign, not a spread followed by keys its source lacks (types, reverseName): that makes V8 give
+  // every request a map of its own, and each later read of a field missed its cache (eight a request).
+  // The same keys in the same order; the schema refuses any key it does not name (so no "__proto__").
+  if (target.kind === 'name') return Object.assign({}, request, { domain: target.value, types: request.types ?? [...DEFAULT_TYPES] });
   const types: RecordType[] = request.types ?? ['PTR'];
-  return { ...request, domain: target.value, reverseName: target.reverse, types };
+  return Object.assign({}, request, { domain: target.value, reverseName: target.reverse, types });
 }

@@ -5,6 +5,7 @@ import { startKnot } from './lib/knot';
 import { measurePair } from './lib/load';
 import { say } from './lib/log';
 import { DUMPS } from './lib/instruction-count';
+import { inOwnNetns, rerunInOwnNetns } from './lib/own-netns';
 import { gitCommit, machine } from './lib/machine';
 import { probe, unavailableReason } from './lib/probe';
 import { buildRevision, workingTreeBuild, type RevisionBuild } from './lib/revision-builds';
@@ -57,7 +58,9 @@ function writeRecord(kind: string, record: { finishedAt: string }): string {
 }
 
 async function countMain(base: RevisionBuild, other: RevisionBuild, opts: RevisionOptions): Promise<void> {
-  checkTools(['valgrind', 'callgrind_control', 'knotd', 'kdig'], 'run bash bench/ensure-tools.sh');
+  checkTools(['valgrind', 'callgrind_control', 'knotd', 'kdig', 'unshare', 'ip'], 'run bash bench/ensure-tools.sh');
+  // The builds are made (or found) out here, where npm can reach its registry; the count runs in there.
+  if (!inOwnNetns()) process.exit(rerunInOwnNetns());
   const before = machine();
   say(`${base.label} (${base.commit.slice(0, 12)}) vs ${other.label} (${other.commit.slice(0, 12)}${other.dirty ? ', with uncommitted changes' : ''}): instructions per request under callgrind, ${opts.warmupRequests} warm-up requests, segments of ${opts.requests.join(' and ')}`);
   const knot = await startKnot(2);

@@ -4,9 +4,12 @@ import { installCleanupHandlers, runBench, stopAll } from './lib/children';
 import { startKnot } from './lib/knot';
 import { measurePair } from './lib/load';
 import { say } from './lib/log';
+import { DUMPS } from './lib/instruction-count';
+import { inOwnNetns, rerunInOwnNetns } from './lib/own-netns';
 import { gitCommit, machine } from './lib/machine';
 import { probe, unavailableReason } from './lib/probe';
 import { buildRevision, workingTreeBuild, type RevisionBuild } from './lib/revision-builds';
+import { countRevisions, formatInstructionTable } from './lib/revision-instructions';
 import { parseRevisionOptions, type RevisionOptions } from './lib/revision-options';
 import { formatRevisionTable, revisionRows } from './lib/revision-table';
 import { SCENARIOS, type Pair, type Scenario } from './lib/scenarios';
@@ -17,7 +20,8 @@ import { runWrk } from './lib/wrk';
 
 // `npm run bench:revisions -- <base-rev> [<other-rev>]`: two builds of nettools side by side on loopback,
 // against the same loopback Knot resolvers, in alternating rounds per scenario; reports each one's median
-// CPU per request and the ratio other ÷ base. Writes bench/results/revisions-*.json.
+// CPU per request and the ratio other ÷ base. Writes bench/results/revisions-*.json. With --instructions,
+// each build's instructions per request under callgrind instead (revisions-instructions-*.json).
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS = path.join(ROOT, 'bench', 'results');
@@ -42,6 +46,32 @@ function builds(opts: RevisionOptions): { base: RevisionBuild; other: RevisionBu
   return { base, other: workingTreeBuild(ROOT, commit, dirty) };
 }
 
+const label = (b: RevisionBuild) => b.commit.slice(0, 7) + (b.dirty ? '+' : '');
+// Where a build lives is this machine's business, not the record's.
+const side = ({ label, commit, dirty }: RevisionBuild) => ({ label, commit, dirty });
+
+function writeRecord(kind: string, record: { finishedAt: string }): string {
+  mkdirSync(RESULTS, { recursive: true });
+  const file = path.join(RESULTS, `${kind}-${record.finishedAt.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, JSON.stringify(record, null, 2) + '\n');
+  return path.relative(ROOT, file);
+}
+
+async function countMain(base: RevisionBuild, other: RevisionBuild, opts: RevisionOptions): Promise<void> {
+  checkTools(['valgrind', 'callgrind_control', 'knotd', 'kdig', 'unshare', 'ip'], 'run bash bench/ensure-tools.sh');
+  // The builds are made (or found) out here, where npm can reach its registry; the count runs in there.
+  if (!inOwnNetns()) process.exit(rerunInOwnNetns());
+  const before = machine();
+  say(`${base.label} (${base.commit.slice(0, 12)}) vs ${other.label} (${other.commit.slice(0, 12)}${other.dirty ? ', with uncommitted changes' : ''}): instructions per request under callgrind, ${opts.warmupRequests} warm-up requests, segments of ${opts.requests.join(' and ')}`);
+  const knot = await startKnot(2);
+  const rows = await countRevisions(base, other, opts, knot.resolversEnv);
+  await knot.stop();
+  const finishedAt = new Date().toISOString();
+  const file = writeRecord('revisions-instructions', { finishedAt, base: side(base), other: side(other), same: opts.same, machine: before, warmupRequests: opts.warmupRequests, requests: opts.requests, limit: opts.limit, rows } as { finishedAt: string });
+  process.stdout.write(formatInstructionTable(rows, opts.same ? `${label(base)} (a)` : label(base), opts.same ? `${label(other)} (b)` : label(other), opts.limit) + '\n');
+  process.stdout.write(`${file}; each segment's dump is in ${DUMPS}\n`);
+}
+
 async function main(): Promise<void> {
   const opts = parseRevisionOptions(process.argv.slice(2));
   if (typeof opts === 'string') {
@@ -49,8 +79,9 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   installCleanupHandlers();
-  checkTools(['wrk', 'knotd', 'kdig', 'git', 'npm'], 'run bash bench/ensure-tools.sh');
   const { base, other } = builds(opts);
+  if (opts.instructions) return countMain(base, other, opts);
+  checkTools(['wrk', 'knotd', 'kdig', 'git', 'npm'], 'run bash bench/ensure-tools.sh');
   // Bounds the measuring, not the builds: each scenario's warm-ups, rounds and probes, with room to spare.
   const boundS = opts.scenarios.length * (2 * opts.warmupS + 2 * opts.rounds * (opts.runS + 1) + 30);
   const deadline = setTimeout(() => {
@@ -73,15 +104,10 @@ async function main(): Promise<void> {
   const rows = revisionRows(pairs, opts.limit);
   const finishedAt = new Date().toISOString();
   const loadAfter = machine().loadAverage1m;
-  // Where a build lives is this machine's business, not the record's.
-  const side = ({ label, commit, dirty }: RevisionBuild) => ({ label, commit, dirty });
   const record = { finishedAt, base: side(base), other: side(other), same: opts.same, machine: before, loadAverage1mAfter: loadAfter, rounds: opts.rounds, runS: opts.runS, connections: opts.connections, limit: opts.limit, rows, pairs };
-  mkdirSync(RESULTS, { recursive: true });
-  const file = path.join(RESULTS, `revisions-${finishedAt.replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, JSON.stringify(record, null, 2) + '\n');
-  const label = (b: RevisionBuild) => b.commit.slice(0, 7) + (b.dirty ? '+' : '');
+  const file = writeRecord('revisions', record);
   process.stdout.write(formatRevisionTable(rows, opts.same ? `${label(base)} (a)` : label(base), opts.same ? `${label(other)} (b)` : label(other), opts.limit) + '\n');
-  process.stdout.write(`load average ${before.loadAverage1m} before, ${loadAfter} after; ${path.relative(ROOT, file)}\n`);
+  process.stdout.write(`load average ${before.loadAverage1m} before, ${loadAfter} after; ${file}\n`);
 }
 
 runBench(main);

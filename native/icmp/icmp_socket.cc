@@ -169,20 +169,27 @@ int ReceiveOne(int fd, Family family, bool errqueue, uint8_t* buf, size_t cap, R
 
 int ReceiveMany(int fd, Family family, ReceiveBatch* batch, unsigned* count) {
   *count = 0;
-  iovec iov[ReceiveBatch::kBatch];
-  mmsghdr msgs[ReceiveBatch::kBatch];
+  mmsghdr* msgs = batch->msgs;
+  // Only what the kernel wrote back is reset here, and only the entries it filled after the call: setting
+  // up all kBatch entries (a Received is some 300 bytes) before each call cost more than the rest of a
+  // reply's handling.
+  if (!batch->ready) {
+    for (unsigned i = 0; i < ReceiveBatch::kBatch; ++i) {
+      batch->iov[i] = iovec{batch->bufs[i], ReceiveBatch::kBufSize};
+      msghdr& msg = msgs[i].msg_hdr;
+      msg.msg_name = &batch->got[i].from;
+      msg.msg_iov = &batch->iov[i];
+      msg.msg_iovlen = 1;
+      msg.msg_control = batch->control[i];
+    }
+    batch->ready = true;
+  }
   for (unsigned i = 0; i < ReceiveBatch::kBatch; ++i) {
-    Received& out = batch->got[i];
-    out = Received{};
-    iov[i] = iovec{batch->bufs[i], ReceiveBatch::kBufSize};
-    msgs[i] = mmsghdr{};
     msghdr& msg = msgs[i].msg_hdr;
-    msg.msg_name = &out.from;
-    msg.msg_namelen = sizeof(out.from);
-    msg.msg_iov = &iov[i];
-    msg.msg_iovlen = 1;
-    msg.msg_control = batch->control[i];
+    msg.msg_namelen = sizeof(sockaddr_storage);
     msg.msg_controllen = ReceiveBatch::kControlSize;
+    msg.msg_flags = 0;
+    msgs[i].msg_len = 0;
   }
   int n;
   do {
@@ -192,6 +199,11 @@ int ReceiveMany(int fd, Family family, ReceiveBatch* batch, unsigned* count) {
   if (n == 0) return EAGAIN;
   for (unsigned i = 0; i < static_cast<unsigned>(n); ++i) {
     Received& out = batch->got[i];
+    // The sender as the kernel wrote it (its first msg_namelen bytes), the rest zero as in a fresh one.
+    Received fresh{};
+    const socklen_t from_len = msgs[i].msg_hdr.msg_namelen;
+    std::memcpy(&fresh.from, &out.from, from_len < sizeof(fresh.from) ? from_len : sizeof(fresh.from));
+    out = fresh;
     // msg_len is what the kernel copied: never more than the buffer (a longer datagram is cut, MSG_TRUNC).
     out.len = msgs[i].msg_len < ReceiveBatch::kBufSize ? msgs[i].msg_len : ReceiveBatch::kBufSize;
     ReadControl(msgs[i].msg_hdr, family, &out);

@@ -57,6 +57,11 @@ struct ReceiveBatch {
   uint8_t bufs[kBatch][kBufSize];
   alignas(cmsghdr) char control[kBatch][kControlSize];
   Received got[kBatch];
+  // recvmmsg's headers, pointing into the arrays above: set up on first use, and then only the fields
+  // the kernel writes back are reset before each call. The batch must not move once used.
+  iovec iov[kBatch]{};
+  mmsghdr msgs[kBatch]{};
+  bool ready = false;
 };
 
 // One recvmmsg from the normal queue into `batch`: up to kBatch datagrams, each len at most kBufSize.

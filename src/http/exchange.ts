@@ -80,6 +80,9 @@ export class Exchange implements CancelToken, TurnEndWrite {
   // Who hears of the client going away; made on first use (most requests never need one), dropped once
   // the response is sent: nobody is left to go away.
   private abortSource: CancelSource | null = null;
+  // The body reader's (read-body.ts), heard before abortSource's: nearly every request has one and
+  // nothing ever stops it listening, so it is one slot, not a CancelSource with a list and a remover.
+  private bodyGone: (() => void) | null = null;
   // The response sent and waiting for the end of the loop turn.
   private pendingType: string | null = null;
   private pendingBody: string | null = null;
@@ -115,8 +118,7 @@ export class Exchange implements CancelToken, TurnEndWrite {
     }
     this.aborted = true;
     this.finished = true;
-    this.abortSource?.abort();
-    this.abortSource = null;
+    this.hearGone();
     this.settle();
   }
 
@@ -138,6 +140,22 @@ export class Exchange implements CancelToken, TurnEndWrite {
   // Once, when the response is sent or the client is gone: the owner frees what the request held.
   private settle(): void {
     this.onSettled(this);
+  }
+
+  // Those listening hear it once, the body reader first (it listened before any tool could).
+  private hearGone(): void {
+    const body = this.bodyGone;
+    const source = this.abortSource;
+    this.bodyGone = null;
+    this.abortSource = null;
+    body?.();
+    source?.abort();
+  }
+
+  // The body reader's onAbort: called once if the client goes away before the response is sent.
+  onBodyAbort(listener: () => void): void {
+    if (this.aborted) listener();
+    else if (!this.finished) this.bodyGone = listener;
   }
 
   onAbort(listener: () => void): () => void {
@@ -173,6 +191,7 @@ export class Exchange implements CancelToken, TurnEndWrite {
     this.finished = true;
     this.status = status;
     this.abortSource = null;
+    this.bodyGone = null;
     this.pendingType = contentType;
     this.pendingBody = body;
     writeAtTurnEnd(this);
@@ -254,6 +273,7 @@ export class Exchange implements CancelToken, TurnEndWrite {
     if (this.finished) return;
     this.finished = true;
     this.abortSource = null;
+    this.bodyGone = null;
     this.res.cork(() => this.res.end(last, this.closeConnection));
     this.settle();
   }
@@ -268,9 +288,12 @@ export class Exchange implements CancelToken, TurnEndWrite {
   // a stream's closing event), on a connection that then closes; whatever it still measures stops.
   endForShutdown(answer: (ex: Exchange) => void): void {
     this.closeConnection = true;
+    const body = this.bodyGone;
     const measuring = this.abortSource;
+    this.bodyGone = null;
     this.abortSource = null;
     answer(this);
+    body?.();
     measuring?.abort();
   }
 

@@ -5,7 +5,21 @@ import { formatRevisionTable, revisionRows } from '../../bench/lib/revision-tabl
 import { pair } from './fixtures';
 
 test('one revision is the base against the working tree, with 9 rounds of 2 s at 64 connections in every scenario', () => {
-  assert.equal(parseRevisionOptions(['4b243fc']), { base: '4b243fc', other: null, same: false, rounds: 9, runS: 2, warmupS: 2, connections: 64, scenarios: [...REVISION_SCENARIOS], limit: 1.02 });
+  assert.equal(parseRevisionOptions(['4b243fc']), { base: '4b243fc', other: null, same: false, rounds: 9, runS: 2, warmupS: 2, connections: 64, scenarios: [...REVISION_SCENARIOS], limit: 1.02, instructions: false, warmupRequests: 10000, requests: [2000, 6000] });
+});
+
+test('--instructions counts instructions, after the warm-up and in the two segments given', () => {
+  const counted = parseRevisionOptions(['4b243fc', '--instructions', '--warmup-requests', '500', '--requests', '200,700']);
+  assert.ok(typeof counted === 'object');
+  if (typeof counted !== 'object') return;
+  assert.equal([counted.instructions, counted.warmupRequests, counted.requests], [true, 500, [200, 700]]);
+});
+
+test('request counts that cannot make a difference are refused', () => {
+  assert.match(parseRevisionOptions(['a', '--requests', '3000,1000']) as string, /--requests takes two whole counts N1,N2 with N1 < N2/);
+  assert.match(parseRevisionOptions(['a', '--requests', '1000']) as string, /--requests takes two whole counts/);
+  assert.match(parseRevisionOptions(['a', '--requests', '10,2.5e1x']) as string, /--requests takes two whole counts/);
+  assert.match(parseRevisionOptions(['a', '--warmup-requests', '1.5']) as string, /--warmup-requests needs a positive whole number/);
 });
 
 test('two revisions, --same and the settings are read', () => {

@@ -38,6 +38,7 @@ declare -A wanted=(
   [podman-compose]=podman-compose
   [unbound]=unbound
   [prometheus]=prometheus
+  [callgrind_control]=valgrind
 )
 
 missing=()

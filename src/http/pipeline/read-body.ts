@@ -37,7 +37,7 @@ export function readBody(ex: Exchange, deadlineMs: number, deadlines: Deadlines,
     }
   };
   const deadline = deadlines.add(deadlineMs, () => settle({ kind: 'refused', refusal: { code: 'request-timeout', timeoutMs: deadlineMs } }), ex.startedAt);
-  ex.onAbort(() => settle({ kind: 'aborted' }));
+  ex.onBodyAbort(() => settle({ kind: 'aborted' }));
   ex.onData((chunk, isLast) => {
     if (settled) return;
     size += chunk.byteLength;

@@ -49,15 +49,15 @@ const ms = { type: 'number', minimum: 0 } as const;
 
 export const httpTimingsSchema = {
   type: 'object',
-  description: 'Duration of each phase, ms, each from the end of the one before; a phase the exchange did not reach is absent.',
+  description: "Duration of each phase, ms, each from the end of the one before; a phase the exchange did not reach is absent. Bytes received are timed from their arrival (the kernel's stamp), not from when the server got to them.",
   required: ['resolveMs', 'totalMs'],
   properties: {
     resolveMs: resolveMsProperty,
     connectMs: { ...ms, description: 'From the connect call to the TCP connection established.' },
     tlsMs: { ...ms, description: 'https: from the connection established to the TLS handshake done.' },
-    firstByteMs: { ...ms, description: "From the request's bytes handed to the connection to the answer's first byte." },
+    firstByteMs: { ...ms, description: "From the request's last byte handed to the connection to the answer's first byte arriving; 0 when the answer arrived before that hand-over returned." },
     transferMs: { ...ms, description: "From the answer's first byte to its last byte read (or the cap)." },
-    totalMs: { ...ms, description: 'This exchange from its resolution to its end, redirects excluded.' },
+    totalMs: { ...ms, description: "resolveMs plus this exchange from the connect call to its end, redirects excluded; nettools' own admission between the two is not counted (durationMs is the check's wall time)." },
   },
 } as const;
 

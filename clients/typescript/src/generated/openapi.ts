@@ -2969,7 +2969,7 @@ export interface components {
                 /** @description SHA-256 of the bytes read, hexadecimal. */
                 sha256: string;
             };
-            /** @description Duration of each phase, ms, each from the end of the one before; a phase the exchange did not reach is absent. */
+            /** @description Duration of each phase, ms, each from the end of the one before; a phase the exchange did not reach is absent. Bytes received are timed from their arrival (the kernel's stamp), not from when the server got to them. */
             timings: {
                 /** @description Time spent resolving the host name, ms (near 0 for an IP literal). */
                 resolveMs: number;
@@ -2977,11 +2977,11 @@ export interface components {
                 connectMs?: number;
                 /** @description https: from the connection established to the TLS handshake done. */
                 tlsMs?: number;
-                /** @description From the request's bytes handed to the connection to the answer's first byte. */
+                /** @description From the request's last byte handed to the connection to the answer's first byte arriving; 0 when the answer arrived before that hand-over returned. */
                 firstByteMs?: number;
                 /** @description From the answer's first byte to its last byte read (or the cap). */
                 transferMs?: number;
-                /** @description This exchange from its resolution to its end, redirects excluded. */
+                /** @description resolveMs plus this exchange from the connect call to its end, redirects excluded; nettools' own admission between the two is not counted (durationMs is the check's wall time). */
                 totalMs: number;
             };
             /** @description The redirects followed, in order. */
@@ -2999,7 +2999,7 @@ export interface components {
                 status: number;
                 /** @description Its Location header, resolved against `url`. */
                 location: string;
-                /** @description Duration of each phase, ms, each from the end of the one before; a phase the exchange did not reach is absent. */
+                /** @description Duration of each phase, ms, each from the end of the one before; a phase the exchange did not reach is absent. Bytes received are timed from their arrival (the kernel's stamp), not from when the server got to them. */
                 timings: {
                     /** @description Time spent resolving the host name, ms (near 0 for an IP literal). */
                     resolveMs: number;
@@ -3007,11 +3007,11 @@ export interface components {
                     connectMs?: number;
                     /** @description https: from the connection established to the TLS handshake done. */
                     tlsMs?: number;
-                    /** @description From the request's bytes handed to the connection to the answer's first byte. */
+                    /** @description From the request's last byte handed to the connection to the answer's first byte arriving; 0 when the answer arrived before that hand-over returned. */
                     firstByteMs?: number;
                     /** @description From the answer's first byte to its last byte read (or the cap). */
                     transferMs?: number;
-                    /** @description This exchange from its resolution to its end, redirects excluded. */
+                    /** @description resolveMs plus this exchange from the connect call to its end, redirects excluded; nettools' own admission between the two is not counted (durationMs is the check's wall time). */
                     totalMs: number;
                 };
             }[];
@@ -3090,7 +3090,7 @@ export interface components {
                 status: number;
                 /** @description Its Location header, resolved against `url`. */
                 location: string;
-                /** @description Duration of each phase, ms, each from the end of the one before; a phase the exchange did not reach is absent. */
+                /** @description Duration of each phase, ms, each from the end of the one before; a phase the exchange did not reach is absent. Bytes received are timed from their arrival (the kernel's stamp), not from when the server got to them. */
                 timings: {
                     /** @description Time spent resolving the host name, ms (near 0 for an IP literal). */
                     resolveMs: number;
@@ -3098,11 +3098,11 @@ export interface components {
                     connectMs?: number;
                     /** @description https: from the connection established to the TLS handshake done. */
                     tlsMs?: number;
-                    /** @description From the request's bytes handed to the connection to the answer's first byte. */
+                    /** @description From the request's last byte handed to the connection to the answer's first byte arriving; 0 when the answer arrived before that hand-over returned. */
                     firstByteMs?: number;
                     /** @description From the answer's first byte to its last byte read (or the cap). */
                     transferMs?: number;
-                    /** @description This exchange from its resolution to its end, redirects excluded. */
+                    /** @description resolveMs plus this exchange from the connect call to its end, redirects excluded; nettools' own admission between the two is not counted (durationMs is the check's wall time). */
                     totalMs: number;
                 };
             };

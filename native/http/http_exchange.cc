@@ -1,19 +1,16 @@
 #include "http/http_exchange.h"
 
-#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
-#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
-#include <ctime>
 #include <vector>
 
+#include "common/errno_name.h"
 #include "common/own_handles.h"
 #include "common/stream_connect.h"
 #include "http/http_timed_socket.h"
@@ -53,8 +50,6 @@ namespace {
 
 constexpr size_t kReadChunk = 16384;
 
-uint64_t NowNs() { return MonotonicNs(); }
-
 // The phase that ends now (less what this callback's bytes waited for us): its length, and the next one
 // starts there.
 uint64_t EndPhase(Exchange* e) {
@@ -63,11 +58,6 @@ uint64_t EndPhase(Exchange* e) {
   const uint64_t spent = now - e->last_ns;
   e->last_ns = now;
   return spent;
-}
-
-std::string ErrnoName(int error) {
-  const char* name = error == 0 ? nullptr : strerrorname_np(error);
-  return name != nullptr ? name : "errno " + std::to_string(error);
 }
 
 void OnTimeout(uv_timer_t* handle);
@@ -173,7 +163,7 @@ bool Handshake(Exchange* e) {
   const int err = SSL_get_error(e->ssl, rc);
   if (err == SSL_ERROR_WANT_READ) Want(e, UV_READABLE);
   else if (err == SSL_ERROR_WANT_WRITE) Want(e, UV_WRITABLE);
-  else Fail(e, Stage::kHandshake, Failure::kError, TlsErrorCode(e->ssl, err, saved));
+  else Fail(e, Stage::kHandshake, Failure::kError, TlsErrorCode(err, saved));
   return false;
 }
 
@@ -195,12 +185,12 @@ bool Write(Exchange* e) {
       const int err = SSL_get_error(e->ssl, rc);
       if (err == SSL_ERROR_WANT_WRITE) Want(e, UV_WRITABLE);
       else if (err == SSL_ERROR_WANT_READ) Want(e, UV_READABLE);
-      else Fail(e, Stage::kResponse, Failure::kError, TlsErrorCode(e->ssl, err, saved));
+      else Fail(e, Stage::kResponse, Failure::kError, TlsErrorCode(err, saved));
       return false;
     }
     const ssize_t n = send(e->fd, p, left, MSG_NOSIGNAL);
-    if (n > 0) e->clock.Sent();
     if (n > 0) {
+      e->clock.Sent();
       e->written += static_cast<size_t>(n);
       continue;
     }
@@ -295,7 +285,7 @@ void Read(Exchange* e) {
       if (err == SSL_ERROR_WANT_READ) return Want(e, UV_READABLE);
       if (err == SSL_ERROR_WANT_WRITE) return Want(e, UV_WRITABLE);
       if (err == SSL_ERROR_ZERO_RETURN || (err == SSL_ERROR_SYSCALL && saved == 0)) return Eof(e);
-      return Fail(e, Stage::kResponse, Failure::kError, TlsErrorCode(e->ssl, err, saved));
+      return Fail(e, Stage::kResponse, Failure::kError, TlsErrorCode(err, saved));
     }
     const ssize_t n = TimedRecv(e->fd, buf, sizeof(buf), &e->clock);
     if (n > 0) {
@@ -341,7 +331,7 @@ void ConnectFailed(Exchange* e, int error, bool answered) {
 }
 
 void OnPoll(uv_poll_t* handle, int status, int /*events*/) {
-  const uint64_t now = NowNs();  // first: a phase ends at the event, not after what runs next
+  const uint64_t now = MonotonicNs();  // first: a phase ends at the event, not after what runs next
   auto* e = static_cast<Exchange*>(handle->data);
   e->clock.Begin();
   if (e->step != Step::kConnecting) return Advance(e);
@@ -377,12 +367,12 @@ void Connect(Exchange* e) {
   const int one = 1;
   setsockopt(e->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
   EnableRxTimestamps(e->fd);
-  e->t0_ns = NowNs();  // last before connect(): the SYN leaves inside it
+  e->t0_ns = MonotonicNs();  // last before connect(): the SYN leaves inside it
   const int rc = connect(e->fd, reinterpret_cast<const sockaddr*>(&sa), sa_len);
-  if (rc == 0) return Connected(e, NowNs());
+  if (rc == 0) return Connected(e, MonotonicNs());
   if (errno != EINPROGRESS) return ConnectFailed(e, errno, false);
   const int settled = SettledConnectError(e->fd);
-  const uint64_t now = NowNs();
+  const uint64_t now = MonotonicNs();
   if (settled == 0) return Connected(e, now);
   if (settled > 0) return ConnectFailed(e, settled, true);
   Want(e, UV_WRITABLE);

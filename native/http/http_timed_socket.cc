@@ -57,8 +57,6 @@ int BioRead(BIO* bio, char* data, int size) {
   return static_cast<int>(n);
 }
 
-int BioPuts(BIO* bio, const char* text) { return BioWrite(bio, text, static_cast<int>(std::strlen(text))); }
-
 long BioCtrl(BIO* /*bio*/, int cmd, long /*num*/, void* /*ptr*/) { return cmd == BIO_CTRL_FLUSH ? 1 : 0; }
 
 int BioDestroy(BIO* bio) {
@@ -74,7 +72,6 @@ BIO_METHOD* Method() {
     if (m == nullptr) return m;
     BIO_meth_set_write(m, BioWrite);
     BIO_meth_set_read(m, BioRead);
-    BIO_meth_set_puts(m, BioPuts);
     BIO_meth_set_ctrl(m, BioCtrl);
     BIO_meth_set_destroy(m, BioDestroy);
     return m;

@@ -7,6 +7,8 @@
 #include <cctype>
 #include <cstring>
 
+#include "common/errno_name.h"
+
 namespace nettools::http {
 
 namespace {
@@ -141,13 +143,10 @@ TlsFacts FactsOf(SSL* ssl) {
   return facts;
 }
 
-std::string TlsErrorCode(SSL* /*ssl*/, int ssl_error, int saved_errno) {
+std::string TlsErrorCode(int ssl_error, int saved_errno) {
   const unsigned long err = ERR_peek_last_error();
   ERR_clear_error();
-  if (ssl_error == SSL_ERROR_SYSCALL || err == 0) {
-    const char* name = saved_errno == 0 ? nullptr : strerrorname_np(saved_errno);
-    return name != nullptr ? name : "ECONNRESET";
-  }
+  if (ssl_error == SSL_ERROR_SYSCALL || err == 0) return saved_errno == 0 ? "ECONNRESET" : ErrnoName(saved_errno);
   const char* reason = ERR_reason_error_string(err);
   if (reason == nullptr) return "ERR_SSL_" + std::to_string(ERR_GET_REASON(err));
   // Node's form: ERR_SSL_ and the reason upper-cased, spaces as underscores (ERR_SSL_WRONG_VERSION_NUMBER).

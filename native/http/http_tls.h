@@ -47,6 +47,6 @@ std::string VerifyErrorName(long result);
 // The code of a failed handshake or TLS read, as Node names it: ERR_SSL_<OpenSSL's reason> for a TLS
 // error, the errno's name for a socket one, ECONNRESET for a close. Clears OpenSSL's error queue, which
 // Node's own TLS shares.
-std::string TlsErrorCode(SSL* ssl, int ssl_error, int saved_errno);
+std::string TlsErrorCode(int ssl_error, int saved_errno);
 
 }  // namespace nettools::http

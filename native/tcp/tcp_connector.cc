@@ -1,8 +1,6 @@
 #include "tcp/tcp_connector.h"
 
-#include <arpa/inet.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "common/args.h"
+#include "common/errno_name.h"
 #include "common/ip_bytes.h"
 #include "common/limits_js.h"
 #include "common/status_error.h"
@@ -38,12 +39,10 @@ const char* OutcomeName(Outcome o) {
   return "error";
 }
 
-// The errno's symbolic name (ECONNRESET), which JS reports; its number where glibc has no name.
-Napi::Value ErrnoName(Napi::Env env, int error) {
+// The errno behind a failure, undefined for none.
+Napi::Value ErrnoValue(Napi::Env env, int error) {
   if (error == 0) return env.Undefined();
-  const char* name = strerrorname_np(error);
-  if (name != nullptr) return Napi::String::New(env, name);
-  return Napi::String::New(env, "errno " + std::to_string(error));
+  return Napi::String::New(env, ErrnoName(error));
 }
 
 Napi::Object Limits(Napi::Env env) {
@@ -149,7 +148,7 @@ class TcpEngineWrap : public Napi::ObjectWrap<TcpEngineWrap> {
     const napi_value args[] = {
         Napi::String::New(env, OutcomeName(result.outcome)),
         Napi::Number::New(env, static_cast<double>(result.elapsed_ns)),
-        ErrnoName(env, result.error),
+        ErrnoValue(env, result.error),
     };
     try {
       // MakeCallback, not Call: on a bare libuv callback, and promise jobs must run after it.

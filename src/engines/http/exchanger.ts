@@ -4,6 +4,7 @@
 // (native/http/http_exchange.h), so the timings hold the network and the server, not this process's loop.
 import type { Address } from '../../net/address';
 import { addon } from '../../native/addon';
+import { answerOnce } from '../answer-once';
 import type { HttpLimits, NativeExchangeResult, NativeHttpEngine } from '../../native/http-engine';
 
 export type ExchangeResult = NativeExchangeResult;
@@ -33,17 +34,12 @@ export function openHttpExchanger(pem: string): HttpExchanger {
   const engine: NativeHttpEngine = new (addon().HttpEngine)(pem);
   return {
     exchange(spec, done) {
-      let over = false;
       const { address } = spec;
-      const id = engine.exchange(address.bytes, address.family, spec.port, spec.timeoutMs, spec.tls, spec.serverName, spec.verify, spec.request, spec.headRequest, spec.bodyMaxBytes, (result) => {
-        over = true;
-        done(result);
-      });
-      return () => {
-        if (over) return;
-        over = true;
-        engine.cancel(id);
-      };
+      return answerOnce(
+        (answer: (result: ExchangeResult) => void) => engine.exchange(address.bytes, address.family, spec.port, spec.timeoutMs, spec.tls, spec.serverName, spec.verify, spec.request, spec.headRequest, spec.bodyMaxBytes, answer),
+        (id) => engine.cancel(id),
+        done,
+      );
     },
     inFlight: () => engine.inFlight(),
     close: () => engine.close(),

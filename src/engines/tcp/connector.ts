@@ -4,7 +4,8 @@
 // (seen as connect() returns when the handshake ended inside it).
 import type { Address } from '../../net/address';
 import { addon } from '../../native/addon';
-import type { NativeConnectOutcome, NativeTcpEngine, TcpLimits } from '../../native/tcp-engine';
+import { answerOnce } from '../answer-once';
+import type { ConnectDone, NativeConnectOutcome, NativeTcpEngine, TcpLimits } from '../../native/tcp-engine';
 
 export type ConnectOutcome = NativeConnectOutcome;
 
@@ -26,16 +27,11 @@ export function openTcpConnector(): TcpConnector {
   const engine: NativeTcpEngine = new (addon().TcpEngine)();
   return {
     connect(address, port, timeoutMs, done) {
-      let over = false;
-      const id = engine.connect(address.bytes, address.family, port, timeoutMs, (outcome, elapsedNs, errno) => {
-        over = true;
-        done({ outcome, elapsedMs: elapsedNs / 1e6, ...(errno !== undefined ? { errno } : {}) });
-      });
-      return () => {
-        if (over) return;
-        over = true;
-        engine.cancel(id);
-      };
+      return answerOnce(
+        (answer: ConnectDone) => engine.connect(address.bytes, address.family, port, timeoutMs, answer),
+        (id) => engine.cancel(id),
+        (outcome, elapsedNs, errno) => done({ outcome, elapsedMs: elapsedNs / 1e6, ...(errno !== undefined ? { errno } : {}) }),
+      );
     },
     inFlight: () => engine.inFlight(),
     close: () => engine.close(),

@@ -52,11 +52,14 @@ function certificateFacts(x509: X509Certificate, now: number): Omit<CertificateF
   };
 }
 
-// The first CN of a distinguished name as Node writes it: one attribute a line (`C=US\nCN=example`),
+// The first CN of a distinguished name as Node writes it: one RDN a line (`C=US\nCN=example`), the
+// attributes of a multi-valued RDN joined by ` + ` (`CN=a + O=b`; a `+` inside a value is escaped), and
 // RFC 2253's escapes in the values (`\<`, `\,`, and `\0A` for a byte), which are undone here.
 export function commonName(name: string): string | null {
   for (const line of name.split('\n')) {
-    if (line.startsWith('CN=')) return unescapeValue(line.slice(3));
+    for (const attribute of line.split(/ \+ (?=[A-Za-z0-9.]+=)/)) {
+      if (attribute.startsWith('CN=')) return unescapeValue(attribute.slice(3));
+    }
   }
   return null;
 }

@@ -1,16 +1,14 @@
-// Text forms of RDATA bytes for the API: hex (DS digest, TLSA data, unknown SvcParams), base64 (DNSKEY
-// key, ECH config), and names of the newer record types.
+// Text forms of RDATA bytes for the API: hex (DS digest, TLSA data, unknown SvcParams: common/hex_text.h),
+// base64 (DNSKEY key, ECH config), and names of the newer record types.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "common/hex_text.h"
 #include "dns/dns_name.h"
 
 namespace nettools::dns {
-
-// Lower-case hex, two digits a byte.
-std::string HexText(const std::string& bytes);
 
 // RFC 4648 base64 with padding, as zone files and kdig show keys.
 std::string Base64Text(const std::string& bytes);

@@ -12,6 +12,7 @@
 #include "dns/dns_rdata_text.h"
 
 using namespace nettools::dns;
+using nettools::HexText;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The first bytes as an address and a prefix: the ECS payload must stay within what it was handed.

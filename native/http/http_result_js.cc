@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "common/hex_text.h"
+
 namespace nettools::http {
 
 namespace {
@@ -63,16 +65,6 @@ Napi::Object TlsObject(Napi::Env env, const TlsFacts& tls) {
   return o;
 }
 
-std::string Hex(const uint8_t* bytes, size_t size) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string out(size * 2, '0');
-  for (size_t i = 0; i < size; ++i) {
-    out[2 * i] = kDigits[bytes[i] >> 4];
-    out[2 * i + 1] = kDigits[bytes[i] & 15];
-  }
-  return out;
-}
-
 void SetAnswer(Napi::Env env, Napi::Object o, const ExchangeResult& r) {
   o.Set("status", Napi::Number::New(env, r.head.status));
   o.Set("httpVersion", Napi::String::New(env, "1." + std::to_string(r.head.version_minor)));
@@ -88,7 +80,7 @@ void SetAnswer(Napi::Env env, Napi::Object o, const ExchangeResult& r) {
   Napi::Object body = Napi::Object::New(env);
   body.Set("bytes", Napi::Number::New(env, static_cast<double>(r.body_bytes)));
   body.Set("truncated", Napi::Boolean::New(env, r.truncated));
-  body.Set("sha256", Napi::String::New(env, Hex(r.sha256, sizeof(r.sha256))));
+  body.Set("sha256", Napi::String::New(env, HexText(r.sha256, sizeof(r.sha256))));
   o.Set("body", body);
 }
 

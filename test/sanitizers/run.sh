@@ -9,7 +9,7 @@
 # asan-for-node-only.ts (loaded through NODE_OPTIONS into every node process of the run) takes LD_PRELOAD
 # out of the environment of any other program the tests start (knotd, kdig, ip, python3), which are not
 # ours and some of which hang under it. Memory errors abort; leaks are checked at every node exit.
-# Reports are kept in build/sanitizer-reports/; any from node fails the run.
+# Reports are kept in build/sanitizer-reports/; any of ours (report-owner.ts says whose) fails the run.
 # Usage: test/sanitizers/run.sh [uvu file pattern]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -49,9 +49,20 @@ node node_modules/uvu/bin.js dist/test "$pattern" -r "$root/dist/test/support/be
 status=$?
 unset LD_PRELOAD
 
-ours=$(find "$reports" -type f | sort)
+# Each report is read for whose it is (report-owner.ts): a leak that JavaScript allocated, which one of our
+# callbacks called, is Node's (LeakSanitizer does not see V8's heap, where the block's owner lives); it is
+# listed but does not fail the run. Everything else fails it.
+all=$(find "$reports" -type f | sort)
+ours=""
+if [ -n "$all" ]; then
+  # shellcheck disable=SC2086
+  node "$root/dist/test/sanitizers/report-owner.js" $all | sed 's/^/sanitizers: /'
+  for f in $all; do
+    node "$root/dist/test/sanitizers/report-owner.js" "$f" > /dev/null || ours="$ours $f"
+  done
+fi
 if [ -n "$ours" ]; then
-  echo "sanitizers: FAIL $(echo "$ours" | wc -l) report(s) from node processes, kept in $reports:"
+  echo "sanitizers: FAIL $(echo $ours | wc -w) report(s) from node processes, kept in $reports:"
   for f in $ours; do
     echo "--- $f"
     grep -E 'ERROR:|SUMMARY:|runtime error:|^    #[0-9]+ .*(native/|nettools)' "$f" | head -20
@@ -66,4 +77,4 @@ if [ "$status" -ne 0 ]; then
   echo "sanitizers: the tests failed under the sanitizer build (exit $status)"
   exit "$status"
 fi
-echo "sanitizers: PASS no reports from node processes"
+echo "sanitizers: PASS no reports of ours from node processes"

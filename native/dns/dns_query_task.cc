@@ -82,9 +82,9 @@ Status QueryTask::SendTls() {
   return Status::kOk;
 }
 
-void QueryTask::OnTlsAnswer(const Message& m) {
+void QueryTask::OnTlsAnswer(Message&& m) {
   tls_channel_ = nullptr;  // the connection let go of this query before handing the answer on
-  Accept(m, Transport::kTls);
+  Accept(std::move(m), Transport::kTls);
 }
 
 // A connection the resolver closed (idle, restarting) may have taken the query with it unanswered: it
@@ -116,11 +116,11 @@ void QueryTask::OnDeadline() {
   core_->Schedule(id_, deadline_ms_);
 }
 
-void QueryTask::OnUdpAnswer(const Message& m) {
+void QueryTask::OnUdpAnswer(Message&& m) {
   // Only an answer to a query sent once is a clean sample (Karn): after a resend it could answer either.
   if (sends_ == 1) core_->resend_.Observe(server_key_, static_cast<double>(uv_hrtime() - started_ns_) / 1e6);
   if (m.header.has(flag::kTc)) return StartTcp();
-  Accept(m, Transport::kUdp);
+  Accept(std::move(m), Transport::kUdp);
 }
 
 // The ID stays reserved on the socket: a late duplicate for it is dropped, never matched to another query.
@@ -208,12 +208,12 @@ void QueryTask::DrainTcp() {
       core_->counters_.mismatched_dropped++;
       continue;
     }
-    return Accept(m, Transport::kTcp);
+    return Accept(std::move(m), Transport::kTcp);
   }
   in.erase(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(consumed));
 }
 
-void QueryTask::Accept(const Message& m, Transport transport) {
+void QueryTask::Accept(Message&& m, Transport transport) {
   QueryOutcome o;
   o.rcode = m.header.rcode();
   o.flags = m.header.flags;
@@ -222,12 +222,14 @@ void QueryTask::Accept(const Message& m, Transport transport) {
   for (const Record* link : a.chain) {
     o.chain.push_back(CnameLink{NameToText(link->name), NameToText(link->target), link->ttl});
   }
-  o.records.reserve(a.records.size());
-  for (const Record* rec : a.records) o.records.push_back(*rec);
+  // RRSIGs are copied first: a question for RRSIG has them among its records too, which move next.
   for (const Record& rec : m.answers) {
     if (rec.type == type::kRrsig) o.rrsigs.push_back(rec);
   }
-  o.edns = m.edns;
+  // Records grew vectors and strings for the newer types: moved, not copied, out of a message that ends here.
+  o.records.reserve(a.records.size());
+  for (const Record* rec : a.records) o.records.push_back(std::move(const_cast<Record&>(*rec)));
+  o.edns = std::move(m.edns);
   Finish(o);
 }
 

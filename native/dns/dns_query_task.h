@@ -42,10 +42,11 @@ class QueryTask {
   // The engine timer's next stop for this query: the resend, then the end of the budget.
   uint64_t deadline_ms() const { return deadline_ms_; }
   void OnDeadline();
-  // An accepted UDP response from our resolver: the answer, or the switch to TCP when truncated.
-  void OnUdpAnswer(const Message& m);
+  // An accepted UDP response from our resolver: the answer, or the switch to TCP when truncated. The
+  // message is handed over: its records move into the outcome.
+  void OnUdpAnswer(Message&& m);
   // DoT: the answer from the connection, or the connection's end before one came.
-  void OnTlsAnswer(const Message& m);
+  void OnTlsAnswer(Message&& m);
   void OnTlsClosed(Status s, const std::string& detail);
   void Fail(Status s, const std::string& detail = std::string());
 
@@ -61,7 +62,7 @@ class QueryTask {
   void LeaveChannel();
   void StartTcp();
   void DrainTcp();
-  void Accept(const Message& m, Transport transport);
+  void Accept(Message&& m, Transport transport);
   void Finish(QueryOutcome& outcome);
 
   std::shared_ptr<EngineCore> core_;

@@ -249,7 +249,7 @@ void TlsChannel::Deliver(const uint8_t* message, size_t size) {
   }
   Release(id);
   if (s != Status::kOk) return task->Fail(s);
-  task->OnTlsAnswer(m);
+  task->OnTlsAnswer(std::move(m));
 }
 
 }  // namespace nettools::dns

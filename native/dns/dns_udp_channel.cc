@@ -246,7 +246,7 @@ void UdpChannel::OnDatagram(const uint8_t* data, size_t size, const sockaddr* fr
       counters.malformed_dropped++;
       return;
     case Verdict::kAnswer:
-      tasks_[index]->OnUdpAnswer(m);
+      tasks_[index]->OnUdpAnswer(std::move(m));
       return;
   }
 }

@@ -1,9 +1,8 @@
 import { byId, el, say } from './dom.js';
 import { client, follow } from './api.js';
 import type { Here, MtrEvent, MtrHop, MtrRequest, MtrResult } from './client/index.js';
-import { LocatedTable } from './located-table.js';
-import { chosenLocations } from './locations-picker.js';
 import { MTR_COLUMNS, mtrFrom } from './mtr-from.js';
+import { wireSection } from './run-form.js';
 
 // The mtr section, shown only when this server offers mtr (its OpenAPI document lists the path): the
 // table mtr's live view shows, redrawn after every cycle from the figures the cycle event carries, then
@@ -15,38 +14,14 @@ const COLUMNS = ['Hop', 'Host', 'AS', 'Loss%', 'Snt', 'Last', 'Avg', 'Best', 'Wr
 
 export function startMtrView(): void {
   byId('mtr').hidden = false;
-  const form = byId<HTMLFormElement>('mtr-form');
-  const stop = byId<HTMLButtonElement>('mtr-stop');
-  const located = new LocatedTable(byId('mtr'), byId<HTMLTableElement>('mtr-located'), byId('mtr-located-verdict'), MTR_COLUMNS);
-  let running: AbortController | null = null;
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    if (running !== null) return;
-    const controller = (running = new AbortController());
-    setRunning(true);
-    const names = chosenLocations();
-    if (names.length === 0) located.stop();
-    const request = mtrRequest(form);
-    void (names.length > 0 ? mtrFrom(request, names, located, byId('mtr-status'), controller.signal) : run(request, controller.signal)).finally(() => {
-      running = null;
-      setRunning(false);
-    });
-  });
-  stop.addEventListener('click', () => running?.abort());
-
-  function setRunning(on: boolean): void {
-    byId<HTMLButtonElement>('mtr-run').disabled = on;
-    stop.disabled = !on;
-  }
+  wireSection<Here<MtrRequest>>({ id: 'mtr', columns: MTR_COLUMNS, request: mtrRequest, here: run, from: mtrFrom });
 }
 
-function mtrRequest(form: HTMLFormElement): Here<MtrRequest> {
-  const fields = new FormData(form);
+function mtrRequest(fields: FormData): Here<MtrRequest> {
   return { host: String(fields.get('host')).trim(), cycles: Number(fields.get('cycles')), asn: fields.get('asn') !== null };
 }
 
-async function run(request: Here<MtrRequest>, signal: AbortSignal): Promise<void> {
-  const status = byId('mtr-status');
+async function run(request: Here<MtrRequest>, status: HTMLElement, signal: AbortSignal): Promise<void> {
   const verdict = byId('mtr-verdict');
   byId('mtr-table').replaceChildren();
   verdict.textContent = '';

@@ -1,8 +1,7 @@
 import { byId, el, say } from './dom.js';
 import { client, follow } from './api.js';
 import type { TracerouteEvent, TracerouteHop } from './client/index.js';
-import { LocatedTable } from './located-table.js';
-import { chosenLocations } from './locations-picker.js';
+import { wireSection } from './run-form.js';
 import { TRACE_COLUMNS, traceFrom } from './trace-from.js';
 import { traceVerdict } from './trace-verdict.js';
 
@@ -14,30 +13,7 @@ export const TRACE_PATH = '/api/tools/traceroute';
 
 export function startTraceView(): void {
   byId('trace').hidden = false;
-  const form = byId<HTMLFormElement>('trace-form');
-  const stop = byId<HTMLButtonElement>('trace-stop');
-  const status = byId('trace-status');
-  const located = new LocatedTable(byId('trace'), byId<HTMLTableElement>('trace-located'), byId('trace-located-verdict'), TRACE_COLUMNS);
-  let running: AbortController | null = null;
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    if (running !== null) return;
-    const controller = (running = new AbortController());
-    setRunning(true);
-    const names = chosenLocations();
-    if (names.length === 0) located.stop();
-    const host = String(new FormData(form).get('host')).trim();
-    void (names.length > 0 ? traceFrom(host, names, located, status, controller.signal) : run(host, status, controller.signal)).finally(() => {
-      running = null;
-      setRunning(false);
-    });
-  });
-  stop.addEventListener('click', () => running?.abort());
-
-  function setRunning(on: boolean): void {
-    byId<HTMLButtonElement>('trace-run').disabled = on;
-    stop.disabled = !on;
-  }
+  wireSection<string>({ id: 'trace', columns: TRACE_COLUMNS, request: (fields) => String(fields.get('host')).trim(), here: run, from: traceFrom });
 }
 
 async function run(host: string, status: HTMLElement, signal: AbortSignal): Promise<void> {

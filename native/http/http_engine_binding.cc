@@ -2,15 +2,17 @@
 
 #include <openssl/ssl.h>
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <utility>
 
+#include "common/address_arg.h"
 #include "common/args.h"
 #include "common/ip_bytes.h"
 #include "common/limits_js.h"
+#include "common/pending_calls.h"
 #include "common/status_error.h"
 #include "common/teardown_hook.h"
 #include "http/http_exchange.h"
@@ -46,22 +48,9 @@ bool BoolArg(const HttpArgs& args, size_t i, const char* name) {
   return args[i].As<Napi::Boolean>().Value();
 }
 
-IpBytes AddressArg(const HttpArgs& args) {
-  if (!args[0].IsTypedArray() || args[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
-    throw args.Invalid("address must be a Uint8Array of 4 or 16 bytes");
-  }
-  const Napi::Uint8Array bytes = args[0].As<Napi::Uint8Array>();
-  const uint32_t family = args.Uint(1, "family");
-  const IpBytes address = IpBytes::Of(bytes.Data(), bytes.ElementLength());
-  if (address.empty() || address.size != (family == 4 ? 4 : family == 6 ? 16 : 0)) {
-    throw args.Invalid("address must be the 4 (family 4) or 16 (family 6) bytes of one address");
-  }
-  return address;
-}
-
 ExchangeSpec SpecOf(const HttpArgs& args) {
   ExchangeSpec spec;
-  spec.address = AddressArg(args);
+  spec.address = AddressArg(args, 0, 1);
   const uint32_t port = args.Uint(2, "port");
   spec.timeout_ms = args.Uint(3, "timeoutMs");
   spec.tls = BoolArg(args, 4, "tls");
@@ -95,7 +84,7 @@ class HttpEngineWrap : public Napi::ObjectWrap<HttpEngineWrap> {
 
   // new HttpEngine(pem): `pem` the trust anchors, every certificate of the store in one PEM text.
   explicit HttpEngineWrap(const Napi::CallbackInfo& info)
-      : Napi::ObjectWrap<HttpEngineWrap>(info), env_(info.Env()), context_(info.Env(), "nettools:HttpEngine") {
+      : Napi::ObjectWrap<HttpEngineWrap>(info), env_(info.Env()), calls_(this), context_(info.Env(), "nettools:HttpEngine") {
     const HttpArgs args(info, Status::kInvalidArgument);
     if (args.size() < 1) throw args.Invalid("new HttpEngine(pem)");
     const std::string pem = StringArg(args, 0, "pem");
@@ -118,8 +107,7 @@ class HttpEngineWrap : public Napi::ObjectWrap<HttpEngineWrap> {
       throw args.Invalid("exchange(address, family, port, timeoutMs, tls, serverName, verify, request, headRequest, bodyMax, done)");
     }
     const uint64_t id = exchanger_->Start(SpecOf(args));
-    if (callbacks_.empty()) Ref();
-    callbacks_.emplace(id, Napi::Persistent(args[10].As<Napi::Function>()));
+    calls_.Add(id, args[10].As<Napi::Function>());
     return Napi::Number::New(info.Env(), static_cast<double>(id));
   }
 
@@ -127,7 +115,7 @@ class HttpEngineWrap : public Napi::ObjectWrap<HttpEngineWrap> {
     if (exchanger_ != nullptr && info.Length() > 0 && info[0].IsNumber()) {
       const auto id = static_cast<uint64_t>(info[0].As<Napi::Number>().Int64Value());
       exchanger_->Cancel(id);
-      Release(id);
+      calls_.Release(id);
     }
     return info.Env().Undefined();
   }
@@ -139,10 +127,6 @@ class HttpEngineWrap : public Napi::ObjectWrap<HttpEngineWrap> {
 
   Napi::Value InFlight(const Napi::CallbackInfo& info) {
     return Napi::Number::New(info.Env(), exchanger_ == nullptr ? 0 : static_cast<double>(exchanger_->in_flight()));
-  }
-
-  void Release(uint64_t id) {
-    if (callbacks_.erase(id) > 0 && callbacks_.empty()) Unref();
   }
 
   void StartClose() {
@@ -158,33 +142,18 @@ class HttpEngineWrap : public Napi::ObjectWrap<HttpEngineWrap> {
 
   void Shutdown() {
     StartClose();
-    if (!callbacks_.empty()) {
-      callbacks_.clear();
-      Unref();
-    }
+    calls_.Clear();
   }
 
   void Deliver(uint64_t id, const ExchangeResult& result) {
-    auto it = callbacks_.find(id);
-    if (it == callbacks_.end()) return;
-    Napi::FunctionReference cb = std::move(it->second);
-    Release(id);
-    Napi::Env env = env_;
-    Napi::HandleScope scope(env);
-    const napi_value args[] = {ResultObject(env, result)};
-    try {
-      // MakeCallback, not Call: on a bare libuv callback, and promise jobs must run after it.
-      cb.MakeCallback(Value(), 1, args, context_);
-    } catch (const Napi::Error& e) {
-      napi_fatal_exception(env, e.Value());
-    }
+    calls_.Deliver<1>(id, env_, context_, [&result](Napi::Env env) { return std::array<napi_value, 1>{ResultObject(env, result)}; });
   }
 
   Napi::Env env_;
   SSL_CTX* ctx_ = nullptr;
   Exchanger* exchanger_ = nullptr;  // null once closing started
   std::shared_ptr<TeardownHook> hook_;
-  std::unordered_map<uint64_t, Napi::FunctionReference> callbacks_;
+  PendingCalls<HttpEngineWrap> calls_;
   Napi::AsyncContext context_;
 };
 

@@ -1,16 +1,16 @@
 #include "tcp/tcp_engine_binding.h"
 
+#include <array>
 #include <cstdint>
-#include <cstring>
 #include <memory>
-#include <string>
-#include <unordered_map>
 #include <utility>
 
+#include "common/address_arg.h"
 #include "common/args.h"
 #include "common/errno_name.h"
 #include "common/ip_bytes.h"
 #include "common/limits_js.h"
+#include "common/pending_calls.h"
 #include "common/status_error.h"
 #include "common/teardown_hook.h"
 #include "tcp/tcp_connector.h"
@@ -64,7 +64,7 @@ class TcpEngineWrap : public Napi::ObjectWrap<TcpEngineWrap> {
   }
 
   explicit TcpEngineWrap(const Napi::CallbackInfo& info)
-      : Napi::ObjectWrap<TcpEngineWrap>(info), env_(info.Env()), context_(info.Env(), "nettools:TcpEngine") {
+      : Napi::ObjectWrap<TcpEngineWrap>(info), env_(info.Env()), calls_(this), context_(info.Env(), "nettools:TcpEngine") {
     uv_loop_t* loop = EventLoopOrThrow(info.Env(), Status::kNoEventLoop);
     connector_ = new Connector(loop, [this](uint64_t id, const ConnectResult& r) { Deliver(id, r); });
     hook_ = TeardownHook::Register(info.Env(), [this] { StartClose(); });
@@ -79,22 +79,12 @@ class TcpEngineWrap : public Napi::ObjectWrap<TcpEngineWrap> {
     if (connector_ == nullptr) throw StatusError(info.Env(), Status::kEngineClosed);
     const TcpArgs args(info, Status::kInvalidArgument);
     if (args.size() < 5 || !args[4].IsFunction()) throw args.Invalid("connect(address, family, port, timeoutMs, done)");
-    if (!args[0].IsTypedArray() || args[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
-      throw args.Invalid("address must be a Uint8Array of 4 or 16 bytes");
-    }
-    const Napi::Uint8Array bytes = args[0].As<Napi::Uint8Array>();
-    const uint32_t family = args.Uint(1, "family");
-    const IpBytes address = IpBytes::Of(bytes.Data(), bytes.ElementLength());
-    if (address.empty() || address.size != (family == 4 ? 4 : family == 6 ? 16 : 0)) {
-      throw args.Invalid("address must be the 4 (family 4) or 16 (family 6) bytes of one address");
-    }
+    const IpBytes address = AddressArg(args, 0, 1);
     const uint32_t port = args.Uint(2, "port");
     const uint32_t timeout_ms = args.Uint(3, "timeoutMs");
     if (!limits::kPort.contains(port) || !limits::kTimeoutMs.contains(timeout_ms)) throw args.Invalid("port or timeoutMs out of range");
     const uint64_t id = connector_->Start(address, static_cast<uint16_t>(port), timeout_ms);
-    // While an attempt is in flight the wrapper stays alive, so its result can still be delivered.
-    if (callbacks_.empty()) Ref();
-    callbacks_.emplace(id, Napi::Persistent(args[4].As<Napi::Function>()));
+    calls_.Add(id, args[4].As<Napi::Function>());
     return Napi::Number::New(info.Env(), static_cast<double>(id));
   }
 
@@ -102,7 +92,7 @@ class TcpEngineWrap : public Napi::ObjectWrap<TcpEngineWrap> {
     if (connector_ != nullptr && info.Length() > 0 && info[0].IsNumber()) {
       const auto id = static_cast<uint64_t>(info[0].As<Napi::Number>().Int64Value());
       connector_->Cancel(id);
-      Release(id);
+      calls_.Release(id);
     }
     return info.Env().Undefined();
   }
@@ -114,10 +104,6 @@ class TcpEngineWrap : public Napi::ObjectWrap<TcpEngineWrap> {
 
   Napi::Value InFlight(const Napi::CallbackInfo& info) {
     return Napi::Number::New(info.Env(), connector_ == nullptr ? 0 : static_cast<double>(connector_->in_flight()));
-  }
-
-  void Release(uint64_t id) {
-    if (callbacks_.erase(id) > 0 && callbacks_.empty()) Unref();
   }
 
   void StartClose() {
@@ -132,36 +118,23 @@ class TcpEngineWrap : public Napi::ObjectWrap<TcpEngineWrap> {
 
   void Shutdown() {
     StartClose();
-    if (!callbacks_.empty()) {
-      callbacks_.clear();
-      Unref();
-    }
+    calls_.Clear();
   }
 
   void Deliver(uint64_t id, const ConnectResult& result) {
-    auto it = callbacks_.find(id);
-    if (it == callbacks_.end()) return;
-    Napi::FunctionReference cb = std::move(it->second);
-    Release(id);
-    Napi::Env env = env_;
-    Napi::HandleScope scope(env);
-    const napi_value args[] = {
-        Napi::String::New(env, OutcomeName(result.outcome)),
-        Napi::Number::New(env, static_cast<double>(result.elapsed_ns)),
-        ErrnoValue(env, result.error),
-    };
-    try {
-      // MakeCallback, not Call: on a bare libuv callback, and promise jobs must run after it.
-      cb.MakeCallback(Value(), 3, args, context_);
-    } catch (const Napi::Error& e) {
-      napi_fatal_exception(env, e.Value());
-    }
+    calls_.Deliver<3>(id, env_, context_, [&result](Napi::Env env) {
+      return std::array<napi_value, 3>{
+          Napi::String::New(env, OutcomeName(result.outcome)),
+          Napi::Number::New(env, static_cast<double>(result.elapsed_ns)),
+          ErrnoValue(env, result.error),
+      };
+    });
   }
 
   Napi::Env env_;
   Connector* connector_ = nullptr;  // null once closing started
   std::shared_ptr<TeardownHook> hook_;
-  std::unordered_map<uint64_t, Napi::FunctionReference> callbacks_;
+  PendingCalls<TcpEngineWrap> calls_;
   Napi::AsyncContext context_;
 };
 

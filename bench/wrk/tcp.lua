@@ -1,7 +1,9 @@
 -- POSTs checks whose port turns over a list, for the tcp and http benches: the per-target connection budget
 -- is per address and port, and one port's ceiling is below what the server does under this load.
 -- Arguments (after "--"): the body with "{port}" in it, then the ports, comma-separated.
--- done() prints the same WRK_JSON line as post.lua.
+-- done(): report.lua, beside this script.
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "report.lua")
+
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 
@@ -19,16 +21,4 @@ end
 function request()
   next_body = next_body % #bodies + 1
   return bodies[next_body]
-end
-
-function done(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format(
-    'WRK_JSON {"durationUs":%d,"requests":%d,"bytes":%d,' ..
-    '"errors":{"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d},' ..
-    '"latencyUs":{"min":%d,"mean":%.3f,"max":%d,"p50":%d,"p90":%d,"p99":%d,"p999":%d}}\n',
-    summary.duration, summary.requests, summary.bytes,
-    e.connect, e.read, e.write, e.status, e.timeout,
-    latency.min, latency.mean, latency.max,
-    latency:percentile(50), latency:percentile(90), latency:percentile(99), latency:percentile(99.9)))
 end

@@ -4,17 +4,14 @@
 
 #include <array>
 #include <cstdint>
-#include <memory>
 #include <string>
-#include <utility>
 
 #include "common/address_arg.h"
 #include "common/args.h"
 #include "common/ip_bytes.h"
 #include "common/limits_js.h"
-#include "common/pending_calls.h"
+#include "common/one_shot_engine_wrap.h"
 #include "common/status_error.h"
-#include "common/teardown_hook.h"
 #include "http/http_exchange.h"
 #include "http/http_limits.h"
 #include "http/http_result_js.h"
@@ -69,7 +66,7 @@ ExchangeSpec SpecOf(const HttpArgs& args) {
   return spec;
 }
 
-class HttpEngineWrap : public Napi::ObjectWrap<HttpEngineWrap> {
+class HttpEngineWrap : public OneShotEngineWrap<HttpEngineWrap, Exchanger> {
  public:
   static Napi::Function Define(Napi::Env env) {
     return DefineClass(env, "HttpEngine",
@@ -83,78 +80,35 @@ class HttpEngineWrap : public Napi::ObjectWrap<HttpEngineWrap> {
   }
 
   // new HttpEngine(pem): `pem` the trust anchors, every certificate of the store in one PEM text.
-  explicit HttpEngineWrap(const Napi::CallbackInfo& info)
-      : Napi::ObjectWrap<HttpEngineWrap>(info), env_(info.Env()), calls_(this), context_(info.Env(), "nettools:HttpEngine") {
+  explicit HttpEngineWrap(const Napi::CallbackInfo& info) : OneShotEngineWrap(info, "nettools:HttpEngine") {
     const HttpArgs args(info, Status::kInvalidArgument);
     if (args.size() < 1) throw args.Invalid("new HttpEngine(pem)");
     const std::string pem = StringArg(args, 0, "pem");
     uv_loop_t* loop = EventLoopOrThrow(info.Env(), Status::kNoEventLoop);
-    ctx_ = NewCheckContext(pem);
-    if (ctx_ == nullptr) throw StatusError(info.Env(), Status::kNoTrustAnchors);
-    exchanger_ = new Exchanger(loop, ctx_, [this](uint64_t id, const ExchangeResult& r) { Deliver(id, r); });
-    hook_ = TeardownHook::Register(info.Env(), [this] { StartClose(); });
+    SSL_CTX* ctx = NewCheckContext(pem);
+    if (ctx == nullptr) throw StatusError(info.Env(), Status::kNoTrustAnchors);
+    // The exchanger takes a reference of its own to the context; each connection one more.
+    Own(new Exchanger(loop, ctx, [this](uint64_t id, const ExchangeResult& r) { Delivered(id, r); }));
+    SSL_CTX_free(ctx);
   }
-
-  ~HttpEngineWrap() override { Shutdown(); }
 
  private:
   // exchange(address, family, port, timeoutMs, tls, serverName, verify, request, headRequest, bodyMax,
   // done): done(result) comes once, never from inside exchange.
   Napi::Value Exchange(const Napi::CallbackInfo& info) {
-    if (exchanger_ == nullptr) throw StatusError(info.Env(), Status::kEngineClosed);
+    if (engine() == nullptr) throw StatusError(info.Env(), Status::kEngineClosed);
     const HttpArgs args(info, Status::kInvalidArgument);
     if (args.size() < 11 || !args[10].IsFunction()) {
       throw args.Invalid("exchange(address, family, port, timeoutMs, tls, serverName, verify, request, headRequest, bodyMax, done)");
     }
-    const uint64_t id = exchanger_->Start(SpecOf(args));
-    calls_.Add(id, args[10].As<Napi::Function>());
+    const uint64_t id = engine()->Start(SpecOf(args));
+    Started(id, args[10].As<Napi::Function>());
     return Napi::Number::New(info.Env(), static_cast<double>(id));
   }
 
-  Napi::Value Cancel(const Napi::CallbackInfo& info) {
-    if (exchanger_ != nullptr && info.Length() > 0 && info[0].IsNumber()) {
-      const auto id = static_cast<uint64_t>(info[0].As<Napi::Number>().Int64Value());
-      exchanger_->Cancel(id);
-      calls_.Release(id);
-    }
-    return info.Env().Undefined();
+  void Delivered(uint64_t id, const ExchangeResult& result) {
+    Deliver<1>(id, [&result](Napi::Env env) { return std::array<napi_value, 1>{ResultObject(env, result)}; });
   }
-
-  Napi::Value Close(const Napi::CallbackInfo& info) {
-    Shutdown();
-    return info.Env().Undefined();
-  }
-
-  Napi::Value InFlight(const Napi::CallbackInfo& info) {
-    return Napi::Number::New(info.Env(), exchanger_ == nullptr ? 0 : static_cast<double>(exchanger_->in_flight()));
-  }
-
-  void StartClose() {
-    Exchanger* exchanger = exchanger_;
-    if (exchanger == nullptr) return;
-    exchanger_ = nullptr;
-    hook_->Disarm();
-    // Each open connection holds its own reference to the context: freeing ours now is safe.
-    SSL_CTX_free(ctx_);
-    ctx_ = nullptr;
-    exchanger->Close([hold = std::move(hook_)] {});
-  }
-
-  void Shutdown() {
-    StartClose();
-    calls_.Clear();
-  }
-
-  void Deliver(uint64_t id, const ExchangeResult& result) {
-    calls_.Deliver<1>(id, env_, context_, [&result](Napi::Env env) { return std::array<napi_value, 1>{ResultObject(env, result)}; });
-  }
-
-  Napi::Env env_;
-  SSL_CTX* ctx_ = nullptr;
-  Exchanger* exchanger_ = nullptr;  // null once closing started
-  std::shared_ptr<TeardownHook> hook_;
-  PendingCalls<HttpEngineWrap> calls_;
-  Napi::AsyncContext context_;
 };
 
 }  // namespace

@@ -384,11 +384,13 @@ void Connect(Exchange* e) {
 // key patched into its code on every CPU, when the last one closes. An exchange's socket alone would flip
 // that on and off around every check; this one holds it on while the engine lives.
 Exchanger::Exchanger(uv_loop_t* loop, SSL_CTX* ctx, Done done) : loop_(loop), ctx_(ctx), done_(std::move(done)) {
+  SSL_CTX_up_ref(ctx_);
   stamps_fd_ = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
   if (stamps_fd_ >= 0) EnableRxTimestamps(stamps_fd_);
 }
 
 Exchanger::~Exchanger() {
+  SSL_CTX_free(ctx_);
   if (stamps_fd_ >= 0) close(stamps_fd_);
 }
 

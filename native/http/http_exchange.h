@@ -71,7 +71,7 @@ class Exchanger {
  public:
   using Done = std::function<void(uint64_t id, const ExchangeResult& result)>;
 
-  // `ctx` (owned by the caller, outliving this) is the https exchanges' TLS context.
+  // `ctx` is the https exchanges' TLS context; the exchanger holds a reference to it until it is deleted.
   Exchanger(uv_loop_t* loop, SSL_CTX* ctx, Done done);
   ~Exchanger();
   Exchanger(const Exchanger&) = delete;

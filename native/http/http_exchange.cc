@@ -31,6 +31,9 @@ struct Exchange {
   int closing = 0;       // handles whose close callback has yet to run
   bool in_start = false;
   bool concluded = false;  // the result is final; delivered from the timer when it came inside Start
+  bool peer_closed = false;  // the server's FIN (or close_notify) was read
+  bool linger = false;       // the answer is whole and the server has yet to close: wait for it (Finish)
+  size_t drained = 0;        // bytes read and dropped while lingering
   Step step = Step::kConnecting;
   ExchangeSpec spec;
   ExchangeResult result;
@@ -49,6 +52,10 @@ struct Exchange {
 namespace {
 
 constexpr size_t kReadChunk = 16384;
+// How long a connection whose answer is whole waits for the server's FIN, and how much it reads and drops
+// meanwhile, before it closes first after all.
+constexpr uint64_t kLingerMs = 1000;
+constexpr size_t kLingerDrainBytes = 65536;
 
 // The phase that ends now (less what this callback's bytes waited for us): its length, and the next one
 // starts there.
@@ -65,11 +72,16 @@ void OnClosed(uv_handle_t* handle);
 
 // Frees the TLS state and closes the socket at once (the poll first, as libuv asks); returns how many
 // handles it started closing.
-int CloseConnection(Exchange* e) {
+void FreeSession(Exchange* e) {
   if (e->md != nullptr) EVP_MD_CTX_free(e->md);
   e->md = nullptr;
+  // No close_notify is sent: the server closes (Connection: close), or the check gave up on it.
   if (e->ssl != nullptr) SSL_free(e->ssl);
   e->ssl = nullptr;
+}
+
+int CloseConnection(Exchange* e) {
+  FreeSession(e);
   int closing = 0;
   if (e->polling) {
     e->polling = false;
@@ -90,8 +102,10 @@ void OnClosed(uv_handle_t* handle) {
   owner->HandleClosed();
 }
 
-// The result is final: the socket closes at once (a FIN, before any JavaScript runs; the poll is closed
-// first, as libuv asks), then the result goes out, from the timer when this is still inside Start.
+// The result is final, then it goes out, from the timer when this is still inside Start. A whole answer
+// on a connection the server has yet to close leaves the socket open for the server to close first (see
+// Finish); any other socket closes at once (before any JavaScript runs; the poll is closed first, as libuv
+// asks): a failed exchange, and an answer cut at the cap, whose unread rest a close turns into a RST.
 void Conclude(Exchange* e) {
   if (e->concluded) return;
   e->concluded = true;
@@ -99,7 +113,9 @@ void Conclude(Exchange* e) {
   const uint64_t end = e->clock.Now();
   r.total_ns = end > e->t0_ns ? end - e->t0_ns : 0;
   if (e->md != nullptr && r.has_body) EVP_DigestFinal_ex(e->md, r.sha256, nullptr);
-  for (int n = CloseConnection(e); n > 0; --n) e->owner->CountHandle();
+  e->linger = r.stage == Stage::kAnswered && r.failure == Failure::kNone && !r.truncated && !e->peer_closed && e->fd >= 0;
+  if (e->linger) FreeSession(e);
+  else for (int n = CloseConnection(e); n > 0; --n) e->owner->CountHandle();
   ERR_clear_error();
   if (e->in_start) {
     uv_timer_start(&e->timer, OnTimeout, 0, 0);
@@ -255,6 +271,7 @@ bool Parse(Exchange* e, const uint8_t* data, size_t size) {
 }
 
 void Eof(Exchange* e) {
+  e->peer_closed = true;
   e->parser.Eof();
   if (e->parser.state() == ResponseParser::State::kDone) {
     e->result.transfer_ns = EndPhase(e);
@@ -357,6 +374,33 @@ void OnTimeout(uv_timer_t* handle) {
   Fail(e, stage, Failure::kTimeout, "ETIMEDOUT");
 }
 
+// Lingering: reads and drops what still comes until the server's FIN, an error, the byte bound or the
+// time bound; then the socket closes. The server, told Connection: close, is then the side that closes
+// first and keeps the connection's TIME_WAIT: a client that closes first keeps one per check for a
+// minute, and connect() on a machine holding tens of thousands of them walks them to pick a port.
+void OnLingerReadable(uv_poll_t* handle, int status, int /*events*/) {
+  auto* e = static_cast<Exchange*>(handle->data);
+  if (status < 0) return e->owner->EndLinger(e);
+  uint8_t buf[kReadChunk];
+  for (;;) {
+    const ssize_t n = recv(e->fd, buf, sizeof(buf), 0);
+    if (n > 0) {
+      e->drained += static_cast<size_t>(n);
+      if (e->drained < kLingerDrainBytes) continue;
+    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      return;
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    return e->owner->EndLinger(e);
+  }
+}
+
+void OnLingerTimeout(uv_timer_t* handle) {
+  auto* e = static_cast<Exchange*>(handle->data);
+  e->owner->EndLinger(e);
+}
+
 void Connect(Exchange* e) {
   sockaddr_storage sa;
   const socklen_t sa_len = SockaddrOf(e->spec.address, e->spec.port, &sa);
@@ -411,11 +455,25 @@ uint64_t Exchanger::Start(ExchangeSpec spec) {
 void Exchanger::Finish(Exchange* e, bool deliver) {
   exchanges_.erase(e->id);
   uv_timer_stop(&e->timer);
+  if (e->linger && deliver && e->polling && !closing_) {
+    lingering_.insert(e);
+    uv_poll_start(&e->poll, UV_READABLE, OnLingerReadable);
+    uv_timer_start(&e->timer, OnLingerTimeout, kLingerMs, 0);
+    if (deliver) done_(e->id, e->result);
+    return;
+  }
+  e->linger = false;
   open_handles_ += static_cast<size_t>(CloseConnection(e));
   uv_close(reinterpret_cast<uv_handle_t*>(&e->timer), OnClosed);
   ++e->closing;
   ++open_handles_;
   if (deliver) done_(e->id, e->result);
+}
+
+void Exchanger::EndLinger(Exchange* e) {
+  lingering_.erase(e);
+  e->linger = false;
+  Finish(e, false);
 }
 
 void Exchanger::Cancel(uint64_t id) {
@@ -427,6 +485,7 @@ void Exchanger::Close(std::function<void()> closed) {
   closing_ = true;
   closed_ = std::move(closed);
   while (!exchanges_.empty()) Finish(exchanges_.begin()->second, false);
+  while (!lingering_.empty()) EndLinger(*lingering_.begin());
   if (open_handles_ == 0) HandleClosed();
 }
 

@@ -14,6 +14,7 @@
 #include <openssl/ssl.h>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "common/ip_bytes.h"
 #include "http/http_response_parser.h"
@@ -85,9 +86,12 @@ class Exchanger {
   // deleted after it. Nothing may be called on it afterwards.
   void Close(std::function<void()> closed);
   size_t in_flight() const { return exchanges_.size(); }
+  // Connections whose answer went out and that wait for the server to close first.
+  size_t lingering() const { return lingering_.size(); }
 
   // For the exchanges' libuv callbacks.
   void Finish(Exchange* exchange, bool deliver);
+  void EndLinger(Exchange* exchange);
   void HandleClosed();
   SSL_CTX* ctx() const { return ctx_; }
   uv_loop_t* loop() const { return loop_; }
@@ -98,6 +102,7 @@ class Exchanger {
   SSL_CTX* ctx_;
   Done done_;
   std::unordered_map<uint64_t, Exchange*> exchanges_;
+  std::unordered_set<Exchange*> lingering_;
   uint64_t next_id_ = 1;
   size_t open_handles_ = 0;
   bool closing_ = false;

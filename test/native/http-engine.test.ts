@@ -269,6 +269,84 @@ test('every exchange releases its socket, whether it ended, was cancelled, or it
   await waitFor('every socket to be closed', () => openFds() <= before);
 });
 
+// A server that answers whole, then holds the connection open until told to close, noting whether the
+// client closed first (its FIN: 'end' on the server's socket).
+async function holdingServer(answer: string): Promise<{ port: number; clientClosedFirst: () => boolean; serverClose: () => void; ended: Promise<void>; stop: () => Promise<void> }> {
+  let socket: net.Socket | null = null;
+  let serverClosed = false;
+  let clientFirst = false;
+  let ended!: () => void;
+  const endedP = new Promise<void>((r) => (ended = r));
+  const server = net.createServer((s) => {
+    socket = s;
+    s.on('error', () => undefined);
+    s.on('end', () => {
+      if (!serverClosed) clientFirst = true;
+      ended();
+    });
+    let got = '';
+    s.on('data', (d) => {
+      got += d.toString('latin1');
+      if (got.includes('\r\n\r\n')) s.write(answer);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    clientClosedFirst: () => clientFirst,
+    serverClose: () => {
+      serverClosed = true;
+      socket?.end();
+    },
+    ended: endedP,
+    stop: () => {
+      socket?.destroy();
+      return new Promise((r) => server.close(() => r()));
+    },
+  };
+}
+
+test('after a whole answer the server closes first: the result comes at once, the socket waits for its FIN', async ({ engine }) => {
+  const server = await holdingServer('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok');
+  try {
+    const r = await run(engine, spec(server.port));
+    assert.is(r.stage, 'answered');
+    // The result is out while the server still holds the connection, and the client has not closed it.
+    await new Promise((resolve) => setTimeout(resolve, 100)); // a pause in which nothing may happen
+    assert.is(server.clientClosedFirst(), false);
+    server.serverClose();
+    await server.ended;
+    assert.is(server.clientClosedFirst(), false);
+  } finally {
+    await server.stop();
+  }
+});
+
+test('a server that never closes after a whole answer is closed by the engine after a while', async ({ engine }) => {
+  const server = await holdingServer('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+  try {
+    const r = await run(engine, spec(server.port));
+    assert.is(r.stage, 'answered');
+    await server.ended;
+    assert.is(server.clientClosedFirst(), true);
+  } finally {
+    await server.stop();
+  }
+});
+
+test('an engine closed while a connection waits for the server to close closes it at once', async () => {
+  const engine = openHttpExchanger((openTrustStore(null) as TrustStore).pem);
+  const server = await holdingServer('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+  try {
+    await run(engine, spec(server.port));
+    engine.close();
+    await server.ended;
+    assert.is(server.clientClosedFirst(), true);
+  } finally {
+    await server.stop();
+  }
+});
+
 test('a worker terminated with an exchange in flight closes its connection, and this thread goes on', async ({ engine }) => {
   const server = await scripted([], true);
   try {

@@ -61,12 +61,18 @@ export async function startScriptedDns(onQuery: (q: SeenQuery, dns: ScriptedDns)
     s.once('error', reject);
     s.bind(0, address, () => resolve());
   });
+  // An answer a test scheduled for later (a timer per query seen, resends included) may fall due after
+  // the test stopped the server: a stopped server sends nothing, as a real one would not.
+  let stopped = false;
   const dns: ScriptedDns = {
     address,
     port: s.address().port,
     seen: [],
-    send: (msg, to) => new Promise((resolve, reject) => s.send(msg, to.port, to.address, (err) => (err ? reject(err) : resolve()))),
-    stop: () => new Promise((resolve) => s.close(() => resolve())),
+    send: (msg, to) => (stopped ? Promise.resolve() : new Promise((resolve, reject) => s.send(msg, to.port, to.address, (err) => (err ? reject(err) : resolve())))),
+    stop: () => {
+      stopped = true;
+      return new Promise((resolve) => s.close(() => resolve()));
+    },
   };
   s.on('message', (raw, peer) => {
     const nameEnd = questionNameEnd(raw);

@@ -38,6 +38,23 @@ const allNode = `Direct leak of 4096 byte(s) in 1 object(s) allocated from:
     #1 0x55d0c5c00001 in v8::internal::SomethingElse (/usr/bin/node+0xe90001)
     #2 0x55d0c5c00002 in v8::platform::DefaultJobWorker::Run() (/usr/bin/node+0xe90002)`;
 
+// V8 growing its heap for JavaScript that one of our callbacks ran, the stack cut at 30 frames before
+// the call into JavaScript shows (a report of the sanitizer run, 2026-11-27).
+const byJitCode = `Direct leak of 896 byte(s) in 16 object(s) allocated from:
+    #0 0x7f1907eb94c8 in operator new(unsigned long) ../../../../src/libsanitizer/asan/asan_new_delete.cpp:95
+    #1 0x1166fb2 in v8::internal::MemoryChunk::MemoryChunk(v8::internal::Heap*, v8::internal::BaseSpace*) (/usr/bin/node+0x1166fb2)
+    #2 0x116e2ea in v8::internal::SemiSpace::GrowTo(unsigned long) (/usr/bin/node+0x116e2ea)
+    #3 0x15247d5 in v8::internal::Runtime_AllocateInYoungGeneration(int, unsigned long*, v8::internal::Isolate*) (/usr/bin/node+0x15247d5)
+    #4 0x7f190349a475  (/usr/bin/node+0x155e475)
+    #5 0x7f18e35eb3c1  (<unknown module>)
+    #6 0x18cfd1b in Builtins_InterpreterEntryTrampoline (/usr/bin/node+0x18cfd1b)`;
+
+test('a leak V8 made for JavaScript code running, its stack cut before our frame, is Node\'s', () => {
+  const owner = reportOwner(report(byJitCode));
+  assert.is(owner.ours, false);
+  assert.match(owner.why, '<unknown module>');
+});
+
 test('a leak JavaScript allocated, called from one of our callbacks, is Node\'s', () => {
   const owner = reportOwner(report(byJavaScript));
   assert.is(owner.ours, false);
@@ -62,6 +79,14 @@ test('one leak of ours among Node\'s makes the report ours', () => {
 
 test('a leak with no frame of ours and no call into JavaScript still fails (lsan.supp names such sites)', () => {
   assert.is(reportOwner(report(allNode)).ours, true);
+});
+
+test('an indirect leak with no frame of ours hangs from a leak judged itself: not ours', () => {
+  assert.is(reportOwner(report(allNode.replace('Direct', 'Indirect'))).ours, false);
+});
+
+test('an indirect leak our code allocated is ours', () => {
+  assert.is(reportOwner(report(byOurCode.replace('Direct', 'Indirect'))).ours, true);
 });
 
 test('a memory error is ours whatever its stack', () => {

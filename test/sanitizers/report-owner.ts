@@ -20,8 +20,10 @@ export interface Leak {
 
 export type Owner = { ours: true; why: string } | { ours: false; why: string };
 
-// Frames where native code calls into JavaScript: whatever is allocated above them, JavaScript asked for.
-const INTO_JS = /\bin (v8::internal::Execution::|v8::Function::Call|node::InternalMakeCallback|node::MakeCallback|napi_make_callback|napi_call_function)/;
+// Frames of JavaScript running, or of native code calling into it: whatever is allocated above them,
+// JavaScript asked for. V8's builtins (the interpreter's entry, the stubs) are named Builtins_*, and code
+// the JIT made has no module (LeakSanitizer keeps 30 frames, so a deep stack may show only these).
+const INTO_JS = /\bin (v8::internal::Execution::|v8::Function::Call|node::InternalMakeCallback|node::MakeCallback|napi_make_callback|napi_call_function|Builtins_)|\(<unknown module>\)/;
 // A frame of the addon's own sources (not node-addon-api's headers under node_modules).
 const OURS = /(^|[\s(/])native\/(?!.*node_modules)/;
 
@@ -42,13 +44,16 @@ export function leaksOf(report: string): Leak[] {
 }
 
 // A leak is ours unless JavaScript made the allocating call: a call into JavaScript comes before (nearer
-// the allocation than) any frame of ours. A leak with no frame of ours and none into JavaScript is all
-// Node's and V8's own; lsan.supp names each such site with its reason, so one not named there still fails.
+// the allocation than) any frame of ours. A direct leak with no frame of ours and none into JavaScript is
+// all Node's and V8's own; lsan.supp names each such site with its reason, so one not named there still
+// fails. An indirect leak is reachable only from a direct one, which is judged itself: with no frame of
+// ours it is part of that one (V8's page metadata hangs from its pages).
 export function leakOwner(leak: Leak): Owner {
   for (const frame of leak.frames) {
     if (OURS.test(frame)) return { ours: true, why: `allocated by ${frame}` };
     if (INTO_JS.test(frame)) return { ours: false, why: `allocated by JavaScript, called through ${frame.replace(/^#\d+ 0x[0-9a-f]+ in /, '').slice(0, 80)}` };
   }
+  if (leak.header.startsWith('Indirect')) return { ours: false, why: `an indirect leak with no frame of ours: ${leak.frames[1] ?? leak.header}` };
   return { ours: true, why: `no frame of ours or of a call into JavaScript: ${leak.frames[1] ?? leak.header}` };
 }
 

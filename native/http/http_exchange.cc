@@ -70,8 +70,7 @@ uint64_t EndPhase(Exchange* e) {
 void OnTimeout(uv_timer_t* handle);
 void OnClosed(uv_handle_t* handle);
 
-// Frees the TLS state and closes the socket at once (the poll first, as libuv asks); returns how many
-// handles it started closing.
+// Frees the TLS state and the body's hash, leaving the socket as it is.
 void FreeSession(Exchange* e) {
   if (e->md != nullptr) EVP_MD_CTX_free(e->md);
   e->md = nullptr;
@@ -80,6 +79,8 @@ void FreeSession(Exchange* e) {
   e->ssl = nullptr;
 }
 
+// Frees the TLS state and closes the socket at once (the poll first, as libuv asks); returns how many
+// handles it started closing.
 int CloseConnection(Exchange* e) {
   FreeSession(e);
   int closing = 0;
@@ -459,7 +460,7 @@ void Exchanger::Finish(Exchange* e, bool deliver) {
     lingering_.insert(e);
     uv_poll_start(&e->poll, UV_READABLE, OnLingerReadable);
     uv_timer_start(&e->timer, OnLingerTimeout, kLingerMs, 0);
-    if (deliver) done_(e->id, e->result);
+    done_(e->id, e->result);
     return;
   }
   e->linger = false;

@@ -86,8 +86,6 @@ class Exchanger {
   // deleted after it. Nothing may be called on it afterwards.
   void Close(std::function<void()> closed);
   size_t in_flight() const { return exchanges_.size(); }
-  // Connections whose answer went out and that wait for the server to close first.
-  size_t lingering() const { return lingering_.size(); }
 
   // For the exchanges' libuv callbacks.
   void Finish(Exchange* exchange, bool deliver);

@@ -66,7 +66,7 @@ export function reportOwner(report: string): Owner {
     const owner = leakOwner(leak);
     if (owner.ours) return { ours: true, why: `${leak.header} ${owner.why}` };
   }
-  return { ours: false, why: `${leaks.length} leak(s), each ${leakOwner(leaks[0] as Leak).why}` };
+  return { ours: false, why: `${leaks.length} leak(s), none ours; the first ${leakOwner(leaks[0] as Leak).why}` };
 }
 
 if (require.main === module) {

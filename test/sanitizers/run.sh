@@ -55,11 +55,11 @@ unset LD_PRELOAD
 all=$(find "$reports" -type f | sort)
 ours=""
 if [ -n "$all" ]; then
+  # One line a report, "ours <name>: why" or "node <name>: why"; each report read once.
   # shellcheck disable=SC2086
-  node "$root/dist/test/sanitizers/report-owner.js" $all | sed 's/^/sanitizers: /'
-  for f in $all; do
-    node "$root/dist/test/sanitizers/report-owner.js" "$f" > /dev/null || ours="$ours $f"
-  done
+  verdicts=$(node "$root/dist/test/sanitizers/report-owner.js" $all)
+  printf '%s\n' "$verdicts" | sed 's/^/sanitizers: /'
+  for name in $(printf '%s\n' "$verdicts" | sed -n 's/^ours \([^:]*\):.*/\1/p'); do ours="$ours $reports/$name"; done
 fi
 if [ -n "$ours" ]; then
   echo "sanitizers: FAIL $(echo $ours | wc -w) report(s) from node processes, kept in $reports:"

@@ -69,14 +69,17 @@ void Compare(const ResponseParser& whole, const Outcome& w, const ResponseParser
   if (whole.head().headers.size() > ResponseParser::kMaxHeaders) abort();
 }
 
-// The bounds sit at kMaxHeadBytes, far past the inputs libFuzzer makes, so an input can ask for one line
-// to be padded to just around them: kMaxHeadBytes - 256 + `pad` filler bytes put at the end of line
-// `flags >> 4` (before its CR LF, or at the end of the stream if it has fewer lines), the filler one of
-// a token byte, a hex digit, a space and an extension separator (`flags >> 2 & 3`), so that a field
-// value, a name, a reason phrase, a chunk size or a chunk extension reaches each side of the bound.
+// The bounds sit at kMaxHeadBytes and kMaxChunkExtensionBytes, far past the inputs libFuzzer makes, so an
+// input can ask for one line to be padded to just around them: the bound less 256, plus `pad`, filler
+// bytes put at the end of line `flags >> 4` (before its CR LF, or at the end of the stream if it has
+// fewer lines), the filler one of a token byte, a hex digit, a space and an extension separator
+// (`flags >> 2 & 3`), so that a field value, a name, a reason phrase or a chunk size reaches each side of
+// kMaxHeadBytes, and chunk extensions each side of kMaxChunkExtensionBytes.
 std::vector<uint8_t> Stretch(uint8_t flags, uint8_t pad, const uint8_t* data, size_t size) {
   static constexpr uint8_t kFillers[] = {'a', '0', ' ', ';'};
-  const size_t fill = ResponseParser::kMaxHeadBytes - 256 + pad;
+  const uint8_t filler = kFillers[(flags >> 2) & 3];
+  const size_t bound = filler == ';' ? ResponseParser::kMaxChunkExtensionBytes : ResponseParser::kMaxHeadBytes;
+  const size_t fill = bound - 256 + pad;
   size_t at = size;
   for (size_t i = 0, lines = 0; i < size; ++i) {
     if (data[i] != '\n') continue;
@@ -86,7 +89,7 @@ std::vector<uint8_t> Stretch(uint8_t flags, uint8_t pad, const uint8_t* data, si
     }
   }
   std::vector<uint8_t> out(data, data + at);
-  out.insert(out.end(), fill, kFillers[(flags >> 2) & 3]);
+  out.insert(out.end(), fill, filler);
   out.insert(out.end(), data + at, data + size);
   return out;
 }
@@ -96,7 +99,7 @@ std::vector<uint8_t> Stretch(uint8_t flags, uint8_t pad, const uint8_t* data, si
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 2) return 0;
   // The first byte sets the read size (1 to 256 bytes), the second's bit 0 says the request was a HEAD;
-  // with its bit 1 set, a third byte and the rest of it stretch one line up to kMaxHeadBytes (Stretch).
+  // with its bit 1 set, a third byte and the rest of it stretch one line to around a bound (Stretch).
   const size_t chunk = static_cast<size_t>(data[0]) + 1;
   const bool head_request = (data[1] & 1) != 0;
   std::vector<uint8_t> stretched;

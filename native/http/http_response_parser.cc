@@ -9,9 +9,10 @@
 // - Lines are looked at only once whole, so what a line is judged to be does not depend on where the
 //   reads cut it; the one exception, the "HTTP/" prefix, is checked on every byte of it as it comes, so
 //   a server that is not speaking HTTP fails on its first bytes instead of after kMaxHeadBytes.
-// - The head of each answer (1xx ones included), the trailer, and each chunk-size line are bounded by
-//   kMaxHeadBytes, line ends included: a line still open once it can no longer end inside the bound is
-//   kHeaderOverflow at once, so line_ never holds more than kMaxHeadBytes.
+// - The heads of an answer (its 1xx ones with the final one) and its trailer are bounded by kMaxHeadBytes,
+//   line ends included, and its chunk extensions together by kMaxChunkExtensionBytes: a line still open
+//   once it can no longer end inside its bound fails at once (kHeaderOverflow, or
+//   kChunkExtensionsOverflow for a chunk-size line), so line_ never holds more than kMaxHeadBytes.
 
 namespace nettools::http {
 
@@ -29,8 +30,9 @@ constexpr const char* kCodes[] = {
     "HPE_INVALID_CHUNK_SIZE",
     "HPE_STRICT",
     "HPE_INVALID_EOF_STATE",
+    "HPE_CHUNK_EXTENSIONS_OVERFLOW",
 };
-static_assert(sizeof(kCodes) / sizeof(kCodes[0]) == static_cast<size_t>(ParseError::kInvalidEofState) + 1,
+static_assert(sizeof(kCodes) / sizeof(kCodes[0]) == static_cast<size_t>(ParseError::kChunkExtensionsOverflow) + 1,
               "one llhttp name per ParseError");
 
 constexpr char kPrefix[] = "HTTP/";
@@ -131,7 +133,6 @@ size_t ResponseParser::Feed(const uint8_t* data, size_t size, std::vector<uint8_
         if (data[pos] != '\n') return Fail(ParseError::kStrict), pos;
         ++pos;
         phase_ = Phase::kChunkSize;
-        section_used_ = 0;
         break;
     }
   }
@@ -184,17 +185,28 @@ void ResponseParser::AppendToLine(const uint8_t* data, size_t size) {
   line_.append(reinterpret_cast<const char*>(data), size);
 }
 
+// Bytes the line being read may still take, its LF included. A chunk-size line may hold its digits, a CR
+// and the extension bytes the answer has left; any longer, it cannot pass OnChunkSizeLine. Neither bound
+// lets line_ reach kMaxHeadBytes (section_used_ never passes it).
+size_t ResponseParser::LineBudget() const {
+  if (phase_ == Phase::kChunkSize) {
+    return kMaxChunkSizeDigits + (kMaxChunkExtensionBytes - extensions_used_) + 2 - line_.size();
+  }
+  return kMaxHeadBytes - section_used_ - line_.size();
+}
+
 size_t ResponseParser::TakeLine(const uint8_t* data, size_t size) {
   if (phase_ == Phase::kStatusLine && !StatusPrefixMatches(data, size)) {
     Fail(ParseError::kInvalidConstant);
     return 0;
   }
-  // Bytes this line may still take, its LF included (section_used_ never passes kMaxHeadBytes).
-  const size_t budget = kMaxHeadBytes - section_used_ - line_.size();
+  const size_t budget = LineBudget();
+  const ParseError overflow =
+      phase_ == Phase::kChunkSize ? ParseError::kChunkExtensionsOverflow : ParseError::kHeaderOverflow;
   const void* lf = std::memchr(data, '\n', size);
   if (lf == nullptr) {
     if (size >= budget) {
-      Fail(ParseError::kHeaderOverflow);
+      Fail(overflow);
       return size;
     }
     AppendToLine(data, size);
@@ -202,10 +214,10 @@ size_t ResponseParser::TakeLine(const uint8_t* data, size_t size) {
   }
   const size_t take = static_cast<size_t>(static_cast<const uint8_t*>(lf) - data) + 1;
   if (take > budget) {
-    Fail(ParseError::kHeaderOverflow);
+    Fail(overflow);
     return take;
   }
-  section_used_ += line_.size() + take;
+  if (phase_ != Phase::kChunkSize) section_used_ += line_.size() + take;
   if (line_.empty()) {
     OnLine(reinterpret_cast<const char*>(data), take - 1);
   } else {
@@ -344,7 +356,9 @@ void ResponseParser::NoteFraming(const char* name, size_t name_length, const cha
 void ResponseParser::EndHead() {
   const int status = head_.status;
   if (status >= 100 && status < 200 && status != 101) {
-    // An interim answer: passed over, and the next one is read afresh, its head bounded on its own.
+    // An interim answer: passed over, its bytes still counted against the final head's bound (as curl
+    // counts them), so that a server sending 1xx answers without end fails instead of holding the check
+    // to its timeout.
     return StartAnswer();
   }
   // With both, which one frames the body is the answer's to smuggle (RFC 9112 6.3 item 3): refused as
@@ -361,7 +375,6 @@ void ResponseParser::EndHead() {
     // request; chunked more than once is refused too (RFC 9112 7).
     if (!chunked_last_ || chunked_not_last_) return Fail(ParseError::kInvalidTransferEncoding);
     phase_ = Phase::kChunkSize;
-    section_used_ = 0;
     return;
   }
   if (length_seen_) {
@@ -376,10 +389,10 @@ void ResponseParser::EndHead() {
   phase_ = Phase::kCloseBody;
 }
 
+// After an interim answer; section_used_ runs on.
 void ResponseParser::StartAnswer() {
   head_ = ResponseHead{};
   phase_ = Phase::kStatusLine;
-  section_used_ = 0;
   length_seen_ = false;
   length_ = 0;
   coding_seen_ = false;
@@ -387,7 +400,7 @@ void ResponseParser::StartAnswer() {
   chunked_not_last_ = false;
 }
 
-// 1*HEXDIG [ ";" extensions ]: the extensions are not read, only bounded with the line.
+// 1*HEXDIG [ ";" extensions ]: the extensions are not read, only counted toward kMaxChunkExtensionBytes.
 void ResponseParser::OnChunkSizeLine(const char* text, size_t length) {
   uint64_t size = 0;
   size_t digits = 0;
@@ -399,8 +412,10 @@ void ResponseParser::OnChunkSizeLine(const char* text, size_t length) {
   }
   if (digits == 0 || size > kMaxChunkSize) return Fail(ParseError::kInvalidChunkSize);
   if (digits < length && text[digits] != ';') return Fail(ParseError::kInvalidChunkSize);
-  section_used_ = 0;
+  extensions_used_ += length - digits;
+  if (extensions_used_ > kMaxChunkExtensionBytes) return Fail(ParseError::kChunkExtensionsOverflow);
   if (size == 0) {
+    section_used_ = 0;
     phase_ = Phase::kTrailerLine;
     return;
   }

@@ -25,6 +25,7 @@ enum class ParseError : int {
   kInvalidChunkSize,         // a chunk size that is not hex, or one too large
   kStrict,                   // a CR without its LF, a chunk's data not followed by CRLF
   kInvalidEofState,          // the connection closed before the framing said the body ends
+  kChunkExtensionsOverflow,  // the chunk extensions of one answer passed kMaxChunkExtensionBytes (Node's code)
 };
 
 // llhttp's name for `error` (HPE_INVALID_CONSTANT, ...), for the check's `code`.
@@ -44,13 +45,18 @@ struct ResponseHead {
 
 class ResponseParser {
  public:
-  static constexpr size_t kMaxHeadBytes = 65536;  // status line and fields together, and a trailer
+  // The status lines and fields of an answer's heads together, its 1xx heads included, and a trailer.
+  static constexpr size_t kMaxHeadBytes = 65536;
+  // The chunk extensions of one answer together (each chunk-size line less its digits and line end):
+  // Node's bound, so that a server cannot make a check read far more than the body it reports.
+  static constexpr size_t kMaxChunkExtensionBytes = 16384;
   static constexpr size_t kMaxHeaders = 256;
 
   enum class State { kHead, kBody, kDone, kError };
 
   // `head_request`: the answer to a HEAD has no body whatever its fields say. A 1xx answer (100, 103) is
-  // read and passed over: the head reported is the final answer's. 204 and 304 have no body.
+  // read and passed over: the head reported is the final answer's, and the heads before it count toward
+  // its kMaxHeadBytes, so endless 1xx answers end. 204 and 304 have no body.
   explicit ResponseParser(bool head_request) : head_request_(head_request) {}
 
   // Takes the next bytes of the stream. Body bytes, decoded of chunked coding, are appended to `body`
@@ -93,6 +99,7 @@ class ResponseParser {
   };
 
   size_t TakeLine(const uint8_t* data, size_t size);
+  size_t LineBudget() const;
   void AppendToLine(const uint8_t* data, size_t size);
   bool StatusPrefixMatches(const uint8_t* data, size_t size) const;
   void OnLine(const char* text, size_t length);
@@ -109,7 +116,8 @@ class ResponseParser {
 
   Phase phase_ = Phase::kStatusLine;
   std::string line_;         // a line cut across Feed calls, without its LF; never kMaxHeadBytes long
-  size_t section_used_ = 0;  // bytes of whole lines of this head, trailer, or chunk-size line so far
+  size_t section_used_ = 0;  // bytes of whole lines of this answer's heads, or of its trailer, so far
+  size_t extensions_used_ = 0;  // chunk extension bytes of this answer so far
   uint64_t remaining_ = 0;   // body bytes left (kLengthBody) or chunk bytes left (kChunkData)
   // The framing fields of the answer being read, taken from every field (those past kMaxHeaders too).
   bool length_seen_ = false;

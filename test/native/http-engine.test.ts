@@ -130,6 +130,32 @@ test('a 100 Continue before the answer is passed over: the final status is repor
   assert.is(r.stage, 'answered');
 });
 
+test('interim answers without end fail as a head overflow, not at the timeout', async ({ engine }) => {
+  const server = await scripted(['HTTP/1.1 100 Continue\r\n\r\n'.repeat(3000)], true);
+  try {
+    const r = await run(engine, spec(server.port, { timeoutMs: 60000 }));
+    assert.is(r.stage, 'response');
+    assert.is(r.failure, 'error');
+    assert.is(r.code, 'HPE_HEADER_OVERFLOW');
+  } finally {
+    await server.stop();
+  }
+});
+
+test('chunk extensions past 16 KiB over an answer fail as Node names it, not at the timeout', async ({ engine }) => {
+  const chunk = `1;${'x'.repeat(1000)}\r\na\r\n`;
+  const server = await scripted(['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n', chunk.repeat(17)], true);
+  try {
+    const r = await run(engine, spec(server.port, { timeoutMs: 60000 }));
+    assert.is(r.stage, 'response');
+    assert.is(r.failure, 'error');
+    assert.is(r.code, 'HPE_CHUNK_EXTENSIONS_OVERFLOW');
+    assert.is(r.status, 200);
+  } finally {
+    await server.stop();
+  }
+});
+
 test('the answer to a HEAD has no body whatever its Content-Length says', async ({ engine }) => {
   const server = await scripted(['HTTP/1.1 200 OK\r\nContent-Length: 500\r\n\r\n'], true);
   try {

@@ -348,7 +348,20 @@ def http_stretched(text, line, total, chunk=256, filler=0):
     return bytes([chunk - 1, 2 | filler << 2 | line << 4, pad])
 
 
+MAX_EXTENSIONS = 16384
+
+
+def extensions_stretched(total, chunk=256):
+    """A chunked answer (CHUNKED + CHUNK_LINE ...) whose first chunk line's extensions (";e" and the
+    padding) come to `total` bytes: with the ';' filler the fuzz target pads with MAX_EXTENSIONS - 256 +
+    pad bytes."""
+    pad = total - 2 - (MAX_EXTENSIONS - 256)
+    assert 0 <= pad <= 255, pad
+    return bytes([chunk - 1, 2 | 3 << 2 | 3 << 4, pad])
+
+
 OK = b"HTTP/1.1 200 OK\r\n"
+INTERIM = b"HTTP/1.1 103 Early\r\n\r\n"
 CHUNKED = OK + b"Transfer-Encoding: chunked\r\n\r\n"
 HEAD_FIELDS = OK + b"X: v\r\nContent-Length: 0\r\n\r\n"
 CHUNK_LINE = b"1;e\r\n"
@@ -358,8 +371,16 @@ HTTP_RESPONSE = {
     "head_exactly_max_bytes": http_stretched(HEAD_FIELDS, 1, MAX_HEAD) + HEAD_FIELDS,
     "head_one_byte_past_max": http_stretched(HEAD_FIELDS, 1, MAX_HEAD + 1) + HEAD_FIELDS,
     "long_reason_phrase_head_one_past_max": http_stretched(HEAD_FIELDS, 0, MAX_HEAD + 1, chunk=7) + HEAD_FIELDS,
-    "chunk_extension_line_exactly_max": http_stretched(CHUNK_LINE, 3, MAX_HEAD) + CHUNKED + CHUNK_LINE + b"x\r\n0\r\n\r\n",
-    "chunk_extension_line_one_past_max": http_stretched(CHUNK_LINE, 3, MAX_HEAD + 1) + CHUNKED + CHUNK_LINE,
+    "chunk_extensions_exactly_max": extensions_stretched(MAX_EXTENSIONS) + CHUNKED + CHUNK_LINE + b"x\r\n0\r\n\r\n",
+    "chunk_extensions_one_past_max": extensions_stretched(MAX_EXTENSIONS + 1) + CHUNKED + CHUNK_LINE + b"x\r\n",
+    "chunk_extensions_summed_to_max": extensions_stretched(MAX_EXTENSIONS - 8)
+    + CHUNKED + CHUNK_LINE + b"x\r\n1;1234567\r\nx\r\n0\r\n\r\n",
+    "chunk_extensions_summed_past_max": extensions_stretched(MAX_EXTENSIONS - 8)
+    + CHUNKED + CHUNK_LINE + b"x\r\n1;12345678\r\nx\r\n0\r\n\r\n",
+    "interim_and_final_heads_exactly_max": http_stretched(INTERIM + HEAD_FIELDS, 0, MAX_HEAD, chunk=9)
+    + INTERIM + HEAD_FIELDS,
+    "interim_and_final_heads_one_past_max": http_stretched(INTERIM + HEAD_FIELDS, 0, MAX_HEAD + 1, chunk=9)
+    + INTERIM + HEAD_FIELDS,
     "trailer_exactly_max_bytes": http_stretched(TRAILER, 4, MAX_HEAD) + CHUNKED + b"0\r\n" + TRAILER,
     "trailer_one_byte_past_max": http_stretched(TRAILER, 4, MAX_HEAD + 1) + CHUNKED + b"0\r\n" + TRAILER,
     "chunk_size_of_64k_digits": http_stretched(b"", 3, MAX_HEAD - 10, filler=1) + CHUNKED + b"1\r\nx",

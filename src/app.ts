@@ -1,4 +1,4 @@
-import { ConfigError } from './config/config';
+import { ConfigError } from './config/errors';
 import type { Config } from './config/types';
 import { createServer, type NettoolsServer } from './http/server';
 import { KeyRing } from './keys/key-ring';

@@ -1,7 +1,8 @@
 import { createApp, type App } from './app';
 import { runAgent } from './cli/agent-command';
 import { runKeysCommand } from './cli/keys-command';
-import { ConfigError, helpText, loadConfig } from './config/config';
+import { helpText, loadConfig } from './config/config';
+import { ConfigError } from './config/errors';
 import type { Config } from './config/types';
 import { UwsUnavailableError } from './http/uws';
 import type { KeyRing } from './keys/key-ring';

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { openResolverClient } from '../../src/engines/dns';
-import { openPinger } from '../../src/engines/icmp';
+import { openPinger } from '../../src/engines/icmp/pinger';
 import { median } from '../lib/stats';
 import type { DnsEngineRow, IcmpRow } from '../lib/types';
 import { closedLoop, closedLoopCallbacks } from './loop';

@@ -4,7 +4,7 @@ import { execFileSync, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { loadConfig } from '../../src/config/config';
-import { openTcpConnector, type TcpConnector } from '../../src/engines/tcp';
+import { openTcpConnector, type TcpConnector } from '../../src/engines/tcp/connector';
 import { withTarget } from '../../src/tools/host-target';
 import { openTcp } from '../../src/tools/tcp/run';
 import type { TcpRequest } from '../../src/tools/tcp/types';

@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig } from '../config/config';
+import { loadConfig } from '../config/config';
+import { ConfigError } from '../config/errors';
 import type { Config } from '../config/types';
 import { readCredential } from '../keys/api-key';
 import { AgentLink } from '../locations/agent';

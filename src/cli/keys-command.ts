@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig } from '../config/config';
+import { loadConfig } from '../config/config';
+import { ConfigError } from '../config/errors';
 import { generateKey } from '../keys/api-key';
 import { updateKeyFile, readKeyFile } from '../keys/key-file';
 import { labelFault, type KeyRecord } from '../keys/key-record';

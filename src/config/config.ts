@@ -9,8 +9,6 @@ import { LOCATION_NAME, LOCATION_NAME_RULE, parseHubUrl, parseLocationLabels } f
 import { parseResolvers } from './resolvers';
 import type { Config } from './types';
 
-export { ConfigError } from './errors';
-
 // Why a value is refused; a distinct type so string-valued settings cannot be mistaken for refusals.
 export class SettingRefusal {
   constructor(readonly reason: string) {}

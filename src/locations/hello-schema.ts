@@ -12,8 +12,6 @@ export interface Hello {
   version: string;
 }
 
-// Shared by the hub's check and the OpenAPI document of GET /api/locations, so the two cannot drift.
-export { LOCATION_NAME_SCHEMA };
 export const LABELS_SCHEMA = {
   type: 'object',
   maxProperties: MAX_LABELS,

@@ -1,4 +1,5 @@
-import { LABELS_SCHEMA, LOCATION_NAME_SCHEMA, TOOLS_SCHEMA, VERSION_SCHEMA } from '../locations/hello-schema';
+import { LOCATION_NAME_SCHEMA } from '../config/location';
+import { LABELS_SCHEMA, TOOLS_SCHEMA, VERSION_SCHEMA } from '../locations/hello-schema';
 
 // GET /api/locations' answer: the hub first, then its connected agents by name. The fields an agent
 // announces use the very schemas the hub checks its hello with.

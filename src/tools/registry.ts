@@ -1,6 +1,7 @@
 import type { Registry } from 'prom-client';
 import type { Config } from '../config/types';
-import { openResolverClient, windowShare } from '../engines/dns';
+import { openResolverClient } from '../engines/dns';
+import { windowShare } from '../engines/dns/native';
 import { coalesce } from '../engines/dns/coalescing-client';
 import { ResolverBudget } from '../ratelimit/resolver-budget';
 import type { LimiterStore } from '../ratelimit/limiter-store';

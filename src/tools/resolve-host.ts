@@ -3,7 +3,8 @@
 import type { Address } from '../net/address';
 import type { HostTarget } from '../validation/names';
 import type { ResolverConfig } from '../config/types';
-import { ADDRESS, isAnswered, type DnsRecord, type QueryEntry, type RecordType, type ResolverQueries } from '../engines/dns';
+import type { DnsRecord, QueryEntry, RecordType, ResolverQueries } from '../engines/dns';
+import { ADDRESS, isAnswered } from '../engines/dns/types';
 import { promised, type Answer } from '../util/answer';
 import { upstreamBusy, type HostResolverReport, type ToolFailure } from './outcome';
 import { saidBy, typeOutcome, upstreamFailureCode, whatEachSaid } from './resolver-verdict';

@@ -5,8 +5,6 @@ import { reverseDomain } from '../net/reverse-name';
 import { firstAnswer, type ResolveOptions } from './resolve-host';
 import type { Upstream } from './upstream';
 
-export { reverseDomain };
-
 // The first name any resolver gives, without its final dot; null when none answers in time, the budget
 // of a resolver cannot take the question (a name is a nicety, never worth a refusal), or the address
 // has no reverse name.

@@ -1,5 +1,5 @@
 // Opening the worker's TCP connect engine, or the one sentence that says why this server cannot.
-import { openTcpConnector, type TcpConnector } from '../engines/tcp';
+import { openTcpConnector, type TcpConnector } from '../engines/tcp/connector';
 
 export function openTcpEngine(): { connector: TcpConnector } | { unavailable: string } {
   try {

@@ -1,7 +1,7 @@
 import type { Registry } from 'prom-client';
 import type { Config } from '../config/types';
 import type { Pinger } from '../engines/icmp/types';
-import type { TcpConnector } from '../engines/tcp';
+import type { TcpConnector } from '../engines/tcp/connector';
 import type { FieldError } from '../problems/codes';
 import type { LimiterStore } from '../ratelimit/limiter-store';
 import type { SharedCap } from '../ratelimit/shared-cap';

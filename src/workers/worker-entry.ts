@@ -1,6 +1,7 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { createApp, type App } from '../app';
-import { ConfigError, loadConfig } from '../config/config';
+import { loadConfig } from '../config/config';
+import { ConfigError } from '../config/errors';
 import { UwsUnavailableError } from '../http/uws';
 import { reloadAgentKeys } from '../locations/agent-keys-reload';
 import { createLogger, type Logger } from '../log';

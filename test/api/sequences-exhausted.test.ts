@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openPinger, type Pinger } from '../../src/engines/icmp';
+import type { Pinger } from '../../src/engines/icmp';
+import { openPinger } from '../../src/engines/icmp/pinger';
 import { parseAddress } from '../../src/net/address';
 import { pingTool } from '../../src/tools/ping';
 import { openPing } from '../../src/tools/ping/run';

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ConfigError, flagName, loadConfig } from '../../src/config/config';
+import { flagName, loadConfig } from '../../src/config/config';
+import { ConfigError } from '../../src/config/errors';
 import { formatCidr } from '../support/cidr';
 
 const LOOPBACK = { NETTOOLS_RESOLVERS: 'a=127.0.0.1' };

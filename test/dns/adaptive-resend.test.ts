@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openResolverClient, sendsOf } from '../../src/engines/dns';
+import { openResolverClient } from '../../src/engines/dns';
+import { sendsOf } from '../../src/engines/dns/types';
 import { answerA, startScriptedDns } from '../support/scripted-dns';
 import { sleep, waitFor } from '../support/wait';
 

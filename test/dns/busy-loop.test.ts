@@ -3,7 +3,8 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openResolverClient, sendsOf, type ResolverClient } from '../../src/engines/dns';
+import { openResolverClient, type ResolverClient } from '../../src/engines/dns';
+import { sendsOf } from '../../src/engines/dns/types';
 import type { ResolverConfig } from '../../src/config/types';
 import { busy } from '../support/busy';
 

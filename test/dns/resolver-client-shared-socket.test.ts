@@ -1,7 +1,8 @@
 import dgram from 'node:dgram';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openResolverClient, isAnswered, type EngineCounters, type QueryAnswered, type ResolverClient } from '../../src/engines/dns';
+import { openResolverClient, type EngineCounters, type QueryAnswered, type ResolverClient } from '../../src/engines/dns';
+import { isAnswered } from '../../src/engines/dns/types';
 import type { ResolverConfig } from '../../src/config/types';
 import { startFaultDns, type FaultDns } from '../support/fault-dns';
 import { startKnot, stopAllKnot, type KnotServer } from '../support/knot';

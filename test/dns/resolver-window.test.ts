@@ -1,7 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addon } from '../../src/native/addon';
-import { openResolverClient, resolverWindow, sendsOf, windowShare } from '../../src/engines/dns';
+import { openResolverClient } from '../../src/engines/dns';
+import { resolverWindow, windowShare } from '../../src/engines/dns/native';
+import { sendsOf } from '../../src/engines/dns/types';
 import { answerA, startScriptedDns } from '../support/scripted-dns';
 import { sleep, waitFor } from '../support/wait';
 

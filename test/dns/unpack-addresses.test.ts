@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ADDRESS, isAnswered, type AddressRecord } from '../../src/engines/dns';
+import type { AddressRecord } from '../../src/engines/dns';
+import { ADDRESS, isAnswered } from '../../src/engines/dns/types';
 import { unpackOutcomes } from '../../src/engines/dns/unpack';
 
 // A and AAAA answers cross from the engine as bytes (family, then big-endian 32-bit words) and are

@@ -1,6 +1,7 @@
 // Run inside a test namespace (ip netns exec) where net.ipv4.ping_group_range admits us: pings the target
 // given as JSON in argv[2] over datagram sockets with onEcho, prints the echoes as told and the result.
-import { openPinger, type EchoOptions, type EchoReply } from '../../src/engines/icmp';
+import type { EchoOptions, EchoReply } from '../../src/engines/icmp';
+import { openPinger } from '../../src/engines/icmp/pinger';
 import { ip } from '../support/address';
 
 const pinger = openPinger({ kind: 'dgram' });

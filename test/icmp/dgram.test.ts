@@ -4,7 +4,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { EchoResult, SocketKinds } from '../../src/engines/icmp';
-import { openPinger } from '../../src/engines/icmp';
+import { openPinger } from '../../src/engines/icmp/pinger';
 import { createNetns, type Netns } from '../support/netns';
 import { pingGroupAdmitsUs, testUnless } from '../support/capability';
 import { ip } from '../support/address';

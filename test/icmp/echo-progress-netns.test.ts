@@ -3,7 +3,8 @@
 import { once } from 'node:events';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openPinger, type EchoOptions, type EchoReply, type EchoResult, type Pinger } from '../../src/engines/icmp';
+import type { EchoOptions, EchoReply, EchoResult, Pinger } from '../../src/engines/icmp';
+import { openPinger } from '../../src/engines/icmp/pinger';
 import { startResponder } from '../support/icmp-responder';
 import { netnsTracker } from '../support/netns';
 import { ip } from '../support/address';

@@ -2,7 +2,8 @@
 import { performance } from 'node:perf_hooks';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openPinger, type EchoOptions, type EchoOutcome, type EchoReply, type Pinger } from '../../src/engines/icmp';
+import type { EchoOptions, EchoOutcome, EchoReply, Pinger } from '../../src/engines/icmp';
+import { openPinger } from '../../src/engines/icmp/pinger';
 import { ip } from '../support/address';
 
 let pinger: Pinger;

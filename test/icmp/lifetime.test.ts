@@ -8,7 +8,8 @@ import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openPinger, type SocketKinds } from '../../src/engines/icmp';
+import type { SocketKinds } from '../../src/engines/icmp';
+import { openPinger } from '../../src/engines/icmp/pinger';
 import { waitFor } from '../support/wait';
 import { ip } from '../support/address';
 

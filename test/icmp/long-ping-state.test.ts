@@ -1,6 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openPinger, summarize, type Pinger, type RawEcho, type RawOutcome } from '../../src/engines/icmp';
+import type { Pinger, RawEcho, RawOutcome } from '../../src/engines/icmp';
+import { openPinger } from '../../src/engines/icmp/pinger';
+import { summarize } from '../../src/engines/icmp/stats';
 import { Rounds, type RoundsOutcome } from '../../src/engines/icmp/rounds';
 import { parseAddress } from '../../src/net/address';
 

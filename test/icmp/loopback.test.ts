@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openPinger, type EchoResult, type Pinger } from '../../src/engines/icmp';
+import type { EchoResult, Pinger } from '../../src/engines/icmp';
+import { openPinger } from '../../src/engines/icmp/pinger';
 import { notRoot, testUnless } from '../support/capability';
 import { ip } from '../support/address';
 

@@ -3,7 +3,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openPinger, type Pinger } from '../../src/engines/icmp';
+import type { Pinger } from '../../src/engines/icmp';
+import { openPinger } from '../../src/engines/icmp/pinger';
 import { startResponder as startIcmpResponder, stopResponder } from '../support/icmp-responder';
 import { netnsTracker, type Netns } from '../support/netns';
 import { busy } from '../support/busy';

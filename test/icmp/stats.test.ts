@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { packetStats, roundMicros, rttStats, summarize } from '../../src/engines/icmp';
+import { packetStats, roundMicros, rttStats, summarize } from '../../src/engines/icmp/stats';
 import { parseAddress } from '../../src/net/address';
 
 test('times are rounded to microseconds', () => {

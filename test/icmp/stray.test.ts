@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openPinger } from '../../src/engines/icmp';
+import { openPinger } from '../../src/engines/icmp/pinger';
 import { waitFor } from '../support/wait';
 import { notRoot, testUnless } from '../support/capability';
 import { ip } from '../support/address';

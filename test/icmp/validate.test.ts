@@ -1,6 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { IcmpError, openPinger, pingLimits } from '../../src/engines/icmp';
+import { IcmpError } from '../../src/engines/icmp/errors';
+import { openPinger } from '../../src/engines/icmp/pinger';
+import { pingLimits } from '../../src/engines/icmp/limits';
 import { ip } from '../support/address';
 import { fromNative } from '../../src/engines/icmp/errors';
 import { nativeEngineClass, nativePing } from '../../src/engines/icmp/native';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { httpLimits, openHttpExchanger, type ExchangeResult, type ExchangeSpec, type HttpExchanger } from '../../src/engines/http';
+import { httpLimits, openHttpExchanger, type ExchangeResult, type ExchangeSpec, type HttpExchanger } from '../../src/engines/http/exchanger';
 import { addon } from '../../src/native/addon';
 import { parseAddress } from '../../src/net/address';
 import { openTrustStore, type TrustStore } from '../../src/tools/tls/trust-store';

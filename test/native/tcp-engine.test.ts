@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { waitFor } from '../support/wait';
-import { openTcpConnector, type ConnectAttempt, type TcpConnector } from '../../src/engines/tcp';
+import { openTcpConnector, type ConnectAttempt, type TcpConnector } from '../../src/engines/tcp/connector';
 import { parseAddress, type Address } from '../../src/net/address';
 import { netnsTracker } from '../support/netns';
 import { freeTcpPort } from '../support/ports';

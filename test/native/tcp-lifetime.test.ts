@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openTcpConnector, type ConnectAttempt } from '../../src/engines/tcp';
+import { openTcpConnector, type ConnectAttempt } from '../../src/engines/tcp/connector';
 import { parseAddress } from '../../src/net/address';
 import { netnsTracker } from '../support/netns';
 import { freeTcpPort } from '../support/ports';

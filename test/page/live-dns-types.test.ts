@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { MAX_TYPES, RECORD_TYPES } from '../../src/tools/dns/schema';
+import { RECORD_TYPES } from '../../src/engines/dns/types';
+import { MAX_TYPES } from '../../src/tools/dns/schema';
 import { dnskeyAnchors, startKnot, type KnotServer } from '../support/knot';
 import { startServer, type RunningServer } from '../support/server';
 import { startUnbound, type UnboundServer } from '../support/unbound';

@@ -1,6 +1,6 @@
 // Run inside a test namespace (ip netns exec) where net.ipv4.ping_group_range admits us: opens the
 // engine forced to datagram sockets, pings the targets given as JSON in argv[2], prints one JSON line.
-import { openPinger } from '../../src/engines/icmp';
+import { openPinger } from '../../src/engines/icmp/pinger';
 import { ip } from './address';
 
 // The family comes with the address's value.

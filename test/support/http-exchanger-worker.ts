@@ -1,7 +1,7 @@
 // Runs in a worker thread: opens its own HTTP engine and starts an exchange with a server that never
 // answers (its port in workerData), then tells the parent, which terminates the thread mid-exchange.
 import { parentPort, workerData } from 'node:worker_threads';
-import { openHttpExchanger } from '../../src/engines/http';
+import { openHttpExchanger } from '../../src/engines/http/exchanger';
 import { parseAddress } from '../../src/net/address';
 import { openTrustStore, type TrustStore } from '../../src/tools/tls/trust-store';
 

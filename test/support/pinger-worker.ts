@@ -1,7 +1,7 @@
 // Runs in a worker thread: opens its own engine (the addon is loaded once per thread), starts a ping that
 // would take seconds, and tells the parent; the parent then terminates the thread mid-ping.
 import { parentPort } from 'node:worker_threads';
-import { openPinger } from '../../src/engines/icmp';
+import { openPinger } from '../../src/engines/icmp/pinger';
 import { ip } from './address';
 
 const pinger = openPinger();

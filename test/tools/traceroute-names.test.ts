@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addressOf, parseAddress, type Address } from '../../src/net/address';
-import { reverseDomain } from '../../src/tools/reverse-name';
+import { reverseDomain } from '../../src/net/reverse-name';
 import type { HopDetails } from '../../src/tools/hop-details';
 import { HopNames } from '../../src/tools/traceroute/hop-names';
 import { SENDER, type TraceHop } from '../../src/tools/traceroute/types';

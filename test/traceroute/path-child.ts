@@ -1,7 +1,7 @@
 // Runs inside a path's source namespace (see test/support/trace-path.ts): the real server on this
 // namespace's loopback, the requests the parent test names, then /metrics. Prints one JSON line when
 // the server listens ({ ready }) and one with every answer ({ answers, metrics, kinds, sockets }).
-import { openPinger } from '../../src/engines/icmp';
+import { openPinger } from '../../src/engines/icmp/pinger';
 import { icmpSockets } from '../support/icmp-sockets';
 import { startKnot, type KnotServer, type ZoneSpec } from '../support/knot';
 import { startServer } from '../support/server';

@@ -1,12 +1,14 @@
 import { errorCode, nativeEngineClass } from './native';
-export { resolverWindow, windowShare } from './native';
 import { entryProgress } from './progress';
 import { unpackOutcomes } from './unpack';
 import type { EngineCounters, QueryEntry, RecordType, ResolverQueries, ResolverQuery, SettledEntry } from './types';
 import { LinkedList, type ListNode } from '../../util/linked-list';
 import { promised, type Answer } from '../../util/answer';
 
-export * from './types';
+// The types of ./types here too; its values are imported from it. A value re-exported here would compile to
+// a getter that turns this module's exports into a dictionary (test/architecture/module-exports.test.ts):
+// `export *` did, and every read of one of them cost a dictionary lookup and a megamorphic load.
+export type * from './types';
 
 export interface ResolverClient {
   // Asks every resolver for every type at once; resolves when each query has an answer, an error or timed out.

@@ -1,5 +1,5 @@
 import type { DnsRecord, CnameLink, QueryEntry, RecordType, ResolverQueries } from '../../engines/dns';
-import { ADDRESS, isAnswered } from '../../engines/dns';
+import { ADDRESS, isAnswered } from '../../engines/dns/types';
 import { statesData, typeOutcome, type TypeOutcome } from '../resolver-verdict';
 
 export type MergedRecords = Partial<Record<RecordType | 'CNAME', Array<DnsRecord | CnameLink>>>;

@@ -1,5 +1,6 @@
 import { Gauge, Registry } from 'prom-client';
-import { isAnswered, type QueryAnswered } from '../../engines/dns';
+import type { QueryAnswered } from '../../engines/dns';
+import { isAnswered } from '../../engines/dns/types';
 import { gauge, PROBE_DURATION_HELP, PROBE_SUCCESS_HELP } from '../../probe/gauges';
 import type { Outcome } from '../outcome';
 import { TYPE_OUTCOMES, type TypeOutcome } from '../resolver-verdict';

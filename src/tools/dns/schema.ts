@@ -2,7 +2,6 @@ import { RECORD_TYPES } from '../../engines/dns/types';
 import { TYPE_OUTCOMES } from '../resolver-verdict';
 import { recordSchemas, rrsigSchema } from './record-schemas';
 
-export { RECORD_TYPES };
 // What a request without `types` asks.
 export const DEFAULT_TYPES = ['A', 'AAAA', 'MX', 'TXT'] as const;
 export const MAX_TYPES = 8;

@@ -1,4 +1,5 @@
-import { isAnswered, type ResolverQueries, type RecordType } from '../../engines/dns';
+import type { ResolverQueries, RecordType } from '../../engines/dns';
+import { isAnswered } from '../../engines/dns/types';
 import type { MergedRecords } from './merge';
 
 // A resolver validates when it set AD on any answer of the request (a resolver that never does, such as

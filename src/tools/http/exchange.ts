@@ -1,4 +1,4 @@
-import type { ExchangeResult, HttpExchanger } from '../../engines/http';
+import type { ExchangeResult, HttpExchanger } from '../../engines/http/exchanger';
 import { roundMicros } from '../../engines/icmp/stats';
 import type { Address } from '../../net/address';
 import type { Answer } from '../../util/answer';

@@ -14,7 +14,7 @@ import { TargetPath, type Reached, type TargetTerms } from '../target-path';
 import type { TargetCheck, ToolDeps, ToolEvents, ToolSlot } from '../tool';
 import { connectionRefusal } from '../tls/run';
 import { openTrustStore } from '../tls/trust-store';
-import { openHttpExchanger, type HttpExchanger } from '../../engines/http';
+import { openHttpExchanger, type HttpExchanger } from '../../engines/http/exchanger';
 import type { Address } from '../../net/address';
 import { exchange, type ExchangeOptions, type Exchanged } from './exchange';
 import { httpOutcomeLabel, watchHttp } from './metrics';

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { roundMicros } from '../../engines/icmp/stats';
-import type { TcpConnector } from '../../engines/tcp';
+import type { TcpConnector } from '../../engines/tcp/connector';
 import { refusePort } from '../../policy/port-policy';
 import { createTargetCheck } from '../../policy/target-policy';
 import type { TargetBudget } from '../../ratelimit/target-budget';

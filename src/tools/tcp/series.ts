@@ -3,7 +3,7 @@
 // attempts after the first round are paid for as they start (a long streamed check pays as it goes).
 import { performance } from 'node:perf_hooks';
 import type { Address } from '../../net/address';
-import type { ConnectAttempt, TcpConnector } from '../../engines/tcp';
+import type { ConnectAttempt, TcpConnector } from '../../engines/tcp/connector';
 import type { Answer } from '../../util/answer';
 import type { ToolFailure } from '../outcome';
 import { AttemptTally, toAttempt } from './tally';

@@ -1,4 +1,4 @@
-import type { ConnectAttempt } from '../../engines/tcp';
+import type { ConnectAttempt } from '../../engines/tcp/connector';
 import { roundMicros } from '../../engines/icmp/stats';
 import type { AttemptStats, ConnectStats, TcpAttempt } from './types';
 

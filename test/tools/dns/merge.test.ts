@@ -1,7 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ResolverConfig } from '../../../src/config/types';
-import { addressRecord, type DnsRecord, type QueryEntry, type RecordType, type ResolverQueries } from '../../../src/engines/dns';
+import type { DnsRecord, QueryEntry, RecordType, ResolverQueries } from '../../../src/engines/dns';
+import { addressRecord } from '../../../src/engines/dns/types';
 import { parseAddress, type Address } from '../../../src/net/address';
 import { isConsistent, outcomesOf } from '../../../src/tools/dns/merge';
 

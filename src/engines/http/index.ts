@@ -1,1 +1,0 @@
-export { httpLimits, openHttpExchanger, type ExchangeResult, type ExchangeSpec, type HttpExchanger } from './exchanger';

@@ -1,1 +1,0 @@
-export { openTcpConnector, tcpLimits, type ConnectAttempt, type ConnectOutcome, type TcpConnector } from './connector';

@@ -8,7 +8,9 @@ test('numbers read back in order, only as many as the first number counts from a
   assert.is(r.remaining, 2);
   assert.equal([r.num(), r.num()], [1.5, -1]);
   assert.ok(r.done);
-  assert.throws(() => r.num(), /test: number 3 missing/);
+  r.checkRead();
+  assert.is(r.num(), undefined, 'the number after the count, not the reused array\'s');
+  assert.throws(() => r.checkRead(), /test: number 3 missing/);
 });
 
 test('ASCII texts are slices of the one string, taken in order by their lengths', () => {

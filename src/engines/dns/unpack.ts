@@ -100,6 +100,7 @@ export function unpackOutcomes(packed: readonly unknown[], types: readonly Recor
     for (const type of types) {
       if (c.done) return out;
       out.push(entry(c, type, ask));
+      c.checkRead();
     }
   }
   return out;

@@ -43,6 +43,7 @@ export function unpackReply(statusNames: readonly string[], seq: number, numbers
   if (bytes >= 0) echo.bytes = bytes;
   r.skipAddress();
   r.optStr();
+  r.checkRead();
   return echo;
 }
 
@@ -67,5 +68,6 @@ function echoAt(r: PackedReader, seq: number, statusNames: readonly string[]): R
     echo.icmpType = icmpType;
     echo.icmpCode = icmpCode;
   }
+  r.checkRead();
   return echo;
 }

@@ -38,6 +38,10 @@ export function parseIp(text: string): IpAddress | null {
   const literal = stripBrackets(text);
   // Zone ids name an interface of this host; they never identify a client or a public target.
   if (literal.includes('%')) return null;
+  // An IPv6 literal has a colon and an IPv4 one starts with a digit: a name, most of what comes here,
+  // skips node:net's two long regular expressions (about 1300 instructions a dns request).
+  const first = literal.charCodeAt(0);
+  if ((first < 48 || first > 57) && !literal.includes(':')) return null;
   const family = isIP(literal);
   if (family === 4) return literal === text ? parseIPv4(literal) : null; // "[1.2.3.4]" is not a literal
   if (family === 6) return parseIPv6(literal);

@@ -28,6 +28,10 @@ function flagNames(bits: number): Flag[] {
 }
 
 function record(c: PackedReader, type: RecordType): DnsRecord {
+  if (type === 'A' || type === 'AAAA') {
+    const address = c.address();
+    return addressRecord(address, c.num());
+  }
   if (type === 'MX') {
     const priority = c.num();
     const exchange = c.str();
@@ -47,9 +51,7 @@ function record(c: PackedReader, type: RecordType): DnsRecord {
     for (let k = c.num(); k > 0; k--) parts.push(c.str());
     return { value: parts.join(''), parts, ttl: c.num() };
   }
-  if (type !== 'A' && type !== 'AAAA') return fieldsRecord(c, type);
-  const address = c.address();
-  return addressRecord(address, c.num());
+  return fieldsRecord(c, type);
 }
 
 // How many packets a query sent rides along on its entry under a symbol, out of sight of JSON and of

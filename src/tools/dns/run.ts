@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { ResolverConfig } from '../../config/types';
-import type { ResolverQueries } from '../../engines/dns';
+import type { ResolverQueries, ResolverQuery } from '../../engines/dns';
 import type { CancelToken } from '../../util/cancel';
 import { failed, succeeded, upstreamBusy, type FieldFault, type Outcome, type ToolFailure } from '../outcome';
 import { saidBy, upstreamFailureCode, whatEachSaid } from '../resolver-verdict';
@@ -52,8 +52,11 @@ export async function runDns(upstream: Upstream, resolvers: ResolverConfig[], re
   if (subnet !== undefined && 'fault' in subnet) return failed({ code: 'invalid-field', detail: 'clientSubnet must be a prefix no more specific than /24 (IPv4) or /56 (IPv6)', fields: [subnet.fault] });
   const started = performance.now();
   const { domain, reverseName, types, timeoutMs } = request;
-  const edns = { ...(request.dnssec === true ? { dnssec: true } : {}), ...(subnet === undefined ? {} : { clientSubnet: subnet }) };
-  const asked = await upstream.ask({ domain: reverseName ?? domain, types, resolvers: chosen.resolvers, timeoutMs, ...edns }, cancel, events && progress(events, request, chosen.resolvers));
+  // Built, not spread: a spread of a conditional object is a runtime copy on every request.
+  const query: ResolverQuery = { domain: reverseName ?? domain, types, resolvers: chosen.resolvers, timeoutMs };
+  if (request.dnssec === true) query.dnssec = true;
+  if (subnet !== undefined) query.clientSubnet = subnet;
+  const asked = await upstream.ask(query, cancel, events && progress(events, request, chosen.resolvers));
   if (!asked.ok) return failed(upstreamBusy(asked));
   const results = asked.results;
   if (cancel.aborted) return failed({ code: 'aborted', detail: 'the caller went away before every resolver answered' });
@@ -62,7 +65,11 @@ export async function runDns(upstream: Upstream, resolvers: ResolverConfig[], re
   if (!anyAnswered(results)) return failed(noAnswer(request, reports, durationMs));
   const records = mergeRecords(results, types);
   if (request.dnssec === true) markValidated(records, results, types);
-  return succeeded({ domain, ...(reverseName === undefined ? {} : { reverseName }), records, consistent: isConsistent(results, types), outcomes: outcomesOf(results, types), resolvers: reports, durationMs });
+  const consistent = isConsistent(results, types);
+  const outcomes = outcomesOf(results, types);
+  // reverseName, when there is one, second: the order the JSON shows.
+  if (reverseName === undefined) return succeeded({ domain, records, consistent, outcomes, resolvers: reports, durationMs });
+  return succeeded({ domain, reverseName, records, consistent, outcomes, resolvers: reports, durationMs });
 }
 
 // Not one query answered (NOERROR or NXDOMAIN) anywhere: an upstream failure, never an empty answer.

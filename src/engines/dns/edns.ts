@@ -1,4 +1,4 @@
-import type { PackedReader } from '../../native/packed';
+import { uint32, type PackedReader } from '../../native/packed';
 import { fieldsOf } from './rdata';
 import type { EdnsAsk, ExtendedError, RrsigRecord, SubnetAnswer } from './types';
 
@@ -44,7 +44,7 @@ function rrsig(c: PackedReader, nowSeconds: number): RrsigRecord {
   return {
     typeCovered: typeName(covered), algorithm, labels, originalTtl,
     expiration: signatureTime(expiration, nowSeconds), inception: signatureTime(inception, nowSeconds), keyTag,
-    signerName: f.names[0] ?? '', signature: f.data ?? '', ttl: c.num(),
+    signerName: f.names[0] ?? '', signature: f.data ?? '', ttl: uint32(c),
   };
 }
 

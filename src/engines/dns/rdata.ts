@@ -1,4 +1,4 @@
-import type { PackedReader } from '../../native/packed';
+import { uint32, type PackedReader } from '../../native/packed';
 import type { DnsRecord, RecordType, SvcParams } from './types';
 
 // The records of the newer types, from the engine's packed fields (native/dns/dns_outcome_js.h,
@@ -43,7 +43,7 @@ function svcParams(c: PackedReader): SvcParams {
 
 // The packed fields of one record, in RDATA order (RRSIGs too: src/engines/dns/edns.ts names theirs).
 export function fieldsOf(c: PackedReader): Fields {
-  const numbers = list(c, () => c.num());
+  const numbers = list(c, () => uint32(c));
   const names = list(c, () => c.str());
   const texts = list(c, () => c.str());
   const data = c.optStr();
@@ -72,5 +72,5 @@ function shape(type: RecordType, f: Fields, ttl: number): DnsRecord {
 // A record of a type whose RDATA the engine hands over as fields, ttl last as in every record.
 export function fieldsRecord(c: PackedReader, type: RecordType): DnsRecord {
   const f = fieldsOf(c);
-  return shape(type, f, c.num());
+  return shape(type, f, uint32(c));
 }

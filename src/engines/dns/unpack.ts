@@ -1,4 +1,4 @@
-import { PackedReader } from '../../native/packed';
+import { PackedReader, uint32 } from '../../native/packed';
 import { readEdns } from './edns';
 import { fieldsRecord } from './rdata';
 import { addressRecord, SENDS, type CnameLink, type DnsRecord, type EdnsAsk, type Flag, type QueryAnswered, type QueryEntry, type RecordType } from './types';
@@ -30,26 +30,26 @@ function flagNames(bits: number): Flag[] {
 function record(c: PackedReader, type: RecordType): DnsRecord {
   if (type === 'A' || type === 'AAAA') {
     const address = c.address();
-    return addressRecord(address, c.num());
+    return addressRecord(address, uint32(c));
   }
   if (type === 'MX') {
-    const priority = c.num();
+    const priority = uint32(c);
     const exchange = c.str();
-    return { priority, exchange, ttl: c.num() };
+    return { priority, exchange, ttl: uint32(c) };
   }
   if (type === 'PTR' || type === 'NS') {
     const name = c.str();
-    return { name, ttl: c.num() };
+    return { name, ttl: uint32(c) };
   }
   if (type === 'CNAME') {
     const name = c.str();
     const target = c.str();
-    return { name, target, ttl: c.num() };
+    return { name, target, ttl: uint32(c) };
   }
   if (type === 'TXT') {
     const parts: string[] = [];
     for (let k = c.num(); k > 0; k--) parts.push(c.str());
-    return { value: parts.join(''), parts, ttl: c.num() };
+    return { value: parts.join(''), parts, ttl: uint32(c) };
   }
   return fieldsRecord(c, type);
 }
@@ -84,7 +84,7 @@ function answeredEntry(c: PackedReader, type: RecordType, ask: EdnsAsk): QueryEn
   for (let n = c.num(); n > 0; n--) {
     const name = c.str();
     const target = c.str();
-    cnames.push({ name, target, ttl: c.num() });
+    cnames.push({ name, target, ttl: uint32(c) });
   }
   const base: QueryAnswered = cnames.length > 0 ? { rcode, flags, rttMs, transport, answers, cnames } : { rcode, flags, rttMs, transport, answers };
   const edns = readEdns(c, ask);

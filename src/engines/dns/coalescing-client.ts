@@ -44,6 +44,7 @@ interface Batch {
   endsMs: number; // performance.now() by which the engine has settled every question it carries
   reserved: number[]; // per resolver: how many of its questions were reserved before launch
   owner: Owner | null; // the launching request while it waits
+  slotOf: number[]; // per type of the call, its slot (TYPE_INDEX), looked up once: a lookup by type name is a megamorphic load
 }
 
 // Questions in flight for one name: per resolver, a flight per type index.
@@ -91,7 +92,8 @@ function deliver(flights: Flights, batch: Batch, request: ResolverQuery, results
     for (let j = 0; j < types.length; j++) {
       const type = types[j] as RecordType;
       const flight = batch.flights[i * types.length + j] as Flight;
-      if (slots !== undefined && slots[TYPE_INDEX[type]] === flight) slots[TYPE_INDEX[type]] = undefined;
+      const slot = batch.slotOf[j] as number;
+      if (slots !== undefined && slots[slot] === flight) slots[slot] = undefined;
       const waiters = flight.waiters;
       const entry = queries?.[type] ?? CANCELLED;
       sends += sendsOf(entry);
@@ -128,16 +130,17 @@ function reservedOf(reserved: Reserved | undefined, resolver: ResolverConfig, ty
 // each entry as it settles while it waits.
 function launch(inner: ResolverClient, flights: Flights, name: string, request: ResolverQuery, nowMs: number, reserved: Reserved | undefined, sent: () => SentHook | null, owner: Owner | null, onEntry?: OnEntry): Batch {
   const { resolvers, types } = request;
-  const batch: Batch = { name, cancel: () => undefined, flights: [], endsMs: nowMs + request.timeoutMs, reserved: [], owner };
+  const slotOf = types.map((type) => TYPE_INDEX[type]);
+  const batch: Batch = { name, cancel: () => undefined, flights: [], endsMs: nowMs + request.timeoutMs, reserved: [], owner, slotOf };
   let byName = flights.get(name);
   if (byName === undefined) flights.set(name, (byName = new Map()));
   for (const resolver of resolvers) {
     let slots = byName.get(resolver);
     if (slots === undefined) byName.set(resolver, (slots = [undefined, undefined, undefined, undefined, undefined]));
-    for (const type of types) {
+    for (let j = 0; j < types.length; j++) {
       const flight: Flight = { waiters: null, batch };
       batch.flights.push(flight);
-      slots[TYPE_INDEX[type]] = flight;
+      slots[slotOf[j] as number] = flight;
     }
     batch.reserved.push(reservedOf(reserved, resolver, types));
   }

@@ -62,7 +62,7 @@ export async function runDns(upstream: Upstream, resolvers: ResolverConfig[], re
   if (cancel.aborted) return failed({ code: 'aborted', detail: 'the caller went away before every resolver answered' });
   const durationMs = roundMs(performance.now() - started);
   const reports = report(results);
-  if (!anyAnswered(results)) return failed(noAnswer(request, reports, durationMs));
+  if (!anyAnswered(results, types)) return failed(noAnswer(request, reports, durationMs));
   const records = mergeRecords(results, types);
   if (request.dnssec === true) markValidated(records, results, types);
   const consistent = isConsistent(results, types);

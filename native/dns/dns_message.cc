@@ -1,5 +1,7 @@
 #include "dns/dns_message.h"
 
+#include <algorithm>
+
 #include "dns/dns_edns.h"
 #include "dns/dns_rdata.h"
 
@@ -10,6 +12,7 @@ namespace {
 constexpr size_t kHeaderSize = 12;
 constexpr size_t kMinQuestion = 5;  // root name + type + class
 constexpr size_t kMinRecord = 11;   // root name + type + class + ttl + rdlength
+constexpr size_t kAnswersReserved = 8;
 
 Status ReadHeader(Reader& r, Header* h) {
   if (!r.u16(&h->id) || !r.u16(&h->flags) || !r.u16(&h->qdcount) || !r.u16(&h->ancount) ||
@@ -69,6 +72,9 @@ Status ParseMessage(const uint8_t* data, size_t size, Message* out) {
     out->questions.push_back(std::move(q));
   }
   if (out->header.has(flag::kTc)) return Status::kOk;
+  // Room for a usual answer at once, not grown 1, 2, 4 by moves; a count a hostile message inflates
+  // reserves no more than this.
+  out->answers.reserve(std::min<size_t>(out->header.ancount, kAnswersReserved));
   for (uint16_t i = 0; i < out->header.ancount; ++i) {
     s = ReadRecord(r, &out->answers);
     if (s != Status::kOk) return s;

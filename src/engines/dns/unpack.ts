@@ -49,7 +49,8 @@ function record(c: PackedReader, type: RecordType): DnsRecord {
   if (type === 'TXT') {
     const parts: string[] = [];
     for (let k = c.num(); k > 0; k--) parts.push(c.str());
-    return { value: parts.join(''), parts, ttl: uint32(c) };
+    // Most TXT records are one string: join() of one part still walks the array into a new string.
+    return { value: parts.length === 1 ? (parts[0] as string) : parts.join(''), parts, ttl: uint32(c) };
   }
   return fieldsRecord(c, type);
 }

@@ -42,7 +42,11 @@ test('a 200 is probe_success 1 with the status, version, length and each phase a
   assert.is(sampleValue(samples, 'probe_http_ssl'), 0);
   assert.is(sampleValue(samples, 'probe_http_redirects'), 0);
   assert.is(sampleValue(samples, 'probe_ip_protocol'), 4);
-  for (const phase of ['connect', 'processing']) assert.ok(sampleValue(samples, 'probe_http_duration_seconds', { phase }) > 0, phase);
+  assert.ok(sampleValue(samples, 'probe_http_duration_seconds', { phase: 'connect' }) > 0, 'connect');
+  // Present, and 0 or more: on loopback the answer can arrive before the request's send() returns, and
+  // time to first byte is then 0 (docs/http.md).
+  const processing = samples.find((s) => s.name === 'probe_http_duration_seconds' && s.labels['phase'] === 'processing');
+  assert.ok(processing !== undefined && processing.value >= 0, 'processing');
   assert.is(sampleValue(samples, 'probe_http_duration_seconds', { phase: 'tls' }), 0);
 });
 

@@ -41,6 +41,13 @@ bool TypeFromValue(Napi::Value v, uint16_t* out) {
   return TypeFromName(name, out);
 }
 
+// A resolver as queries go to it: its socket address and, for DoT, the name its certificate must be
+// valid for.
+struct ResolverEndpoint {
+  sockaddr_storage server{};
+  std::string tls_name;
+};
+
 // A DoT resolver's `tlsName`: absent for UDP; otherwise a host name of 1..253 bytes.
 bool ReadTlsName(Napi::Value v, std::string* out) {
   out->clear();
@@ -91,6 +98,7 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
   static Napi::Function Define(Napi::Env env) {
     return DefineClass(env, "DnsEngine",
                        {
+                           InstanceMethod("endpoint", &DnsEngineWrap::Endpoint),
                            InstanceMethod("queryMany", &DnsEngineWrap::QueryMany),
                            InstanceMethod("cancel", &DnsEngineWrap::Cancel),
                            InstanceMethod("counters", &DnsEngineWrap::Counters),
@@ -186,9 +194,37 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     return id;
   }
 
-  // queryMany(name, types, resolvers, timeoutMs, (...packed) => void, progress?, dnssec?, subnetAddress?,
-  // subnetPrefix?): id, with resolvers
-  // [{ address, port, tlsName? }] (tlsName: DoT, the certificate checked against it) and types ['A', ...]. Positional, not one spec object: each named read would make
+  // endpoint(address, port, tlsName?): the number queryMany takes for this resolver (tlsName: DoT, the
+  // certificate checked against it), or 0 when the address, port or name is no such thing (that
+  // resolver's queries are then invalid-address outcomes). Read and parsed once per resolver, not per
+  // query: three reads by name and the address's parse were about 2 % of a dns request's instructions.
+  // The same three give the same number; at most limits::kEndpoints distinct ones.
+  Napi::Value Endpoint(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    CheckOpen(env);
+    const Args args(info, Status::kInvalidArgument);
+    const uint32_t port = args[1].IsNumber() ? args[1].As<Napi::Number>().Uint32Value() : 0;
+    ResolverEndpoint e;
+    if (!ParseEndpoint(args[0], port, &e.server) || !ReadTlsName(args.Absent(2) ? env.Undefined() : args[2], &e.tls_name)) {
+      return Napi::Number::New(env, 0);
+    }
+    // Keyed by the address's text as given: "::1" and "0::1" are two entries for one socket address,
+    // which costs a slot, never a wrong answer.
+    std::string key = args[0].As<Napi::String>().Utf8Value() + ' ' + std::to_string(port) + ' ' + e.tls_name;
+    auto known = endpoint_ids_.find(key);
+    if (known != endpoint_ids_.end()) return Napi::Number::New(env, known->second);
+    if (endpoints_.size() >= limits::kEndpoints) {
+      throw args.Invalid("an engine takes at most " + std::to_string(limits::kEndpoints) + " distinct resolvers");
+    }
+    endpoints_.push_back(std::move(e));
+    const auto id = static_cast<uint32_t>(endpoints_.size());
+    endpoint_ids_.emplace(std::move(key), id);
+    return Napi::Number::New(env, id);
+  }
+
+  // queryMany(name, types, endpoints, timeoutMs, (...packed) => void, progress?, dnssec?, subnetAddress?,
+  // subnetPrefix?): id, with endpoints the numbers endpoint() gave, one per resolver, and types
+  // ['A', ...]. Positional, not one spec object: each named read would make
   // a key string. progress, a function or undefined, gets (index, ...packed) for each query the engine
   // settles, as it settles, index resolver-major and packed one outcome; before the callback. A pair that
   // cannot start is not told there (JS has its outcome in the callback).
@@ -199,7 +235,7 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     Napi::Env env = info.Env();
     CheckOpen(env);
     static constexpr const char* kUsage =
-        "queryMany(name, types, resolvers, timeoutMs, callback, progress?, dnssec?, subnetAddress?, subnetPrefix?) expects a string, two arrays, a number, one or two functions, a boolean, an address and a prefix length";
+        "queryMany(name, types, endpoints, timeoutMs, callback, progress?, dnssec?, subnetAddress?, subnetPrefix?) expects a string, two arrays, a number, one or two functions, a boolean, an address and a prefix length";
     const Args args(info, Status::kInvalidArgument);
     if (args.size() < 5 || !args[0].IsString() || !args[1].IsArray() || !args[2].IsArray() || !args[4].IsFunction()) {
       throw args.Invalid(kUsage);
@@ -228,12 +264,11 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
     ReadEdnsArgs(args, kUsage, &q);
     for (uint32_t i = 0; i < n_resolvers; ++i) {
       Napi::Value rv = resolvers.Get(i);
-      q.server = sockaddr_storage{};
-      bool endpoint_ok = false;
-      if (rv.IsObject()) {
-        Napi::Object r = rv.As<Napi::Object>();
-        endpoint_ok = ParseEndpoint(r.Get("address"), r.Get("port").ToNumber().Uint32Value(), &q.server) &&
-                      ReadTlsName(r.Get("tlsName"), &q.tls_name);
+      const uint32_t endpoint = rv.IsNumber() ? rv.As<Napi::Number>().Uint32Value() : 0;
+      const bool endpoint_ok = endpoint >= 1 && endpoint <= endpoints_.size();
+      if (endpoint_ok) {
+        q.server = endpoints_[endpoint - 1].server;
+        q.tls_name = endpoints_[endpoint - 1].tls_name;
       }
       for (uint32_t j = 0; j < n_types; ++j) {
         q.type = type_codes[j];
@@ -370,6 +405,8 @@ class DnsEngineWrap : public Napi::ObjectWrap<DnsEngineWrap> {
   std::shared_ptr<EngineCore> core_;
   std::unordered_map<uint32_t, std::unique_ptr<Batch>> batches_;
   std::unordered_map<uint32_t, Slot> slots_;  // engine query id -> its place in a batch
+  std::vector<ResolverEndpoint> endpoints_;   // endpoint() number n is endpoints_[n - 1]
+  std::unordered_map<std::string, uint32_t> endpoint_ids_;
   uint32_t next_batch_ = 1;
   Napi::AsyncContext async_;
   OutcomeWriter writer_;

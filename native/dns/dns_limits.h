@@ -3,6 +3,8 @@
 // the binding refuses anything outside them.
 #pragma once
 
+#include <cstddef>
+
 #include "common/range.h"
 #include "dns/dns_resolver_window.h"
 
@@ -11,5 +13,9 @@ namespace nettools::dns::limits {
 // Queries one engine may have on the wire to one resolver at once (its share of the window when each
 // worker thread has an engine).
 constexpr Range kWindowPerResolver{1, ResolverWindow::kMaxInFlight};
+
+// Distinct resolvers one engine knows (DnsEngine.endpoint): the configured ones, a few of them; the bound
+// keeps a caller that makes endpoints without end from growing the table.
+constexpr size_t kEndpoints = 1024;
 
 }  // namespace nettools::dns::limits

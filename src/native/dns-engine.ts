@@ -4,9 +4,6 @@ import type { Packed } from './packed';
 // What the addon's DnsEngine class (native/dns/dns_engine_binding.cc) takes and hands over. The engine's
 // TypeScript side (src/engines/dns) wraps it; nothing else calls it.
 
-// tlsName: a DoT resolver, its certificate checked against that name; absent: UDP (TCP after truncation).
-export type NativeResolvers = ReadonlyArray<{ address: string; port: number; tlsName?: string }>;
-
 // Outcomes packed (src/native/packed.ts; src/engines/dns/unpack.ts reads them). The numbers are the
 // engine's own buffer, rewritten by its next call: unpack first.
 export type PackedOutcomes = Packed;
@@ -29,6 +26,11 @@ export interface NativeDnsCounters {
 }
 
 export interface NativeDnsEngine {
+  // The number queryMany takes for a resolver, made once per resolver (the same three give the same
+  // number); 0 when the address, port or name is no such thing, whose queries are then invalid-address
+  // outcomes. tlsName: a DoT resolver, its certificate checked against that name; absent: UDP (TCP after
+  // truncation). Throws past the engine's bound of distinct resolvers (1024).
+  endpoint(address: string, port: number, tlsName?: string): number;
   // Every (resolver, type) pair of one request; outcomes come back resolver-major, packed, as the
   // arguments of one `done` call. An id for cancel(), or 0 when `done` was already called because
   // nothing could start. `progress`, if given, gets (index, ...packed) for each query the engine
@@ -37,7 +39,7 @@ export interface NativeDnsEngine {
   queryMany(
     name: string,
     types: readonly string[],
-    resolvers: NativeResolvers,
+    endpoints: readonly number[], // endpoint()'s, one per resolver
     timeoutMs: number,
     done: (...packed: PackedOutcomes) => void,
     progress?: (index: number, ...packed: PackedOutcomes) => void,

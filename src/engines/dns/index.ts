@@ -1,3 +1,4 @@
+import type { ResolverConfig } from '../../config/types';
 import { errorCode, nativeEngineClass } from './native';
 import { entryProgress } from './progress';
 import { unpackOutcomes } from './unpack';
@@ -49,6 +50,22 @@ export function openResolverClient(windowPerResolver?: number, tlsCaFile?: strin
   // A canceller per request in flight, so close() can settle every promise it strands (a list, not a
   // Set: see linked-list.ts for what a table that swings with the load keeps alive).
   const pending = new LinkedList<() => void>();
+  // Each resolver's endpoint number, asked of the engine once: resolvers are configuration, the same
+  // objects request after request.
+  const endpointIds = new WeakMap<ResolverConfig, number>();
+  const endpointsOf = (resolvers: readonly ResolverConfig[]): number[] => {
+    const ids = new Array<number>(resolvers.length);
+    for (let i = 0; i < resolvers.length; i++) {
+      const r = resolvers[i] as ResolverConfig;
+      let id = endpointIds.get(r);
+      if (id === undefined) {
+        id = engine.endpoint(r.address, r.port, r.tlsName);
+        endpointIds.set(r, id);
+      }
+      ids[i] = id;
+    }
+    return ids;
+  };
   // One native call and one callback per request, whatever its number of resolvers and types.
   const start = (request: ResolverQuery, done: (results: ResolverQueries[]) => void, onEntry?: (settled: SettledEntry) => void): (() => void) => {
     let id = 0;
@@ -71,7 +88,7 @@ export function openResolverClient(windowPerResolver?: number, tlsCaFile?: strin
     };
     try {
       const subnet = request.clientSubnet;
-      id = engine.queryMany(request.domain, request.types, request.resolvers, request.timeoutMs, settle, progress?.native, request.dnssec, subnet?.address, subnet?.prefix);
+      id = engine.queryMany(request.domain, request.types, endpointsOf(request.resolvers), request.timeoutMs, settle, progress?.native, request.dnssec, subnet?.address, subnet?.prefix);
     } catch (err) {
       settled = true;
       finish(shape(request, [], { error: errorCode(err) }));

@@ -2,7 +2,7 @@ import { addon } from '../../native/addon';
 import type { NativeDnsEngineClass } from '../../native/dns-engine';
 
 // The binding's shapes are typed beside the addon (src/native/dns-engine.ts).
-export type { NativeDnsEngine, NativeResolvers } from '../../native/dns-engine';
+export type { NativeDnsEngine } from '../../native/dns-engine';
 
 // The most queries on the wire to one resolver at once, all engines together.
 export function resolverWindow(): number {

@@ -147,6 +147,12 @@ function logRequest(log: Logger, ex: Exchange, durationMs: number): void {
 
 type Uws = ReturnType<typeof loadNativeUws>;
 
+// uSockets' listen options (LIBUS_LISTEN_DEFAULT: SO_REUSEPORT; LIBUS_LISTEN_EXCLUSIVE_PORT: without it).
+// Both builds' binaries take (host, port, options, callback); the Node 20 build's types lack that form.
+const LISTEN_SHARED = 0;
+const LISTEN_EXCLUSIVE = 1;
+type ListenWithOptions = (host: string, port: number, options: number, cb: (socket: us_listen_socket | false) => void) => unknown;
+
 const cutByShutdown = (ex: Exchange) => refuse(ex, { code: 'shutting-down', detail: 'the server is shutting down and this request did not finish within its grace period; send it again' });
 
 // Answers every request still in flight at the grace's end, and says how many there were.
@@ -177,7 +183,9 @@ function lifecycle(ctx: PipelineContext) {
     },
     listen: (app: ReturnType<Uws['App']>, uws: Uws, config: Config) =>
       new Promise<number>((resolve, reject) => {
-        app.listen(config.host, config.port, (socket) => {
+        // One thread listens exclusively, so nothing can join its port later; worker threads share theirs
+        // through SO_REUSEPORT, and the supervisor saw it free first (./port-owner.ts).
+        (app.listen as unknown as ListenWithOptions).call(app, config.host, config.port, config.workers > 1 ? LISTEN_SHARED : LISTEN_EXCLUSIVE, (socket) => {
           if (!socket) return reject(new Error(`cannot listen on ${config.host}:${config.port}`));
           listenSocket = socket;
           resolve(uws.us_socket_local_port(socket as never));

@@ -1,0 +1,40 @@
+import { createServer } from 'node:net';
+
+// uWebSockets.js listens with SO_REUSEPORT unless told otherwise, and the kernel lets any later socket of
+// the same user join such a port: a second nettools (or anything else listening that way) started on a
+// port already served would start "fine" and take every other connection. So before it serves, the server
+// binds the port once the plain way (no SO_REUSEPORT), which fails while any other socket listens there,
+// and refuses to start, naming why. A single thread then listens exclusively (nothing can join it later);
+// worker threads must share the port among themselves with SO_REUSEPORT (docs/scaling.md).
+
+export type PortRefusal = 'in-use' | 'permission' | 'no-such-address' | 'other';
+
+export class PortUnavailableError extends Error {
+  readonly exitCode = 2; // the operator's to fix, as a bad setting is
+  constructor(
+    readonly code: PortRefusal,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const REFUSALS: Record<string, { code: PortRefusal; words: string }> = {
+  EADDRINUSE: { code: 'in-use', words: 'is already served by another process; stop it or choose another PORT' },
+  EACCES: { code: 'permission', words: 'needs a privilege this process lacks (ports below 1024); choose another PORT' },
+  EADDRNOTAVAIL: { code: 'no-such-address', words: 'names an address this host does not have; check HOST' },
+};
+
+/** Resolves when nothing listens on host:port now; rejects with a PortUnavailableError naming why not. */
+export function ensurePortFree(host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) => {
+      const known = REFUSALS[err.code ?? ''];
+      const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+      reject(new PortUnavailableError(known?.code ?? 'other', `${where} ${known?.words ?? `cannot be listened on (${err.code ?? err.message})`}`));
+    });
+    // exclusive: in a cluster worker Node would otherwise hand the bind to the primary.
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}

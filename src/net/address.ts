@@ -34,42 +34,25 @@ export function addressOf(family: IpFamily, bytes: Uint8Array): Address {
 
 /**
  * The value of an address the engines handed back as big-endian 32-bit words (src/native/packed.ts):
- * one word for IPv4, four for IPv6. Its text is made here, once, from the words; its bytes only when
- * something reads them (the target policy of a resolved host, a trace's end). Most such values are a dns
- * answer's records, which show their text alone, and a 4- or 16-byte Uint8Array each was about 1% of a
- * dns request's instructions.
+ * one word for IPv4, four for IPv6. A plain value like every other (one shape wherever addresses go);
+ * its text made here, once, from the words.
  */
 export function addressOfWords(family: IpFamily, w0: number, w1 = 0, w2 = 0, w3 = 0): Address {
-  return family === 4
-    ? new WordAddress(4, dotted(w0 >>> 24, (w0 >>> 16) & 0xff, (w0 >>> 8) & 0xff, w0 & 0xff), w0, 0, 0, 0)
-    : new WordAddress(6, formatIPv6Words(w0, w1, w2, w3), w0, w1, w2, w3);
-}
-
-class WordAddress implements Address {
-  private made: Uint8Array | undefined = undefined;
-  constructor(
-    readonly family: IpFamily,
-    readonly text: string,
-    private readonly w0: number,
-    private readonly w1: number,
-    private readonly w2: number,
-    private readonly w3: number,
-  ) {}
-
-  get bytes(): Uint8Array {
-    if (this.made !== undefined) return this.made;
-    // Shifts, not a DataView: `.buffer` of a small typed array moves it off the heap (4x the whole decode).
-    const bytes = new Uint8Array(this.family === 4 ? 4 : 16);
-    putWord(bytes, 0, this.w0);
-    if (this.family === 6) {
-      putWord(bytes, 4, this.w1);
-      putWord(bytes, 8, this.w2);
-      putWord(bytes, 12, this.w3);
-    }
-    this.made = bytes;
-    return bytes;
+  if (family === 4) {
+    const bytes = new Uint8Array(4);
+    bytes[0] = w0 >>> 24;
+    bytes[1] = w0 >>> 16;
+    bytes[2] = w0 >>> 8;
+    bytes[3] = w0;
+    return { family, bytes, text: dotted(bytes[0], bytes[1], bytes[2], bytes[3]) };
   }
-
+  // Shifts, not a DataView: `.buffer` of a small typed array moves it off the heap (4x the whole decode).
+  const bytes = new Uint8Array(16);
+  putWord(bytes, 0, w0);
+  putWord(bytes, 4, w1);
+  putWord(bytes, 8, w2);
+  putWord(bytes, 12, w3);
+  return { family, bytes, text: formatIPv6Words(w0, w1, w2, w3) };
 }
 
 function putWord(bytes: Uint8Array, at: number, w: number): void {

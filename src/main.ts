@@ -4,7 +4,7 @@ import { runKeysCommand } from './cli/keys-command';
 import { helpText, loadConfig } from './config/config';
 import { ConfigError } from './config/errors';
 import type { Config } from './config/types';
-import { ensurePortFree } from './http/port-owner';
+import { claimPort } from './http/port-owner';
 import { UwsUnavailableError } from './http/uws';
 import type { KeyRing } from './keys/key-ring';
 import { createLogger, type Logger } from './log';
@@ -33,7 +33,7 @@ function onSignals(log: Logger, stop: () => Promise<{ unfinished: number }>, rel
 
 // One thread serves: the default.
 async function serveHere(config: Config, log: Logger): Promise<void> {
-  if (config.port !== 0) await ensurePortFree(config.host, config.port);
+  if (config.port !== 0) await claimPort(config.host, config.port);
   const app = createApp(config, log);
   const { server, tools, keys, agents } = app;
   onSignals(log, async () => {
@@ -54,7 +54,6 @@ async function serveHere(config: Config, log: Logger): Promise<void> {
 
 // NETTOOLS_WORKERS above 1: worker threads serve the one port; this thread supervises.
 async function serveOnWorkers(config: Config, argv: string[], log: Logger): Promise<void> {
-  if (config.port !== 0) await ensurePortFree(config.host, config.port);
   const workers = await superviseWorkers(config, argv, log);
   onSignals(log, () => workers.shutdown(config.shutdownGraceMs), () => {
     void workers.reloadKeys().then((answers) => {

@@ -25,8 +25,11 @@ const REFUSALS: Record<string, { code: PortRefusal; words: string }> = {
   EADDRNOTAVAIL: { code: 'no-such-address', words: 'names an address this host does not have; check HOST' },
 };
 
-/** Resolves when nothing listens on host:port now; rejects with a PortUnavailableError naming why not. */
-export function ensurePortFree(host: string, port: number): Promise<void> {
+/**
+ * Binds host:port once the plain way and closes it again: the port bound (the kernel's pick for 0), or a
+ * PortUnavailableError naming why not when anything listens there now.
+ */
+export function claimPort(host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', (err: NodeJS.ErrnoException) => {
@@ -35,6 +38,9 @@ export function ensurePortFree(host: string, port: number): Promise<void> {
       reject(new PortUnavailableError(known?.code ?? 'other', `${where} ${known?.words ?? `cannot be listened on (${err.code ?? err.message})`}`));
     });
     // exclusive: in a cluster worker Node would otherwise hand the bind to the primary.
-    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));
+    probe.listen({ host, port, exclusive: true }, () => {
+      const bound = (probe.address() as { port: number }).port;
+      probe.close(() => resolve(bound));
+    });
   });
 }

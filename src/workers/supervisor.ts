@@ -1,8 +1,8 @@
-import { createServer as createNetServer } from 'node:net';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import type { Config } from '../config/types';
+import { claimPort } from '../http/port-owner';
 import type { Logger } from '../log';
 import { SharedCap, sharedCapMemory } from '../ratelimit/shared-cap';
 import { SharedInFlight, sharedInFlightMemory } from '../ratelimit/shared-in-flight';
@@ -27,22 +27,11 @@ export interface Supervisor {
   restarts(): number; // workers replaced since start
 }
 
-// A fixed port for every worker; with PORT=0 one is picked here first.
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once('error', reject);
-    probe.listen(0, host, () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 type Memory = WorkerStart['memory'];
 
 export async function superviseWorkers(config: Config, argv: string[], log: Logger): Promise<Supervisor> {
-  const port = config.port === 0 ? await freePort(config.host) : config.port;
+  // A fixed port for every worker, seen free first; with PORT=0 one is picked here.
+  const port = await claimPort(config.host, config.port);
   const memory: Memory = {
     clients: sharedLimiterMemory(config.rateLimitCacheMax),
     targets: sharedLimiterMemory(DEFAULT_TARGET_CACHE_MAX),

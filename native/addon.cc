@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "common/errno_name.h"
+#include "common/port_claim.h"
 #include "common/socket_probe.h"
 #include "turn_end.h"
 #include "worker_teardown.h"
@@ -28,6 +30,19 @@ Napi::Object SocketKinds(Napi::Env env, int dgram, int raw) {
   return o;
 }
 
+// claimTcpPort(host, port): the port bound (the kernel's pick for 0), or the errno's name.
+Napi::Value ClaimTcpPortJs(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 2 || !info[0].IsString() || !info[1].IsNumber()) {
+    throw Napi::TypeError::New(env, "claimTcpPort(host, port) expects an IP literal and a port");
+  }
+  const uint32_t port = info[1].As<Napi::Number>().Uint32Value();
+  if (port > 65535) throw Napi::RangeError::New(env, "port must be 0 to 65535");
+  const PortClaim claim = ClaimTcpPort(info[0].As<Napi::String>().Utf8Value().c_str(), static_cast<uint16_t>(port));
+  if (claim.error != 0) return Napi::String::New(env, ErrnoName(claim.error));
+  return Napi::Number::New(env, claim.port);
+}
+
 }  // namespace
 
 class Addon : public Napi::Addon<Addon> {
@@ -39,6 +54,8 @@ class Addon : public Napi::Addon<Addon> {
                          });
     // Worker threads call it at start (src/workers/worker-entry.ts).
     exports.Set("closeStrayPollsAtTeardown", Napi::Function::New(env, CloseStrayPollsAtTeardown));
+    // The server's check of its port before it listens (src/http/port-owner.ts).
+    exports.Set("claimTcpPort", Napi::Function::New(env, ClaimTcpPortJs));
     // Each engine defines its own class; registering it is all this file does.
     exports.Set("IcmpEngine", icmp::DefineIcmpEngine(env));
     exports.Set("DnsEngine", dns::DefineDnsEngine(env));

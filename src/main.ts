@@ -33,7 +33,7 @@ function onSignals(log: Logger, stop: () => Promise<{ unfinished: number }>, rel
 
 // One thread serves: the default.
 async function serveHere(config: Config, log: Logger): Promise<void> {
-  if (config.port !== 0) await claimPort(config.host, config.port);
+  if (config.port !== 0) claimPort(config.host, config.port);
   const app = createApp(config, log);
   const { server, tools, keys, agents } = app;
   onSignals(log, async () => {

@@ -1,11 +1,13 @@
-import { createServer } from 'node:net';
+import { addon } from '../native/addon';
 
 // uWebSockets.js listens with SO_REUSEPORT unless told otherwise, and the kernel lets any later socket of
 // the same user join such a port: a second nettools (or anything else listening that way) started on a
 // port already served would start "fine" and take every other connection. So before it serves, the server
 // binds the port once the plain way (no SO_REUSEPORT), which fails while any other socket listens there,
-// and refuses to start, naming why. A single thread then listens exclusively (nothing can join it later);
-// worker threads must share the port among themselves with SO_REUSEPORT (docs/scaling.md).
+// and refuses to start, naming why. It binds and never listens: a client (a health check) that connects
+// meanwhile is refused, never accepted by the check and reset. A single thread then listens exclusively
+// (nothing can join it later); worker threads must share the port among themselves with SO_REUSEPORT
+// (docs/scaling.md).
 
 export type PortRefusal = 'in-use' | 'permission' | 'no-such-address' | 'other';
 
@@ -26,21 +28,13 @@ const REFUSALS: Record<string, { code: PortRefusal; words: string }> = {
 };
 
 /**
- * Binds host:port once the plain way and closes it again: the port bound (the kernel's pick for 0), or a
- * PortUnavailableError naming why not when anything listens there now.
+ * Binds host:port once the plain way and closes it again: the port bound (the kernel's pick for 0); throws
+ * a PortUnavailableError naming why not when anything listens there now.
  */
-export function claimPort(host: string, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', (err: NodeJS.ErrnoException) => {
-      const known = REFUSALS[err.code ?? ''];
-      const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
-      reject(new PortUnavailableError(known?.code ?? 'other', `${where} ${known?.words ?? `cannot be listened on (${err.code ?? err.message})`}`));
-    });
-    // exclusive: in a cluster worker Node would otherwise hand the bind to the primary.
-    probe.listen({ host, port, exclusive: true }, () => {
-      const bound = (probe.address() as { port: number }).port;
-      probe.close(() => resolve(bound));
-    });
-  });
+export function claimPort(host: string, port: number): number {
+  const claimed = addon().claimTcpPort(host, port);
+  if (typeof claimed === 'number') return claimed;
+  const known = REFUSALS[claimed];
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  throw new PortUnavailableError(known?.code ?? 'other', `${where} ${known?.words ?? `cannot be listened on (${claimed})`}`);
 }

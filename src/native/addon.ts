@@ -19,6 +19,9 @@ export interface NativeAddon {
   // For a worker thread: when it ends, however abruptly, the sockets uWS left open on its loop are
   // closed, so that Node does not abort the whole process (native/worker_teardown.cc).
   closeStrayPollsAtTeardown(): void;
+  // Binds a TCP socket to host (an IP literal) and port and closes it, never listening: the port bound
+  // (the kernel's pick for 0), or the errno's name (EADDRINUSE while anything listens there).
+  claimTcpPort(host: string, port: number): number | string;
   // The engines' classes; their TypeScript sides (src/engines/*/native.ts) wrap them.
   IcmpEngine: NativeIcmpEngineClass;
   DnsEngine: NativeDnsEngineClass;

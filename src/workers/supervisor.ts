@@ -31,7 +31,7 @@ type Memory = WorkerStart['memory'];
 
 export async function superviseWorkers(config: Config, argv: string[], log: Logger): Promise<Supervisor> {
   // A fixed port for every worker, seen free first; with PORT=0 one is picked here.
-  const port = await claimPort(config.host, config.port);
+  const port = claimPort(config.host, config.port);
   const memory: Memory = {
     clients: sharedLimiterMemory(config.rateLimitCacheMax),
     targets: sharedLimiterMemory(DEFAULT_TARGET_CACHE_MAX),

@@ -1,10 +1,11 @@
 import { createServer, type Server } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { claimPort, PortUnavailableError } from '../../src/http/port-owner';
 import { loadNativeUws } from '../../src/http/uws';
 import { request } from '../support/http';
 import { runToExit, spawnServer, stopServers } from '../support/child-server';
-import { freeTcpPort } from '../support/ports';
+import { accepts, freeTcpPort } from '../support/ports';
 
 // A port another process already serves is refused at start, in one line, instead of shared with it
 // through SO_REUSEPORT (src/http/port-owner.ts).
@@ -69,6 +70,34 @@ test('a program that listens with SO_REUSEPORT cannot join the port of a running
     assert.is((await request(first.base, '/health')).status, 200);
   } finally {
     await stopServers(first);
+  }
+});
+
+test('the check binds a free port and leaves nothing listening there', async () => {
+  const port = await freeTcpPort('127.0.0.1');
+  assert.is(claimPort('127.0.0.1', port), port);
+  assert.is(await accepts(port), false);
+});
+
+test('the check of port 0 gives the port the kernel picked', () => {
+  assert.ok(claimPort('127.0.0.1', 0) > 0);
+});
+
+test('the check names a port in use, and an address the host lacks, by code', async () => {
+  const other = await listenPlain();
+  const refusal = (host: string, port: number) => {
+    try {
+      claimPort(host, port);
+    } catch (err) {
+      return err instanceof PortUnavailableError ? err.code : 'not a refusal';
+    }
+    return 'claimed';
+  };
+  try {
+    assert.is(refusal('127.0.0.1', portOf(other)), 'in-use');
+    assert.is(refusal('198.18.255.254', 0), 'no-such-address'); // no interface here has it
+  } finally {
+    other.close();
   }
 });
 

@@ -1,5 +1,5 @@
 import type { ResolverConfig } from '../../config/types';
-import { errorCode, nativeEngineClass } from './native';
+import { errorCode, nativeEngineClass, type NativeDnsEngine } from './native';
 import { entryProgress } from './progress';
 import { unpackOutcomes } from './unpack';
 import type { EngineCounters, QueryEntry, RecordType, ResolverQueries, ResolverQuery, SettledEntry } from './types';
@@ -42,6 +42,25 @@ function shape(request: ResolverQuery, packed: readonly unknown[], fallback: Que
   });
 }
 
+// Each resolver's endpoint number (NativeDnsEngine.endpoint), asked of the engine once: resolvers are
+// configuration, the same objects request after request.
+function endpointNumbers(engine: NativeDnsEngine): (resolvers: readonly ResolverConfig[]) => number[] {
+  const known = new WeakMap<ResolverConfig, number>();
+  return (resolvers) => {
+    const ids = new Array<number>(resolvers.length);
+    for (let i = 0; i < resolvers.length; i++) {
+      const r = resolvers[i] as ResolverConfig;
+      let id = known.get(r);
+      if (id === undefined) {
+        id = engine.endpoint(r.address, r.port, r.tlsName);
+        known.set(r, id);
+      }
+      ids[i] = id;
+    }
+    return ids;
+  };
+}
+
 // `windowPerResolver`: see windowShare in native.ts. `tlsCaFile`: trust anchors for DoT resolvers besides
 // the system's (NETTOOLS_TLS_CA_FILE).
 export function openResolverClient(windowPerResolver?: number, tlsCaFile?: string | null): ResolverClient {
@@ -50,22 +69,7 @@ export function openResolverClient(windowPerResolver?: number, tlsCaFile?: strin
   // A canceller per request in flight, so close() can settle every promise it strands (a list, not a
   // Set: see linked-list.ts for what a table that swings with the load keeps alive).
   const pending = new LinkedList<() => void>();
-  // Each resolver's endpoint number, asked of the engine once: resolvers are configuration, the same
-  // objects request after request.
-  const endpointIds = new WeakMap<ResolverConfig, number>();
-  const endpointsOf = (resolvers: readonly ResolverConfig[]): number[] => {
-    const ids = new Array<number>(resolvers.length);
-    for (let i = 0; i < resolvers.length; i++) {
-      const r = resolvers[i] as ResolverConfig;
-      let id = endpointIds.get(r);
-      if (id === undefined) {
-        id = engine.endpoint(r.address, r.port, r.tlsName);
-        endpointIds.set(r, id);
-      }
-      ids[i] = id;
-    }
-    return ids;
-  };
+  const endpointsOf = endpointNumbers(engine);
   // One native call and one callback per request, whatever its number of resolvers and types.
   const start = (request: ResolverQuery, done: (results: ResolverQueries[]) => void, onEntry?: (settled: SettledEntry) => void): (() => void) => {
     let id = 0;

@@ -127,18 +127,35 @@ struct Engine::Echo {
 };
 
 struct Engine::Session {
-  uv_timer_t timer{};
-  Engine* engine = nullptr;
   uint64_t id = 0;
   PingOptions opts;
   Socket* socket = nullptr;
   uint8_t cookie[kCookieLen] = {};
   std::vector<Echo> echoes;
   uint32_t next_send = 0;
+  // Echoes before this one are all settled; it only moves forward (see FirstOpen).
+  uint32_t first_open = 0;
   uint32_t settled = 0;
   uint32_t duplicates = 0;
   uint64_t start_ns = 0;
-  bool progress = false;  // report each echo's outcome as it is decided
+  uint32_t wake_slot = 0;  // in the engine's WakeHeap, held for the session's life
+  bool progress = false;   // report each echo's outcome as it is decided
+};
+
+// Marks an engine frame (a poll or the timer firing) for as long as it is on the stack, and frees the
+// sessions dropped meanwhile when the outermost one returns. The engine itself is freed only from a close
+// callback, never under a frame.
+class Engine::Frame {
+ public:
+  explicit Frame(Engine* engine) : engine_(engine) { ++engine_->depth_; }
+  ~Frame() {
+    if (--engine_->depth_ == 0) engine_->FreeDropped();
+  }
+  Frame(const Frame&) = delete;
+  Frame& operator=(const Frame&) = delete;
+
+ private:
+  Engine* engine_;
 };
 
 Engine::Engine(uv_loop_t* loop, DoneFn done, EchoFn echo)
@@ -149,7 +166,10 @@ Engine::Engine(uv_loop_t* loop, DoneFn done, EchoFn echo)
   v6_->family = Family::kV6;
 }
 
-Engine::~Engine() = default;
+Engine::~Engine() {
+  FreeDropped();
+  for (auto& [id, session] : sessions_) delete session;
+}
 
 Status Engine::Create(uv_loop_t* loop, KindPreference pref, DoneFn done, Engine** out, EchoFn echo) {
   auto* e = new Engine(loop, std::move(done), std::move(echo));
@@ -159,6 +179,9 @@ Status Engine::Create(uv_loop_t* loop, KindPreference pref, DoneFn done, Engine*
     delete e;
     return Status::kRandomUnavailable;
   }
+  uv_timer_init(loop, &e->timer_);
+  e->timer_.data = e;
+  ++e->open_handles_;
   e->OpenSocket(*e->v4_, pref, raw_id);
   e->OpenSocket(*e->v6_, pref, raw_id);
   *out = e;
@@ -178,7 +201,7 @@ void Engine::OpenSocket(Socket& s, KindPreference pref, uint16_t raw_id) {
   ClaimHandle(reinterpret_cast<uv_handle_t*>(&s.poll));
   ++open_handles_;
   uv_poll_start(&s.poll, UV_READABLE | UV_PRIORITIZED, &Engine::OnPoll);
-  // An idle engine must not keep Node alive; a session's timer does while a ping is in flight.
+  // An idle engine must not keep Node alive; the engine's timer does while a ping is in flight.
   uv_unref(reinterpret_cast<uv_handle_t*>(&s.poll));
 }
 
@@ -209,7 +232,6 @@ Status Engine::Start(const PingOptions& opts, uint64_t* out, bool progress) {
   uint8_t cookie[kCookieLen];
   if (!random_.Fill(cookie, sizeof(cookie))) return Status::kRandomUnavailable;
   auto* session = new Session();
-  session->engine = this;
   session->id = next_session_++;
   session->opts = opts;
   session->progress = progress && echo_ != nullptr;
@@ -222,20 +244,52 @@ Status Engine::Start(const PingOptions& opts, uint64_t* out, bool progress) {
   }
   for (uint32_t i = 0; i < opts.count; ++i) session->echoes[i].seq = seqs[i];
   std::memcpy(session->cookie, cookie, sizeof(cookie));
-  uv_timer_init(loop_, &session->timer);
-  session->timer.data = session;
-  ++open_handles_;
+  session->wake_slot = wake_.Take();
+  if (session->wake_slot >= wake_owner_.size()) wake_owner_.resize(session->wake_slot + 1);
+  wake_owner_[session->wake_slot] = session;
   session->start_ns = uv_hrtime();
   sessions_[session->id] = session;
-  // The first echo goes out on the next loop turn, so done is never called from inside Start.
-  uv_timer_start(&session->timer, &Engine::OnTimer, 0, 0);
+  // The first echo goes out when the timer fires, on a later loop turn, so done is never called from
+  // inside Start (a Start inside Fire is due after the time Fire took, so it waits for the next fire too).
+  Schedule(session);
   *out = session->id;
   return Status::kOk;
 }
 
-void Engine::OnTimer(uv_timer_t* handle) {
-  auto* session = static_cast<Session*>(handle->data);
-  session->engine->Advance(session);
+void Engine::OnTimer(uv_timer_t* handle) { static_cast<Engine*>(handle->data)->Fire(); }
+
+// Advances every session whose wake-up is due by the time the timer fired. Sessions started, cancelled
+// or rescheduled by the callbacks meanwhile only change the heap; the timer is armed once, at the end.
+void Engine::Fire() {
+  const Frame frame(this);
+  armed_ns_ = UINT64_MAX;  // a one-shot that just fired
+  firing_ = true;
+  const uint64_t now = uv_hrtime();
+  while (!closing_ && !wake_.empty() && wake_.top_due() <= now) {
+    const uint32_t slot = wake_.top_slot();
+    wake_.Clear(slot);
+    Advance(wake_owner_[slot]);
+  }
+  firing_ = false;
+  if (!closing_) Arm();
+}
+
+// Arms the timer for the earliest wake-up unless it already fires by then, or stops it when no session
+// waits: a stopped timer does not keep Node alive, an armed one does.
+void Engine::Arm() {
+  if (wake_.empty()) {
+    if (armed_ns_ != UINT64_MAX) uv_timer_stop(&timer_);
+    armed_ns_ = UINT64_MAX;
+    return;
+  }
+  const uint64_t wake = wake_.top_due();
+  if (wake >= armed_ns_) return;
+  // libuv timers count from the loop's cached time: refresh it so the timer does not fire early.
+  uv_update_time(loop_);
+  const uint64_t now = uv_hrtime();
+  const uint64_t delay_ms = wake <= now ? 0 : (wake - now + kNsPerMs - 1) / kNsPerMs;
+  uv_timer_start(&timer_, &Engine::OnTimer, delay_ms, 0);
+  armed_ns_ = wake;
 }
 
 uint64_t Engine::IntervalNs(const PingOptions& o) {
@@ -250,7 +304,7 @@ void Engine::Advance(Session* session) {
     if (!SendNext(session)) return;
   }
   const uint64_t now = uv_hrtime();
-  if (HasDue(*session, now)) {
+  if (HasDue(session, now)) {
     // libuv runs timers before it polls: on a busy loop a reply that came in time may sit unread while
     // its deadline passes. Read first; the kernel's receive stamp then says whether it was in time.
     const uint64_t id = session->id;
@@ -260,13 +314,7 @@ void Engine::Advance(Session* session) {
     // What was read may have finished this session (its callback may even have closed the engine).
     if (closing_ || sessions_.find(id) == sessions_.end()) return;
   }
-  for (Echo& e : session->echoes) {
-    if (e.state == Echo::State::kInFlight && now >= e.deadline_ns) {
-      e.state = Echo::State::kSettled;
-      e.outcome.status = ReplyStatus::kTimeout;
-      if (!Settled(session, e)) return;
-    }
-  }
+  if (!SettleTimeouts(session, now)) return;
   if (session->next_send == o.count && session->settled == o.count) {
     Finish(session);
   } else {
@@ -274,11 +322,42 @@ void Engine::Advance(Session* session) {
   }
 }
 
-bool Engine::HasDue(const Session& session, uint64_t now_ns) {
-  for (const Echo& e : session.echoes) {
-    if (e.state == Echo::State::kInFlight && now_ns >= e.deadline_ns) return true;
+// Echoes go out in order and share one timeout, so their deadlines rise with their index: the first echo
+// still in flight has the earliest, and none after the first not yet due is due either.
+bool Engine::SettleTimeouts(Session* session, uint64_t now_ns) {
+  for (uint32_t i = FirstOpen(session); i < session->next_send; ++i) {
+    Echo& e = session->echoes[i];
+    if (e.state != Echo::State::kInFlight) continue;
+    if (now_ns < e.deadline_ns) break;
+    e.state = Echo::State::kSettled;
+    e.outcome.status = ReplyStatus::kTimeout;
+    if (!Settled(session, e)) return false;
   }
-  return false;
+  return true;
+}
+
+// The first echo not settled yet: in flight when below next_send. Each echo settles once, so the index
+// only moves forward and a session's scans cost its count in all.
+uint32_t Engine::FirstOpen(Session* session) {
+  uint32_t& i = session->first_open;
+  while (i < session->next_send && session->echoes[i].state == Echo::State::kSettled) ++i;
+  return i;
+}
+
+bool Engine::HasDue(Session* session, uint64_t now_ns) {
+  const uint32_t i = FirstOpen(session);
+  return i < session->next_send && now_ns >= session->echoes[i].deadline_ns;
+}
+
+// The next send or the earliest deadline, whichever comes first.
+uint64_t Engine::NextWake(Session* session) {
+  uint64_t wake = UINT64_MAX;
+  if (session->next_send < session->opts.count) {
+    wake = session->start_ns + static_cast<uint64_t>(session->next_send) * IntervalNs(session->opts);
+  }
+  const uint32_t open = FirstOpen(session);
+  if (open < session->next_send && session->echoes[open].deadline_ns < wake) wake = session->echoes[open].deadline_ns;
+  return wake;
 }
 
 bool Engine::SendNext(Session* session) {
@@ -311,7 +390,7 @@ bool Engine::SendNext(Session* session) {
 bool Engine::Settled(Session* session, const Echo& e) {
   ++session->settled;
   if (!session->progress) return true;
-  // The session object outlives a cancel until its timer's close callback, so it can be checked after.
+  // A session dropped under an engine frame is freed only when the frame returns, so it can be checked after.
   // A copy of the function: the call may close the engine, which clears echo_ while it runs.
   const uint64_t id = session->id;
   const EchoFn echo = echo_;
@@ -320,19 +399,8 @@ bool Engine::Settled(Session* session, const Echo& e) {
 }
 
 void Engine::Schedule(Session* session) {
-  const PingOptions& o = session->opts;
-  uint64_t wake = UINT64_MAX;
-  if (session->next_send < o.count) {
-    wake = session->start_ns + static_cast<uint64_t>(session->next_send) * IntervalNs(o);
-  }
-  for (const Echo& e : session->echoes) {
-    if (e.state == Echo::State::kInFlight && e.deadline_ns < wake) wake = e.deadline_ns;
-  }
-  // libuv timers count from the loop's cached time: refresh it so the timer does not fire early.
-  uv_update_time(loop_);
-  const uint64_t now = uv_hrtime();
-  const uint64_t delay_ms = wake <= now ? 0 : (wake - now + kNsPerMs - 1) / kNsPerMs;
-  uv_timer_start(&session->timer, &Engine::OnTimer, delay_ms, 0);
+  wake_.Set(session->wake_slot, NextWake(session));
+  if (!firing_) Arm();
 }
 
 void Engine::Finish(Session* session) {
@@ -350,13 +418,20 @@ void Engine::Finish(Session* session) {
 void Engine::Drop(Session* session) {
   for (const Echo& e : session->echoes) session->socket->seqs.Release(e.seq);
   sessions_.erase(session->id);
-  uv_timer_stop(&session->timer);
-  uv_close(reinterpret_cast<uv_handle_t*>(&session->timer), [](uv_handle_t* h) {
-    auto* s = static_cast<Session*>(h->data);
-    Engine* engine = s->engine;
-    delete s;
-    engine->HandleClosed();
-  });
+  wake_.Free(session->wake_slot);
+  wake_owner_[session->wake_slot] = nullptr;
+  // The last session gone stops the timer at once, so the process need not wait for its wake-up.
+  if (!firing_) Arm();
+  if (depth_ > 0) {
+    dropped_.push_back(session);
+  } else {
+    delete session;
+  }
+}
+
+void Engine::FreeDropped() {
+  for (Session* session : dropped_) delete session;
+  dropped_.clear();
 }
 
 void Engine::Cancel(uint64_t id) {
@@ -371,6 +446,8 @@ void Engine::Close(std::function<void()> closed) {
   echo_ = nullptr;
   closed_ = std::move(closed);
   while (!sessions_.empty()) Drop(sessions_.begin()->second);
+  armed_ns_ = UINT64_MAX;
+  uv_close(reinterpret_cast<uv_handle_t*>(&timer_), [](uv_handle_t* h) { static_cast<Engine*>(h->data)->HandleClosed(); });
   for (Socket* s : {v4_.get(), v6_.get()}) {
     if (s->opened.fd < 0) continue;
     ReleaseHandle(reinterpret_cast<uv_handle_t*>(&s->poll));
@@ -398,6 +475,7 @@ void Engine::Destroy() {
 void Engine::OnPoll(uv_poll_t* handle, int status, int /*events*/) {
   auto* s = static_cast<Socket*>(handle->data);
   Engine* engine = s->engine;
+  const Frame frame(engine);
   if (status < 0) {
     // libuv stops a handle that saw POLLERR; watch again, the queue is drained below.
     uv_poll_start(handle, UV_READABLE | UV_PRIORITIZED, &Engine::OnPoll);

@@ -1,5 +1,6 @@
 // The ping engine: one ICMP socket per family shared by every ping in flight, driven by the host's
-// libuv loop (uv_poll_t on each socket, one uv_timer_t per ping session). No threads, nothing blocks.
+// libuv loop (uv_poll_t on each socket, one uv_timer_t for every session's wake-ups). No threads, nothing
+// blocks.
 #pragma once
 
 #include <uv.h>
@@ -18,6 +19,7 @@
 #include "icmp/icmp_seq_table.h"
 #include "icmp/icmp_socket.h"
 #include "icmp/icmp_status.h"
+#include "icmp/icmp_wake_heap.h"
 
 namespace nettools::icmp {
 
@@ -91,8 +93,8 @@ class Engine {
   Status Start(const PingOptions& opts, uint64_t* session, bool progress = false);
   // Stops sending, frees the session's sequences; done is not called.
   void Cancel(uint64_t session);
-  // Closes sockets and timers; once libuv has released every handle, calls closed (if any) and frees
-  // the engine. closed may run before Close returns when there was nothing to wait for.
+  // Closes the sockets and the timer; once libuv has released every handle, calls closed (if any) and
+  // frees the engine, always on a later loop turn.
   void Close(std::function<void()> closed = nullptr);
 
   FamilyState state(Family family) const;
@@ -102,6 +104,7 @@ class Engine {
   struct Echo;
   struct Session;
   struct Socket;
+  class Frame;
 
   Engine(uv_loop_t* loop, DoneFn done, EchoFn echo);
   ~Engine();
@@ -121,14 +124,20 @@ class Engine {
   void HandleQueuedError(Socket& s, const uint8_t* data, const Received& rx);
   Session* Owner(Socket& s, const ParsedPacket& p, uint32_t* index);
   static void OnTimer(uv_timer_t* handle);
+  void Fire();
+  void Arm();
   void Advance(Session* session);
   bool SendNext(Session* session);  // false as Settled
-  static bool HasDue(const Session& session, uint64_t now_ns);  // an echo in flight past its deadline
+  bool SettleTimeouts(Session* session, uint64_t now_ns);  // false as Settled
+  static uint32_t FirstOpen(Session* session);
+  static bool HasDue(Session* session, uint64_t now_ns);  // an echo in flight past its deadline
+  static uint64_t NextWake(Session* session);
   static uint64_t IntervalNs(const PingOptions& o);
   static double RttMs(const Echo& e, const Received& rx);
   void Schedule(Session* session);
   void Finish(Session* session);
   void Drop(Session* session);
+  void FreeDropped();
   void HandleClosed();
   void Destroy();
 
@@ -140,6 +149,16 @@ class Engine {
   std::unique_ptr<Socket> v6_;
   std::unique_ptr<ReceiveBatch> rx_;  // the normal queue's datagrams, read a batch at a time
   std::unordered_map<uint64_t, Session*> sessions_;
+  // Every session's next wake-up (by its slot) and the one timer armed for the earliest of them.
+  WakeHeap wake_;
+  std::vector<Session*> wake_owner_;  // per slot
+  uv_timer_t timer_{};
+  uint64_t armed_ns_ = UINT64_MAX;  // the wake-up the timer is armed for; UINT64_MAX when stopped
+  bool firing_ = false;             // inside Fire, which arms the timer once at its end
+  // Engine frames (a poll or the timer) on the stack. A session dropped inside one is freed only when the
+  // outermost returns: whoever called back into JavaScript may still look at it.
+  int depth_ = 0;
+  std::vector<Session*> dropped_;
   RandomPool random_;  // the raw-socket identifier and each session's payload cookie
   uint64_t next_session_ = 1;
   bool closing_ = false;

@@ -5,11 +5,11 @@ import { problemJson } from './problem-json';
 import type { HttpResponse } from './uws';
 import { writeAtTurnEnd, type TurnEndWrite } from './write-batch';
 
-const statusLines = new Map<number, string>();
+// "<status> <reason>" by status, made on first use. Filled up front (statuses are 100-599) so that the list
+// is read by index as a plain array, not hashed as a sparse one.
+const statusLines: Array<string | undefined> = new Array<string | undefined>(600).fill(undefined);
 function statusLine(status: number): string {
-  let line = statusLines.get(status);
-  if (line === undefined) statusLines.set(status, (line = `${status} ${STATUS_CODES[status] ?? ''}`));
-  return line;
+  return (statusLines[status] ??= `${status} ${STATUS_CODES[status] ?? ''}`);
 }
 
 // "\r\nName: " for each header name (a small fixed set in our code), built once: a head is then
@@ -182,6 +182,13 @@ export class Exchange implements CancelToken, TurnEndWrite {
   // ids that passed PLAIN_ID: never a line break, which in this one-piece head would start a header.
   header(name: string, value: string): this {
     this.head += lineStart(name) + value;
+    return this;
+  }
+
+  // Header lines already made, each "\r\nName: value" with a value as header() takes: for the headers of
+  // every response, whose constant parts their writers make once.
+  lines(text: string): this {
+    this.head += text;
     return this;
   }
 

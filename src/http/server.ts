@@ -59,6 +59,9 @@ function pageFiles(log: Logger): Map<string, DocsAsset> {
   return files;
 }
 
+// Every response's first header: its id, which requestId() keeps to characters a header value may hold.
+const REQUEST_ID_LINE = '\r\nX-Request-Id: ';
+
 // Wiring and lifecycle: the request pipeline itself is in routes, tool-route and pipeline/.
 export function createServer(deps: ServerDeps): NettoolsServer {
   const { config, log, metrics } = deps;
@@ -90,7 +93,7 @@ export function createServer(deps: ServerDeps): NettoolsServer {
     life.started(ex);
     try {
       ex.requestId = requestId(req.getHeader('x-request-id'));
-      ex.header('X-Request-Id', ex.requestId);
+      ex.lines(REQUEST_ID_LINE + ex.requestId);
       if (life.draining) ex.closeConnection = true;
       dispatch(routes, ex, req);
     } catch (err) {

@@ -6,9 +6,9 @@ import type { RateDecision } from './client-limiter';
 //   X-RateLimit-Limit / -Remaining / -Reset    (the older de-facto fields)
 //   Retry-After                                 (refusals only)
 
-/** Where headers go: an HTTP exchange, or a list in a test. */
+/** Where headers go: an HTTP exchange, or a list in a test. `text` is whole "\r\nName: value" lines. */
 export interface HeaderSink {
-  header(name: string, value: string): unknown;
+  lines(text: string): unknown;
 }
 
 export const DEFAULT_POLICY_NAME = 'default';
@@ -18,9 +18,9 @@ function sfString(text: string): string {
 }
 
 /**
- * Writes the headers for a decision under one policy. What depends only on the policy is built once.
- * `t` and `X-RateLimit-Reset` describe when the bucket is full again; X-RateLimit-Reset is in epoch
- * seconds as GitHub and most older clients read it. `w` is the refill window in whole seconds,
+ * Writes the headers for a decision under one policy, as one block of lines whose constant parts are
+ * built once. `t` and `X-RateLimit-Reset` describe when the bucket is full again; X-RateLimit-Reset is in
+ * epoch seconds as GitHub and most older clients read it. `w` is the refill window in whole seconds,
  * rounded up (the field cannot carry fractions). `Retry-After` is whole seconds, rounded up, so a
  * client that waits exactly that long is let in.
  */
@@ -31,14 +31,12 @@ export function createRateLimitHeaderWriter(policyOf: {
 }): (decision: RateDecision, sink: HeaderSink, nowEpochMs?: number) => void {
   const policy = sfString(policyOf.policy ?? DEFAULT_POLICY_NAME);
   const policyValue = `${policy};q=${policyOf.limit};w=${Math.max(1, Math.ceil(policyOf.windowMs / 1000))}`;
-  const limit = String(policyOf.limit);
+  const opening = `\r\nRateLimit-Policy: ${policyValue}\r\nRateLimit: ${policy};r=`;
+  const limitLine = `\r\nX-RateLimit-Limit: ${policyOf.limit}\r\nX-RateLimit-Remaining: `;
   return (decision, sink, nowEpochMs = Date.now()) => {
-    sink.header('RateLimit-Policy', policyValue);
-    sink.header('RateLimit', `${policy};r=${decision.remaining};t=${decision.resetSeconds}`);
-    sink.header('X-RateLimit-Limit', limit);
-    sink.header('X-RateLimit-Remaining', String(decision.remaining));
-    sink.header('X-RateLimit-Reset', String(Math.ceil((nowEpochMs + decision.resetMs) / 1000)));
-    if (!decision.allowed) sink.header('Retry-After', String(decision.retryAfterSeconds));
+    const reset = Math.ceil((nowEpochMs + decision.resetMs) / 1000);
+    const retry = decision.allowed ? '' : `\r\nRetry-After: ${decision.retryAfterSeconds}`;
+    sink.lines(`${opening}${decision.remaining};t=${decision.resetSeconds}${limitLine}${decision.remaining}\r\nX-RateLimit-Reset: ${reset}${retry}`);
   };
 }
 

@@ -11,7 +11,7 @@ import { testConfig } from '../support/server';
 // Error for a fault; never a throw into the store that answered.
 
 // An exchange reduced to what admission reads and writes.
-const exchange = () => ({ startedAt: 0, slotKey: null, header: () => {} }) as unknown as Exchange;
+const exchange = () => ({ startedAt: 0, slotKey: null, lines: () => {} }) as unknown as Exchange;
 
 function collect(): { answers: Array<AdmitRefusal | null | Error>; done: (a: AdmitRefusal | null | Error) => void } {
   const answers: Array<AdmitRefusal | null | Error> = [];

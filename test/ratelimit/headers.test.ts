@@ -12,11 +12,21 @@ function decisions(count: number, rate = { capacity: 30, windowMs: 60_000 }): Ra
   return Array.from({ length: count }, () => answerNow<RateDecision>((d) => limiter.check('198.51.100.7', undefined, rate, d)));
 }
 
+// "\r\nName: value" lines as [name, value] pairs; a line that is not one fails the test.
+function headerLines(text: string): Array<[string, string]> {
+  assert.ok(text.startsWith('\r\n'), JSON.stringify(text));
+  return text.slice(2).split('\r\n').map((line) => {
+    const colon = line.indexOf(': ');
+    assert.ok(colon > 0, JSON.stringify(line));
+    return [line.slice(0, colon), line.slice(colon + 2)];
+  });
+}
+
 // The headers the server's writer produces for one decision, as a list.
 function rateLimitHeaders(decision: RateDecision, options: { nowEpochMs?: number; policy?: string } = {}): Array<[string, string]> {
   const list: Array<[string, string]> = [];
   const write = createRateLimitHeaderWriter({ policy: options.policy, limit: decision.limit, windowMs: decision.windowMs });
-  write(decision, { header: (name, value) => list.push([name, value]) }, options.nowEpochMs);
+  write(decision, { lines: (text) => list.push(...headerLines(text)) }, options.nowEpochMs);
   return list;
 }
 

@@ -1,4 +1,5 @@
 import { refuse, type StageRefusal } from '../refusal';
+import type { BodyBytes } from './read-body';
 import type { Flow, Stage } from './runner';
 
 export type JsonOutcome = { kind: 'object'; value: Record<string, unknown> } | { kind: 'refused'; refusal: StageRefusal };
@@ -10,7 +11,7 @@ function invalid(detail: string): JsonOutcome {
 }
 
 // The body as a JSON object; anything else (bad UTF-8, bad JSON, an array, a number) is refused.
-export function parseJsonObject(bytes: Uint8Array): JsonOutcome {
+export function parseJsonObject(bytes: BodyBytes): JsonOutcome {
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -29,14 +30,14 @@ export function parseJsonObject(bytes: Uint8Array): JsonOutcome {
 }
 
 export interface ParseFlow extends Flow {
-  bytes: Uint8Array | null;
+  bytes: BodyBytes | null;
   json: Record<string, unknown> | null;
 }
 
 export const PARSE: Stage<ParseFlow> = {
   name: 'parse',
   run(r, next) {
-    const json = parseJsonObject(r.bytes as Uint8Array);
+    const json = parseJsonObject(r.bytes as BodyBytes);
     if (json.kind === 'refused') return refuse(r.ex, json.refusal);
     r.json = json.value;
     next();

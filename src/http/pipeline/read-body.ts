@@ -6,8 +6,11 @@ import type { Flow, Stage } from './runner';
 
 export const BODY_LIMIT = 4096;
 
-// `bytes` may be uWS's own buffer, valid only until the callback returns: consume it there.
-export type BodyOutcome = { kind: 'body'; bytes: Uint8Array } | { kind: 'refused'; refusal: StageRefusal } | { kind: 'aborted' };
+// `bytes` may be uWS's own buffer, valid only until the callback returns: consume it there. A body in
+// one chunk is that ArrayBuffer itself (the decoder reads it as it is; a view would be one more object a
+// request), a body in several a Buffer of them joined.
+export type BodyBytes = ArrayBuffer | Uint8Array;
+export type BodyOutcome = { kind: 'body'; bytes: BodyBytes } | { kind: 'refused'; refusal: StageRefusal } | { kind: 'aborted' };
 
 // What the headers already tell: a body that is not JSON, or announces more than the limit, is not read.
 export function checkBodyHeaders(contentType: string, contentLength: string): StageRefusal | null {
@@ -42,7 +45,7 @@ export function readBody(ex: Exchange, deadlineMs: number, deadlines: Deadlines,
     if (settled) return;
     size += chunk.byteLength;
     if (size > BODY_LIMIT) return settle({ kind: 'refused', refusal: { code: 'payload-too-large', limit: BODY_LIMIT } });
-    if (isLast && chunks === null) return settle({ kind: 'body', bytes: new Uint8Array(chunk) });
+    if (isLast && chunks === null) return settle({ kind: 'body', bytes: chunk });
     (chunks ??= []).push(Buffer.from(chunk.slice(0)));
     if (isLast) settle({ kind: 'body', bytes: Buffer.concat(chunks, size) });
   });
@@ -63,7 +66,7 @@ export interface BodyFlow extends Flow {
   reading: boolean; // a reader is attached
   arrived: BodyOutcome | null; // a body that came while an earlier stage was still deciding (a copy)
   waiting: ((body: BodyOutcome) => void) | null; // the read-body stage, when it came first
-  bytes: Uint8Array | null; // the body, valid only inside the stage that took it and those it calls on
+  bytes: BodyBytes | null; // the body, valid only inside the stage that took it and those it calls on
 }
 
 export const CHECK_BODY_HEADERS: Stage<BodyFlow> = {

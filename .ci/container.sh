@@ -35,11 +35,14 @@ timed() {
 # bounded SECONDS COMMAND...: COMMAND killed if it runs longer (status 124).
 bounded() { timeout --kill-after=10 "$@"; }
 
+# netavark and aardvark-dns are only podman's recommendations, and without them podman 4 falls back to CNI,
+# which answers no container names on an internal network (.ci/containers.conf).
 ensure_podman() {
   command -v podman >/dev/null 2>&1 && command -v runc >/dev/null 2>&1 &&
-    command -v podman-compose >/dev/null 2>&1 && return 0
+    command -v podman-compose >/dev/null 2>&1 && [ -x /usr/lib/podman/netavark ] &&
+    [ -x /usr/lib/podman/aardvark-dns ] && return 0
   bounded 120 apt-get update -qq &&
-    DEBIAN_FRONTEND=noninteractive bounded 300 apt-get install -y -qq --no-install-recommends podman runc podman-compose
+    DEBIAN_FRONTEND=noninteractive bounded 300 apt-get install -y -qq --no-install-recommends podman runc podman-compose netavark aardvark-dns
 }
 
 # debootstrap once; a root left half-built by an earlier run (no marker) is built again. Nothing is ever

@@ -49,39 +49,35 @@ test('a ping cancelled from inside another ping\'s timeout report gets no furthe
   assert.is(pinger.stats().sessions, 0);
 });
 
-test('closing the engine from inside a timeout report, with other pings due in the same turn, reports nothing more', async () => {
+// `pings` pings of `options` on an engine of their own, each of whose reports closes that engine; the same
+// ping on the shared engine, started after them, ends past every report they had due. What they reported
+// once the witness ended, and how each of them ended.
+async function closedFromAReport(options: EchoOptions, pings: number): Promise<{ reports: number[]; outcomes: EchoOutcome[] }> {
   const own = openPinger();
   const reports: number[] = [];
   const outcomes = Promise.all(
-    [0, 1, 2].map(() =>
-      outcomeOf(own, lost(3), (seq) => {
+    Array.from({ length: pings }, () =>
+      outcomeOf(own, options, (seq) => {
         reports.push(seq);
         own.close();
       }),
     ),
   );
-  // The same pings on the other engine, started after: their end is past every report the closed ones had due.
-  const witness = await outcomeOf(pinger, lost(3));
+  const witness = await outcomeOf(pinger, options);
   assert.ok(witness.ok);
+  return { reports, outcomes: await outcomes };
+}
+
+test('closing the engine from inside a timeout report, with other pings due in the same turn, reports nothing more', async () => {
+  const { reports, outcomes } = await closedFromAReport(lost(3), 3);
   assert.equal(reports, [0]);
-  for (const o of await outcomes) assert.equal(o.ok ? 'ok' : o.error.code, 'engine-closed');
+  for (const o of outcomes) assert.equal(o.ok ? 'ok' : o.error.code, 'engine-closed');
 });
 
 test('closing the engine from inside a reply report, with other replies read in the same turn, reports nothing more', async () => {
-  const own = openPinger();
-  const reports: number[] = [];
-  const outcomes = Promise.all(
-    Array.from({ length: 20 }, () =>
-      outcomeOf(own, looped(3), (seq) => {
-        reports.push(seq);
-        own.close();
-      }),
-    ),
-  );
-  const witness = await outcomeOf(pinger, looped(3));
-  assert.ok(witness.ok);
+  const { reports, outcomes } = await closedFromAReport(looped(3), 20);
   assert.equal(reports, [0]);
-  for (const o of await outcomes) assert.equal(o.ok ? 'ok' : o.error.code, 'engine-closed');
+  for (const o of outcomes) assert.equal(o.ok ? 'ok' : o.error.code, 'engine-closed');
 });
 
 test('a ping started from inside another ping\'s timeout report runs to its result', async () => {

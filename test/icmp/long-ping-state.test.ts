@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Pinger, RawEcho, RawOutcome } from '../../src/engines/icmp';
+import type { Pinger, RawEcho, RoundOutcome } from '../../src/engines/icmp';
 import { openPinger } from '../../src/engines/icmp/pinger';
 import { summarize } from '../../src/engines/icmp/stats';
 import { Rounds, type RoundsOutcome } from '../../src/engines/icmp/rounds';
@@ -47,10 +47,10 @@ function secondRoundFirst(pinger: Pinger, raw: RawEcho[], between: () => void): 
   let calls = 0;
   let heldFirst: (() => void) | null = null;
   let secondEnded = false;
-  const startRaw = (options: Parameters<Pinger['startRaw']>[0], done: (o: RawOutcome) => void, onEcho?: Parameters<Pinger['startRaw']>[2]) => {
+  const startRound = (options: Parameters<Pinger['startRound']>[0], done: (o: RoundOutcome) => void, onEcho?: Parameters<Pinger['startRound']>[2]) => {
     const k = calls++;
-    return pinger.startRaw(options, (outcome) => {
-      if (outcome.ok) raw.push(...outcome.raw.replies.map((e) => ({ ...e, seq: e.seq + k * ROUND })));
+    return pinger.startRound(options, (outcome) => {
+      if (outcome.ok) raw.push(...outcome.round.marks.map((m, seq) => ({ ...m, seq: seq + k * ROUND })));
       if (k === 0 && !secondEnded) return void (heldFirst = () => done(outcome));
       done(outcome);
       if (k === 1) {
@@ -60,7 +60,7 @@ function secondRoundFirst(pinger: Pinger, raw: RawEcho[], between: () => void): 
       }
     }, onEcho);
   };
-  return { socketKinds: pinger.socketKinds, startRaw } as unknown as Pinger;
+  return { socketKinds: pinger.socketKinds, startRound } as unknown as Pinger;
 }
 
 test('rounds that end out of order are held only until the earlier one is in, and the figures are those of one summary over every echo', async ({ pinger }) => {

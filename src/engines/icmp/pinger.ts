@@ -3,8 +3,8 @@ import { LinkedList } from '../../util/linked-list';
 import { promised, type Answer } from '../../util/answer';
 import { nativeEngineClass, nativePing, nativeTrace, type EchoProgress, type NativeIcmpEngine, type NativeStats, type PingDone } from './native';
 import { summarize } from './stats';
-import { unpackEcho, unpackReply, unpackResult } from './unpack';
-import type { EchoOutcome, EchoReply, EchoResult, Pinger, PingerOptions, EchoOptions, RawEcho, RawOutcome, RawResult, SocketKinds, TraceOptions, TraceOutcome } from './types';
+import { unpackEcho, unpackReply, unpackResult, unpackRound } from './unpack';
+import type { EchoOutcome, EchoReply, EchoResult, Pinger, PingerOptions, EchoOptions, RawEcho, RoundOutcome, SocketKinds, TraceOptions, TraceOutcome } from './types';
 
 function abortError(signal: AbortSignal): IcmpError {
   const why = signal.reason instanceof Error ? signal.reason.message : 'the ping was aborted';
@@ -30,33 +30,46 @@ class NativePinger implements Pinger {
   }
 
   start(options: EchoOptions, done: (outcome: EchoOutcome) => void, onEcho?: (echo: EchoReply) => void): () => void {
-    return this.startRaw(options, (outcome) => done(outcome.ok ? { ok: true, echo: summarize(outcome.raw) } : outcome), onEcho);
-  }
-
-  startRaw(options: EchoOptions, done: (outcome: RawOutcome) => void, onEcho?: (echo: EchoReply) => void): () => void {
     return this.launch(
       (engine, finished, progress) => nativePing(engine, options, finished, progress),
-      (raw) => done({ ok: true, raw }),
+      unpackResult,
+      (raw) => done({ ok: true, echo: summarize(raw) }),
       (error) => done({ ok: false, error }),
-      onEcho && ((index, numbers, ascii, others) => onEcho(unpackReply(this.statusNames, index, numbers, ascii, others))),
+      onEcho && this.replies(onEcho),
+    );
+  }
+
+  startRound(options: EchoOptions, done: (outcome: RoundOutcome) => void, onEcho?: (echo: EchoReply) => void): () => void {
+    return this.launch(
+      (engine, finished, progress) => nativePing(engine, options, finished, progress),
+      unpackRound,
+      (round) => done({ ok: true, round }),
+      (error) => done({ ok: false, error }),
+      onEcho && this.replies(onEcho),
     );
   }
 
   trace(options: TraceOptions, done: (outcome: TraceOutcome) => void, onProbe?: (probe: RawEcho) => void): () => void {
     return this.launch(
       (engine, finished, progress) => nativeTrace(engine, options, finished, progress),
+      unpackResult,
       (raw) => done({ ok: true, probes: raw.replies, durationMs: raw.durationMs }),
       (error) => done({ ok: false, error }),
       onProbe && ((index, numbers, ascii, others) => onProbe(unpackEcho(this.statusNames, index, numbers, ascii, others))),
     );
   }
 
-  // Starts one engine session: `call` makes it; `ok` or `fail` comes once, unless the returned function
-  // is called first; `onPacked` gets each echo as it is decided, still packed: a streamed ping reads its
-  // replies straight into what it reports, a trace into the raw echo.
-  private launch(
+  private replies(onEcho: (echo: EchoReply) => void): EchoProgress {
+    return (index, numbers, ascii, others) => onEcho(unpackReply(this.statusNames, index, numbers, ascii, others));
+  }
+
+  // Starts one engine session: `call` makes it; `ok` (with the result as `unpack` reads it) or `fail`
+  // comes once, unless the returned function is called first; `onPacked` gets each echo as it is decided,
+  // still packed: a streamed ping reads its replies straight into what it reports, a trace into the raw echo.
+  private launch<R>(
     call: (engine: NativeIcmpEngine, finished: PingDone, progress?: EchoProgress) => number,
-    ok: (raw: RawResult) => void,
+    unpack: (statusNames: readonly string[], numbers: unknown, ascii: unknown, others?: unknown) => R,
+    ok: (result: R) => void,
     fail: (error: IcmpError) => void,
     onPacked?: EchoProgress,
   ): () => void {
@@ -73,7 +86,7 @@ class NativePinger implements Pinger {
     const finished: PingDone = (numbers, ascii, others) => {
       this.pending.remove(inFlight);
       try {
-        ok(unpackResult(this.statusNames, numbers, ascii, others));
+        ok(unpack(this.statusNames, numbers, ascii, others));
       } catch (err) {
         fail(sessionFault(err));
       }

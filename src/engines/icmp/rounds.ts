@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Answer } from '../../util/answer';
 import { EchoTally, roundMicros } from './stats';
-import type { EchoOptions, EchoReply, EchoResult, EchoTotals, Pinger, RawEcho, RawOutcome } from './types';
+import type { EchoMark, EchoOptions, EchoReply, EchoResult, EchoTotals, Pinger, RoundOutcome } from './types';
 import type { IcmpError } from './errors';
 
 // Before each round but the first: may it start? null lets it; anything else ends the ping with that value
@@ -48,9 +48,11 @@ export class Rounds<Stop> {
   // Rounds that ended while an earlier one still ran (its last echo waits out its timeout): held until
   // every earlier round is folded, since jitter is taken between consecutive echoes. At most the rounds
   // one timeout overlaps.
-  private readonly early = new Map<number, RawEcho[]>();
+  private readonly early = new Map<number, EchoMark[]>();
   private folded = 0; // rounds folded into the tally, in order
-  private readonly running = new Map<number, () => void>();
+  // The stop function of each round running: rarely more than one. An array, since a Map emptied by its
+  // delete shrinks into a new table, once a round.
+  private readonly running: { k: number; stop: () => void }[] = [];
   private duplicates = 0;
   private durationMs = 0;
   private finishedRounds = 0;
@@ -91,7 +93,7 @@ export class Rounds<Stop> {
     if (this.over) return;
     if (verdict === null) return this.launch(k, count);
     this.refused = { stopped: verdict };
-    if (this.running.size === 0) this.end({ ok: false, ...this.refused });
+    if (this.running.length === 0) this.end({ ok: false, ...this.refused });
   }
 
   private launch(k: number, count: number): void {
@@ -102,9 +104,9 @@ export class Rounds<Stop> {
       echo.seq += offset;
       this.onEcho!(echo);
     });
-    const stop = this.pinger.startRaw({ ...this.options, count }, (outcome) => this.guard(() => this.roundEnded(k, startedAt, outcome)), onEcho);
+    const stop = this.pinger.startRound({ ...this.options, count }, (outcome) => this.guard(() => this.roundEnded(k, startedAt, outcome)), onEcho);
     if (this.over) return stop(); // the start failed at once, or an echo report stopped it
-    this.running.set(k, stop);
+    this.running.push({ k, stop });
     if (k + 1 < this.total) {
       const due = (k + 1) * this.size * this.options.intervalMs - (performance.now() - this.t0);
       this.timer = setTimeout(() => {
@@ -114,24 +116,37 @@ export class Rounds<Stop> {
     }
   }
 
-  private roundEnded(k: number, startedAt: number, outcome: RawOutcome): void {
-    this.running.delete(k);
+  private roundEnded(k: number, startedAt: number, outcome: RoundOutcome): void {
+    const at = this.running.findIndex((r) => r.k === k);
+    if (at >= 0) this.running.splice(at, 1); // not there when the round failed inside its own start
     if (!outcome.ok) return this.end(outcome);
-    this.fold(k, outcome.raw.replies);
-    this.duplicates += outcome.raw.duplicates;
-    this.durationMs = Math.max(this.durationMs, startedAt + outcome.raw.durationMs);
+    const { round } = outcome;
+    this.fold(k, round.marks);
+    this.duplicates += round.duplicates;
+    this.durationMs = Math.max(this.durationMs, startedAt + round.durationMs);
     this.finishedRounds++;
-    if (this.refused !== null && this.running.size === 0) return this.end({ ok: false, ...this.refused });
+    if (this.refused !== null && this.running.length === 0) return this.end({ ok: false, ...this.refused });
     if (this.finishedRounds === this.total) this.end({ ok: true, totals: this.totals() });
   }
 
-  // Round k's echoes into the tally once every earlier round is in, each round's in seq order.
-  private fold(k: number, echoes: RawEcho[]): void {
-    this.early.set(k, echoes);
-    for (let next = this.early.get(this.folded); next !== undefined; next = this.early.get(this.folded)) {
-      this.early.delete(this.folded++);
-      for (const echo of [...next].sort((a, b) => a.seq - b.seq)) this.tally.add(echo.status, echo.rttMs);
+  // Round k's echoes (in seq order) into the tally once every earlier round is in. The round next in line,
+  // nearly always the one that ended, is folded without being held.
+  private fold(k: number, marks: EchoMark[]): void {
+    if (k !== this.folded) {
+      this.early.set(k, marks);
+      return;
     }
+    this.tallyRound(marks);
+    if (this.early.size === 0) return;
+    for (let next = this.early.get(this.folded); next !== undefined; next = this.early.get(this.folded)) {
+      this.early.delete(this.folded);
+      this.tallyRound(next);
+    }
+  }
+
+  private tallyRound(marks: EchoMark[]): void {
+    for (const mark of marks) this.tally.add(mark.status, mark.rttMs);
+    this.folded++;
   }
 
   private totals(): EchoTotals {
@@ -157,7 +172,7 @@ export class Rounds<Stop> {
     this.over = true;
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
-    for (const stop of this.running.values()) stop();
-    this.running.clear();
+    for (const { stop } of this.running) stop();
+    this.running.length = 0;
   }
 }

@@ -27,6 +27,20 @@ export interface RawResult {
   durationMs: number;
 }
 
+// One echo of a round as a ping in rounds folds it into its statistics (rounds.ts): its status and
+// unrounded RTT. The echo itself was reported whole through onEcho as it was decided.
+export interface EchoMark {
+  status: EchoStatus;
+  rttMs?: number;
+}
+
+// A round as it ends: its echoes' marks in seq order (index = seq within the round).
+export interface RoundResult {
+  marks: EchoMark[];
+  duplicates: number;
+  durationMs: number;
+}
+
 export interface EchoReply {
   seq: number; // 0-based within the request
   status: EchoStatus;
@@ -99,8 +113,8 @@ export interface SocketKinds {
 
 export type EchoOutcome = { ok: true; echo: EchoResult } | { ok: false; error: IcmpError };
 
-// The engine's result before it is summarised: RTTs unrounded, for callers that merge several pings.
-export type RawOutcome = { ok: true; raw: RawResult } | { ok: false; error: IcmpError };
+// A round's end, RTTs unrounded, for a ping in rounds that merges several engine pings.
+export type RoundOutcome = { ok: true; round: RoundResult } | { ok: false; error: IcmpError };
 
 export interface TraceOptions {
   address: Address;
@@ -127,8 +141,9 @@ export interface Pinger {
   // reply is no new event (it shows only in the result's packets.duplicates). It may call the returned
   // function; nothing else comes then.
   start(options: EchoOptions, done: (outcome: EchoOutcome) => void, onEcho?: (echo: EchoReply) => void): () => void;
-  // As start, with the engine's unrounded result: statistics over several pings stay exact (rounds.ts).
-  startRaw(options: EchoOptions, done: (outcome: RawOutcome) => void, onEcho?: (echo: EchoReply) => void): () => void;
+  // As start, for one round of a ping in rounds (rounds.ts): `done` gets each echo's status and unrounded
+  // RTT, so that statistics over several rounds stay exact; the echoes whole come through `onEcho`.
+  startRound(options: EchoOptions, done: (outcome: RoundOutcome) => void, onEcho?: (echo: EchoReply) => void): () => void;
   ping(options: EchoOptions, signal?: AbortSignal): Promise<EchoResult>;
   // One trace, as `start` runs a ping: `done` once unless stopped first; `onProbe` per probe as decided.
   trace(options: TraceOptions, done: (outcome: TraceOutcome) => void, onProbe?: (probe: RawEcho) => void): () => void;

@@ -1,6 +1,5 @@
 import { PackedReader } from '../../native/packed';
-import type { RawEcho, RawResult } from './types';
-import type { EchoReply } from './types';
+import type { EchoMark, EchoReply, EchoStatus, RawEcho, RawResult, RoundResult } from './types';
 import { roundMicros, toReply } from './stats';
 
 // Reads a ping's packed result (native/icmp/icmp_result_js.h), in the addon's one packed form
@@ -17,6 +16,31 @@ export function unpackResult(statusNames: readonly string[], numbers: unknown, a
   const replies: RawEcho[] = [];
   for (let seq = 0; seq < echoes; seq++) replies.push(echoAt(r, seq, statusNames));
   return { replies, duplicates, durationMs };
+}
+
+// A round of a ping in rounds as it ends (rounds.ts), in the same packing: each echo's status and RTT
+// alone. Its echoes went out whole through onEcho as each was decided, so their senders, reasons and
+// ICMP types are read past here, not made a second time.
+export function unpackRound(statusNames: readonly string[], numbers: unknown, ascii: unknown, others?: unknown): RoundResult {
+  const r = new PackedReader('packed ping round', numbers, ascii, others);
+  const echoes = r.num();
+  const duplicates = r.num();
+  const durationMs = r.num();
+  if (!(echoes >= 0) || PER_ECHO * echoes > r.remaining) throw new TypeError(`packed ping round: ${echoes} echoes do not fit`);
+  const marks: EchoMark[] = [];
+  for (let seq = 0; seq < echoes; seq++) {
+    const status = statusAt(r, statusNames);
+    const rttMs = r.num();
+    r.num(); // ttl
+    r.num(); // bytes
+    r.skipAddress();
+    r.optStr();
+    r.num(); // ICMP type
+    r.num(); // ICMP code
+    r.checkRead();
+    marks.push(rttMs >= 0 ? { status, rttMs } : { status });
+  }
+  return { marks, duplicates, durationMs };
 }
 
 // One echo's outcome as the engine reports it on the way (ResultWriter::PackedEcho): its eight numbers,
@@ -47,10 +71,15 @@ export function unpackReply(statusNames: readonly string[], seq: number, numbers
   return echo;
 }
 
-function echoAt(r: PackedReader, seq: number, statusNames: readonly string[]): RawEcho {
+function statusAt(r: PackedReader, statusNames: readonly string[]): EchoStatus {
   const n = r.num();
-  const status = statusNames[n] as EchoReply['status'] | undefined;
+  const status = statusNames[n] as EchoStatus | undefined;
   if (status === undefined) throw new TypeError(`packed ping result: unknown status ${n}`);
+  return status;
+}
+
+function echoAt(r: PackedReader, seq: number, statusNames: readonly string[]): RawEcho {
+  const status = statusAt(r, statusNames);
   const echo: RawEcho = { seq, status };
   const rttMs = r.num();
   const ttl = r.num();

@@ -140,6 +140,9 @@ struct Engine::Session {
   uint64_t start_ns = 0;
   uint32_t wake_slot = 0;  // in the engine's WakeHeap, held for the session's life
   bool progress = false;   // report each echo's outcome as it is decided
+  // Set by Drop. Every report is made under a frame, which keeps a dropped session's memory until it
+  // returns: after a report, this says whether the session is still on, without a look-up by id.
+  bool dropped = false;
 };
 
 // Marks an engine frame (a poll or the timer firing) for as long as it is on the stack, and frees the
@@ -307,12 +310,11 @@ void Engine::Advance(Session* session) {
   if (HasDue(session, now)) {
     // libuv runs timers before it polls: on a busy loop a reply that came in time may sit unread while
     // its deadline passes. Read first; the kernel's receive stamp then says whether it was in time.
-    const uint64_t id = session->id;
     Socket& s = *session->socket;
     if (s.opened.kind == SocketKind::kDgram) Drain(s, true);
     if (!closing_) Drain(s, false);
     // What was read may have finished this session (its callback may even have closed the engine).
-    if (closing_ || sessions_.find(id) == sessions_.end()) return;
+    if (closing_ || session->dropped) return;
   }
   if (!SettleTimeouts(session, now)) return;
   if (session->next_send == o.count && session->settled == o.count) {
@@ -390,12 +392,11 @@ bool Engine::SendNext(Session* session) {
 bool Engine::Settled(Session* session, const Echo& e) {
   ++session->settled;
   if (!session->progress) return true;
-  // A session dropped under an engine frame is freed only when the frame returns, so it can be checked after.
-  // A copy of the function: the call may close the engine, which clears echo_ while it runs.
-  const uint64_t id = session->id;
+  // A session dropped under an engine frame is freed only when the frame returns, so it can be checked after
+  // (Session::dropped). A copy of the function: the call may close the engine, which clears echo_ while it runs.
   const EchoFn echo = echo_;
-  echo(id, static_cast<uint32_t>(&e - session->echoes.data()), e.outcome);
-  return !closing_ && sessions_.find(id) != sessions_.end();
+  echo(session->id, static_cast<uint32_t>(&e - session->echoes.data()), e.outcome);
+  return !closing_ && !session->dropped;
 }
 
 void Engine::Schedule(Session* session) {
@@ -416,6 +417,7 @@ void Engine::Finish(Session* session) {
 }
 
 void Engine::Drop(Session* session) {
+  session->dropped = true;
   for (const Echo& e : session->echoes) session->socket->seqs.Release(e.seq);
   sessions_.erase(session->id);
   wake_.Free(session->wake_slot);

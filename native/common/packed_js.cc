@@ -42,7 +42,7 @@ void PackedWriter::Text(const char* data, size_t size) {
     return;
   }
   Number(kOwnText);
-  others_.push_back(Napi::String::New(env_, data, size));
+  others_.emplace_back(data, size);
 }
 
 void PackedWriter::Address(const IpBytes& address) {
@@ -67,7 +67,7 @@ PackedValues PackedWriter::Finish() {
   out.count = 2;
   if (!others_.empty()) {
     Napi::Array own = Napi::Array::New(env_, others_.size());
-    for (size_t i = 0; i < others_.size(); ++i) own.Set(static_cast<uint32_t>(i), Napi::Value(env_, others_[i]));
+    for (size_t i = 0; i < others_.size(); ++i) own.Set(static_cast<uint32_t>(i), Napi::String::New(env_, others_[i]));
     out.values[2] = own;
     out.count = 3;
   }

@@ -56,12 +56,21 @@ class PackedWriter {
   // The JS values of everything written since Start().
   PackedValues Finish();
 
+  // What has been written since Start(), for a record that states its own size (ResultWriter::Report).
+  size_t numbers_written() const { return numbers_.size(); }
+  size_t ascii_written() const { return ascii_.size(); }
+  size_t own_texts() const { return others_.size(); }
+  // Rewrites number i (0: the first written since Start()): a size known only once the record is written.
+  void SetNumber(size_t i, double v) { numbers_[i] = v; }
+
  private:
   Napi::Env env_;
   Napi::Reference<Napi::Float64Array> shared_;
   std::vector<double> numbers_;
   std::string ascii_;
-  std::vector<napi_value> others_;
+  // Kept as bytes until Finish(): a packing may be written over several calls (a frame's reports), and a
+  // JS value made on the way would not outlive the handle scope it was made in.
+  std::vector<std::string> others_;
 };
 
 }  // namespace nettools

@@ -152,6 +152,12 @@ class Engine::Frame {
  public:
   explicit Frame(Engine* engine) : engine_(engine) { ++engine_->depth_; }
   ~Frame() {
+    if (engine_->depth_ == 1 && engine_->frame_end_) {
+      // A copy: the call may close the engine, which clears frame_end_ while it runs. Still inside the
+      // frame, so what it drops is freed below.
+      const std::function<void()> end = engine_->frame_end_;
+      end();
+    }
     if (--engine_->depth_ == 0) engine_->FreeDropped();
   }
   Frame(const Frame&) = delete;
@@ -446,6 +452,7 @@ void Engine::Close(std::function<void()> closed) {
   closing_ = true;
   done_ = nullptr;
   echo_ = nullptr;
+  frame_end_ = nullptr;
   closed_ = std::move(closed);
   while (!sessions_.empty()) Drop(sessions_.begin()->second);
   armed_ns_ = UINT64_MAX;

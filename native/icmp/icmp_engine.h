@@ -80,7 +80,8 @@ class Engine {
  public:
   using DoneFn = std::function<void(uint64_t session, PingResult&& result)>;
   // One echo's outcome the moment it is decided (index = sequence within the session), for sessions
-  // started with `progress`. It may cancel any session or close the engine.
+  // started with `progress`. It may cancel any session or close the engine (the binding only gathers
+  // them, for the end of the frame: SetFrameEnd).
   using EchoFn = std::function<void(uint64_t session, uint32_t index, const EchoOutcome& outcome)>;
 
   // Opens the sockets now; a family that cannot open stays closed and reports why.
@@ -96,6 +97,11 @@ class Engine {
   // Closes the sockets and the timer; once libuv has released every handle, calls closed (if any) and
   // frees the engine, always on a later loop turn.
   void Close(std::function<void()> closed = nullptr);
+
+  // Called as the engine's outermost frame (a poll of a socket, or the timer firing) returns, after every
+  // EchoFn and DoneFn call of that frame: a caller that gathers the outcomes hands them on there. It may
+  // do what those may (start, cancel, close).
+  void SetFrameEnd(std::function<void()> frame_end) { frame_end_ = std::move(frame_end); }
 
   FamilyState state(Family family) const;
   size_t sessions() const { return sessions_.size(); }
@@ -144,6 +150,7 @@ class Engine {
   uv_loop_t* loop_;
   DoneFn done_;
   EchoFn echo_;
+  std::function<void()> frame_end_;
   std::function<void()> closed_;
   std::unique_ptr<Socket> v4_;
   std::unique_ptr<Socket> v6_;

@@ -35,7 +35,7 @@ void ReadTarget(const IcmpArgs& args, PingOptions* opts) {
   if (set != Status::kOk) throw StatusError(args[0].Env(), set);
 }
 
-// new IcmpEngine(kind?): 'auto' (or absent), 'dgram' or 'raw'.
+// new IcmpEngine(kind?, reports?): kind 'auto' (or absent), 'dgram' or 'raw'.
 KindPreference ReadKind(const IcmpArgs& args) {
   if (args.Absent(0)) return KindPreference::kAuto;
   if (args[0].IsString()) {
@@ -85,6 +85,8 @@ class IcmpEngineWrap : public Napi::ObjectWrap<IcmpEngineWrap> {
 
   void Deliver(uint64_t session, PingResult&& result);
   void Progress(uint64_t session, uint32_t index, const EchoOutcome& outcome);
+  void FlushReports();
+  bool ReadReport(const IcmpArgs& args, size_t i, const char* usage) const;
   void Shutdown();
   void StartClose();
   void ReleaseSession(uint64_t session);
@@ -95,8 +97,11 @@ class IcmpEngineWrap : public Napi::ObjectWrap<IcmpEngineWrap> {
   // Held until the engine starts closing, then by its `closed` callback (common/teardown_hook.h).
   std::shared_ptr<TeardownHook> hook_;
   std::unordered_map<uint64_t, Napi::FunctionReference> callbacks_;
-  // Only for pings started with a progress function: without one, an echo costs no JS call.
-  std::unordered_map<uint64_t, Napi::FunctionReference> progress_;
+  // Called once per engine frame with every echo that frame decided for sessions started with `report`
+  // (ResultWriter::Report): one call into JS for them all, not one each. Empty: no session may report.
+  // Held weakly (see the constructor).
+  Napi::FunctionReference reports_;
+  bool flushing_ = false;
   Napi::AsyncContext context_;
   ResultWriter writer_;
 };
@@ -121,13 +126,18 @@ IcmpEngineWrap::IcmpEngineWrap(const Napi::CallbackInfo& info)
       context_(info.Env(), "nettools:IcmpEngine"),
       writer_(info.Env()) {
   Napi::Env env = info.Env();
-  const KindPreference pref = ReadKind(IcmpArgs(info, Status::kInvalidOptions));
+  const IcmpArgs args(info, Status::kInvalidOptions);
+  const KindPreference pref = ReadKind(args);
+  // Weak: the function's JS owner holds the engine, and a strong reference back would keep both alive
+  // for good once dropped. The owner keeps the function for as long as it may report.
+  if (args.OptionalFunction(1, "new IcmpEngine(kind?, reports?)")) reports_ = Napi::Weak(info[1].As<Napi::Function>());
   uv_loop_t* loop = EventLoopOrThrow(env, Status::kNoEventLoop);
   Engine* engine = nullptr;
   const Status created = Engine::Create(
       loop, pref, [this](uint64_t session, PingResult&& result) { Deliver(session, std::move(result)); },
       &engine, [this](uint64_t session, uint32_t index, const EchoOutcome& o) { Progress(session, index, o); });
   if (created != Status::kOk) throw StatusError(env, created);
+  engine->SetFrameEnd([this] { FlushReports(); });
   engine_ = engine;
   // At teardown the wrapper is still alive: its destructor starts closing, and disarms the hook then.
   hook_ = TeardownHook::Register(env, [this] { StartClose(); });
@@ -148,24 +158,34 @@ void IcmpEngineWrap::StartClose() {
 void IcmpEngineWrap::Shutdown() {
   StartClose();
   callbacks_.clear();
-  progress_.clear();
+  // Reports of a closed engine's sessions go nowhere: closing settles every one of them.
+  writer_.DropReports();
 }
 
 // While a ping is in flight the wrapper stays alive, so its callback can still be delivered.
 void IcmpEngineWrap::ReleaseSession(uint64_t session) {
-  if (!progress_.empty()) progress_.erase(session);
   if (callbacks_.erase(session) > 0 && callbacks_.empty()) Unref();
 }
 
-// ping(address, family, count, intervalMs, timeoutMs, size, ttl, done, progress?): positional, like every
-// binding call (common/args.h). ttl -1 means the socket's default. progress, a function or undefined, is
-// called with (index, ...packed) for each echo as it is decided (ResultWriter::PackedEcho), before done.
+// The optional last argument of ping and trace: true to have each echo reported as it is decided, in the
+// engine's reports (an engine made without a reports function refuses it).
+bool IcmpEngineWrap::ReadReport(const IcmpArgs& args, size_t i, const char* usage) const {
+  if (args.Absent(i)) return false;
+  if (!args[i].IsBoolean()) throw args.Invalid(usage);
+  const bool report = args[i].As<Napi::Boolean>().Value();
+  if (report && reports_.IsEmpty()) throw args.Invalid("report: this engine was made without a reports function");
+  return report;
+}
+
+// ping(address, family, count, intervalMs, timeoutMs, size, ttl, done, report?): positional, like every
+// binding call (common/args.h). ttl -1 means the socket's default. With report true, each echo goes to
+// the engine's reports function as it is decided, all of them before done.
 Napi::Value IcmpEngineWrap::Ping(const Napi::CallbackInfo& info) {
   if (engine() == nullptr) throw StatusError(info.Env(), Status::kEngineClosed);
-  static constexpr const char* kUsage = "ping(address, family, count, intervalMs, timeoutMs, size, ttl, done, progress?)";
+  static constexpr const char* kUsage = "ping(address, family, count, intervalMs, timeoutMs, size, ttl, done, report?)";
   const IcmpArgs args(info, Status::kInvalidOptions);
   if (args.size() < 8 || !args[7].IsFunction()) throw args.Invalid(kUsage);
-  const bool progress = args.OptionalFunction(8, kUsage);
+  const bool progress = ReadReport(args, 8, kUsage);
   PingOptions opts;
   ReadTarget(args, &opts);
   opts.count = args.Uint(2, "count");
@@ -179,14 +199,14 @@ Napi::Value IcmpEngineWrap::Ping(const Napi::CallbackInfo& info) {
   return Begin(info, opts, 7, progress);
 }
 
-// trace(address, family, maxHops, probesPerHop, timeoutMs, paceUs, size, done, progress?): one session
-// whose echo i goes out with TTL 1 + i / probesPerHop, paceUs apart; results and progress as for ping.
+// trace(address, family, maxHops, probesPerHop, timeoutMs, paceUs, size, done, report?): one session
+// whose echo i goes out with TTL 1 + i / probesPerHop, paceUs apart; results and reports as for ping.
 Napi::Value IcmpEngineWrap::Trace(const Napi::CallbackInfo& info) {
   if (engine() == nullptr) throw StatusError(info.Env(), Status::kEngineClosed);
-  static constexpr const char* kUsage = "trace(address, family, maxHops, probesPerHop, timeoutMs, paceUs, size, done, progress?)";
+  static constexpr const char* kUsage = "trace(address, family, maxHops, probesPerHop, timeoutMs, paceUs, size, done, report?)";
   const IcmpArgs args(info, Status::kInvalidOptions);
   if (args.size() < 8 || !args[7].IsFunction()) throw args.Invalid(kUsage);
-  const bool progress = args.OptionalFunction(8, kUsage);
+  const bool progress = ReadReport(args, 8, kUsage);
   PingOptions opts;
   ReadTarget(args, &opts);
   const uint32_t hops = args.Uint(2, "maxHops");
@@ -201,7 +221,7 @@ Napi::Value IcmpEngineWrap::Trace(const Napi::CallbackInfo& info) {
   return Begin(info, opts, 7, progress);
 }
 
-// Starts a session with the done function at info[done_at] and an optional progress one after it.
+// Starts a session with the done function at info[done_at].
 Napi::Value IcmpEngineWrap::Begin(const Napi::CallbackInfo& info, const PingOptions& opts, size_t done_at, bool progress) {
   Napi::Env env = info.Env();
   uint64_t session = 0;
@@ -209,7 +229,6 @@ Napi::Value IcmpEngineWrap::Begin(const Napi::CallbackInfo& info, const PingOpti
   if (started != Status::kOk) throw StatusError(env, started);
   if (callbacks_.empty()) Ref();
   callbacks_.emplace(session, Napi::Persistent(info[done_at].As<Napi::Function>()));
-  if (progress) progress_.emplace(session, Napi::Persistent(info[done_at + 1].As<Napi::Function>()));
   return Napi::Number::New(env, static_cast<double>(session));
 }
 
@@ -258,6 +277,9 @@ Napi::Value IcmpEngineWrap::Stats(const Napi::CallbackInfo& info) {
 }
 
 void IcmpEngineWrap::Deliver(uint64_t session, PingResult&& result) {
+  // Every echo reported before its ping's end: those this frame gathered go first (their calls may
+  // close the engine, which settles this session another way).
+  FlushReports();
   auto it = callbacks_.find(session);
   if (it == callbacks_.end()) return;
   Napi::FunctionReference cb = std::move(it->second);
@@ -273,20 +295,32 @@ void IcmpEngineWrap::Deliver(uint64_t session, PingResult&& result) {
   }
 }
 
+// Gathered, not called: FlushReports hands the frame's reports to JS in one call.
 void IcmpEngineWrap::Progress(uint64_t session, uint32_t index, const EchoOutcome& outcome) {
-  auto it = progress_.find(session);
-  if (it == progress_.end()) return;
-  Napi::Env env = env_;
-  Napi::HandleScope scope(env);
-  // A handle of our own: the call may cancel the session, which frees the reference.
-  Napi::Function cb = it->second.Value();
-  const PackedValues packed = writer_.PackedEcho(outcome);
-  const napi_value args[] = {Napi::Number::New(env, index), packed.values[0], packed.values[1], packed.values[2]};
-  try {
-    cb.MakeCallback(Value(), packed.count + 1, args, context_);
-  } catch (const Napi::Error& e) {
-    napi_fatal_exception(env, e.Value());
+  if (engine_ == nullptr) return;
+  writer_.Report(session, index, outcome);
+}
+
+// Runs at the end of each engine frame and before each done. JS reads the packed reports before it
+// returns (they are in the writer's reused array); a report made while it runs (none is: starting,
+// cancelling and closing decide no echo) would go in the next round of the loop, never over them.
+void IcmpEngineWrap::FlushReports() {
+  if (flushing_ || reports_.IsEmpty()) return;
+  flushing_ = true;
+  while (writer_.HasReports()) {
+    Napi::Env env = env_;
+    Napi::HandleScope scope(env);
+    const PackedValues packed = writer_.FinishReports();
+    const Napi::Function reports = reports_.Value();
+    // Gone only with its owner, which then reads nothing more.
+    if (reports.IsEmpty()) break;
+    try {
+      reports.MakeCallback(Value(), packed.count, packed.values, context_);
+    } catch (const Napi::Error& e) {
+      napi_fatal_exception(env, e.Value());
+    }
   }
+  flushing_ = false;
 }
 
 }  // namespace

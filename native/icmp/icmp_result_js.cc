@@ -25,8 +25,7 @@ Napi::Array ReplyStatusNames(Napi::Env env) {
 }
 
 // The numbers of one echo (kPerEcho), its texts where they stand.
-void ResultWriter::WriteEcho(const EchoOutcome& e) {
-  PackedWriter& p = packed_;
+void ResultWriter::WriteEcho(PackedWriter& p, const EchoOutcome& e) {
   const bool reply = e.status == ReplyStatus::kReply;
   const bool answered = reply || e.status == ReplyStatus::kUnreachable || e.status == ReplyStatus::kTimeExceeded;
   p.Number(static_cast<double>(e.status));
@@ -48,14 +47,34 @@ PackedValues ResultWriter::Packed(const PingResult& result) {
   packed_.Number(static_cast<double>(result.echoes.size()));
   packed_.Number(static_cast<double>(result.duplicates));
   packed_.Number(result.duration_ms);
-  for (const EchoOutcome& e : result.echoes) WriteEcho(e);
+  for (const EchoOutcome& e : result.echoes) WriteEcho(packed_, e);
   return packed_.Finish();
 }
 
-PackedValues ResultWriter::PackedEcho(const EchoOutcome& echo) {
-  packed_.Start();
-  WriteEcho(echo);
-  return packed_.Finish();
+void ResultWriter::Report(uint64_t session, uint32_t index, const EchoOutcome& echo) {
+  PackedWriter& p = reports_;
+  if (reported_ == 0) p.Start();
+  const size_t head = p.numbers_written();
+  const size_t ascii = p.ascii_written();
+  const size_t texts = p.own_texts();
+  for (size_t i = 0; i < 3; ++i) p.Number(0);  // the record's size, below
+  p.Number(static_cast<double>(session));
+  p.Number(index);
+  WriteEcho(p, echo);
+  p.SetNumber(head, static_cast<double>(p.numbers_written() - head - 3));
+  p.SetNumber(head + 1, static_cast<double>(p.ascii_written() - ascii));
+  p.SetNumber(head + 2, static_cast<double>(p.own_texts() - texts));
+  ++reported_;
+}
+
+PackedValues ResultWriter::FinishReports() {
+  reported_ = 0;
+  return reports_.Finish();
+}
+
+void ResultWriter::DropReports() {
+  reported_ = 0;
+  reports_.Start();
 }
 
 }  // namespace nettools::icmp

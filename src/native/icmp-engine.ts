@@ -32,8 +32,10 @@ export interface NativeStats {
 // numbers are the engine's own array, rewritten by its next result: unpack first.
 export type PingDone = (...packed: Packed) => void;
 
-// One echo's outcome as it is decided: its index (seq), then the echo packed.
-export type EchoProgress = (index: number, ...packed: Packed) => void;
+// The echoes one engine frame decided for pings started with `report`, packed as records that state
+// their size first, then their session and index, then the echo (native/icmp/icmp_result_js.h); given
+// to the engine when it is made, called once per frame (src/engines/icmp/pinger.ts reads them).
+export type EchoReports = (...packed: Packed) => void;
 
 export interface NativeIcmpEngine {
   // Positional, like every binding call (native/common/args.h); ttl -1 for the socket's default.
@@ -47,7 +49,7 @@ export interface NativeIcmpEngine {
     size: number,
     ttl: number,
     done: PingDone,
-    progress?: EchoProgress,
+    report?: boolean,
   ): number;
   // One session probing TTLs 1..maxHops, probesPerHop echoes each, paceUs apart.
   trace(
@@ -59,7 +61,7 @@ export interface NativeIcmpEngine {
     paceUs: number,
     size: number,
     done: PingDone,
-    progress?: EchoProgress,
+    report?: boolean,
   ): number;
   cancel(session: number): void;
   close(): void;
@@ -77,7 +79,7 @@ export interface PingLimits {
 }
 
 export interface NativeIcmpEngineClass {
-  new (kind?: NativeKindPreference): NativeIcmpEngine;
+  new (kind?: NativeKindPreference, reports?: EchoReports): NativeIcmpEngine;
   readonly limits: PingLimits;
   readonly statusNames: readonly string[]; // index: the status number in a packed result
 }

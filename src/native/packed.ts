@@ -12,6 +12,13 @@ import { addressOfWords, type Address } from '../net/address';
 // The values an engine passes (as a callback's arguments, or in an array from DNS cancel()).
 export type Packed = [numbers: Float64Array, ascii: string, others?: string[]];
 
+// Where a reader stands: numbers, ASCII characters and own texts read.
+export interface PackedMark {
+  readonly n: number;
+  readonly at: number;
+  readonly t: number;
+}
+
 const OWN_TEXT = -1;
 const NO_TEXT = -2;
 const NO_OTHERS: readonly unknown[] = [];
@@ -116,6 +123,27 @@ export class PackedReader {
     const x = this.optAddress();
     if (x === undefined) throw new TypeError(`${this.what}: address expected before number ${this.n}`);
     return x;
+  }
+
+  // A record that states its own size before it (ResultWriter::Report: its numbers after the three of its
+  // size, its ASCII characters, its own texts): where the next one starts, whatever is read of this one.
+  recordEnd(): PackedMark {
+    const numbers = this.num();
+    const chars = this.num();
+    const texts = this.num();
+    this.checkRead();
+    const next = { n: this.n + numbers, at: this.at + chars, t: this.t + texts };
+    if (!(numbers >= 0 && chars >= 0 && texts >= 0) || next.n > this.end || next.at > this.ascii.length || next.t > this.others.length) {
+      throw new TypeError(`${this.what}: a record of ${numbers} numbers before number ${this.n} runs past the end`);
+    }
+    return next;
+  }
+
+  // Goes on from a mark recordEnd() gave.
+  seek(mark: PackedMark): void {
+    this.n = mark.n;
+    this.at = mark.at;
+    this.t = mark.t;
   }
 
   // Numbers not read yet.

@@ -31,7 +31,7 @@ test('the engine itself refuses options past the same limits with invalid-option
       { ...base, ttl: 2 ** 32 - 1 },
     ]) {
       try {
-        nativePing(engine, bad, () => assert.unreachable('a refused ping called back'));
+        nativePing(engine, bad, () => assert.unreachable('a refused ping called back'), false);
         assert.unreachable(`the engine accepted ${JSON.stringify(bad)}`);
       } catch (err) {
         assert.is((err as { code?: string }).code, 'invalid-options', JSON.stringify(bad));
@@ -70,7 +70,7 @@ test('the engine refuses bytes of the wrong length for the family with invalid-a
   }
 });
 
-test('the engine refuses a non-numeric option, an address that is no Uint8Array and a missing callback with invalid-options', () => {
+test('the engine refuses a non-numeric option, an address that is no Uint8Array, a missing callback and a report it cannot make with invalid-options', () => {
   const engine = new (nativeEngineClass())('auto');
   const done = (): void => assert.unreachable('a refused ping called back');
   try {
@@ -82,6 +82,8 @@ test('the engine refuses a non-numeric option, an address that is no Uint8Array 
       ['address as a Uint16Array', () => engine.ping(new Uint16Array(2) as never, 4, 1, 200, 1000, 56, -1, done)],
       ['ttl as a fraction', () => engine.ping(LOOPBACK, 4, 1, 200, 1000, 56, 1.5, done)],
       ['no callback', () => (engine.ping as (...a: unknown[]) => number)(LOOPBACK, 4, 1, 200, 1000, 56, -1)],
+      ['report as a function', () => engine.ping(LOOPBACK, 4, 1, 200, 1000, 56, -1, done, done as never)],
+      ['report from an engine made without a reports function', () => engine.ping(LOOPBACK, 4, 1, 200, 1000, 56, -1, done, true)],
     ] as const) {
       try {
         call();

@@ -1,7 +1,8 @@
 import { IcmpError, fromNative, sessionFault } from './errors';
 import { LinkedList } from '../../util/linked-list';
 import { promised, type Answer } from '../../util/answer';
-import { nativeEngineClass, nativePing, nativeTrace, type EchoProgress, type NativeIcmpEngine, type NativeStats, type PingDone } from './native';
+import { PackedReader } from '../../native/packed';
+import { nativeEngineClass, nativePing, nativeTrace, type EchoReports, type NativeIcmpEngine, type NativeStats, type PingDone } from './native';
 import { summarize } from './stats';
 import { unpackEcho, unpackReply, unpackResult, unpackRound } from './unpack';
 import type { EchoOutcome, EchoReply, EchoResult, Pinger, PingerOptions, EchoOptions, RawEcho, RoundOutcome, SocketKinds, TraceOptions, TraceOutcome } from './types';
@@ -11,16 +12,30 @@ function abortError(signal: AbortSignal): IcmpError {
   return new IcmpError('aborted', why);
 }
 
+// How a ping started with reports reads and hands on each of its echoes, and how it ends when that fails.
+interface Reporter {
+  report(index: number, r: PackedReader): void;
+  fault(err: unknown): void;
+}
+
+// Reads one echo of the engine's reports: the reader stands at its numbers (past its session and index).
+type EchoReader = (index: number, r: PackedReader) => void;
+
 class NativePinger implements Pinger {
   readonly socketKinds: SocketKinds;
-  private engine: NativeIcmpEngine | null;
+  private engine: NativeIcmpEngine | null = null;
   // Rejecters of pings in flight, so close() can settle them: the engine drops them silently.
   private readonly pending = new LinkedList<(err: IcmpError) => void>();
+  // The pings in flight that report each echo, by session.
+  private readonly reporters = new Map<number, Reporter>();
+  // Held here: the engine holds it weakly, so that a pinger dropped without close() can be collected.
+  private readonly onReports: EchoReports = (numbers, ascii, others) => this.reports(numbers, ascii, others);
 
   constructor(
-    engine: NativeIcmpEngine,
+    open: (reports: EchoReports) => NativeIcmpEngine,
     private readonly statusNames: readonly string[],
   ) {
+    const engine = open(this.onReports);
     this.engine = engine;
     const k = engine.socketKinds();
     const reasons: SocketKinds['reasons'] = {};
@@ -31,7 +46,7 @@ class NativePinger implements Pinger {
 
   start(options: EchoOptions, done: (outcome: EchoOutcome) => void, onEcho?: (echo: EchoReply) => void): () => void {
     return this.launch(
-      (engine, finished, progress) => nativePing(engine, options, finished, progress),
+      (engine, finished, report) => nativePing(engine, options, finished, report),
       unpackResult,
       (raw) => done({ ok: true, echo: summarize(raw) }),
       (error) => done({ ok: false, error }),
@@ -41,7 +56,7 @@ class NativePinger implements Pinger {
 
   startRound(options: EchoOptions, done: (outcome: RoundOutcome) => void, onEcho?: (echo: EchoReply) => void): () => void {
     return this.launch(
-      (engine, finished, progress) => nativePing(engine, options, finished, progress),
+      (engine, finished, report) => nativePing(engine, options, finished, report),
       unpackRound,
       (round) => done({ ok: true, round }),
       (error) => done({ ok: false, error }),
@@ -51,27 +66,47 @@ class NativePinger implements Pinger {
 
   trace(options: TraceOptions, done: (outcome: TraceOutcome) => void, onProbe?: (probe: RawEcho) => void): () => void {
     return this.launch(
-      (engine, finished, progress) => nativeTrace(engine, options, finished, progress),
+      (engine, finished, report) => nativeTrace(engine, options, finished, report),
       unpackResult,
       (raw) => done({ ok: true, probes: raw.replies, durationMs: raw.durationMs }),
       (error) => done({ ok: false, error }),
-      onProbe && ((index, numbers, ascii, others) => onProbe(unpackEcho(this.statusNames, index, numbers, ascii, others))),
+      onProbe && ((index, r) => onProbe(unpackEcho(this.statusNames, index, r))),
     );
   }
 
-  private replies(onEcho: (echo: EchoReply) => void): EchoProgress {
-    return (index, numbers, ascii, others) => onEcho(unpackReply(this.statusNames, index, numbers, ascii, others));
+  private replies(onEcho: (echo: EchoReply) => void): EchoReader {
+    return (index, r) => onEcho(unpackReply(this.statusNames, index, r));
+  }
+
+  // The echoes one engine frame decided, in the order it decided them, each to its ping. A record always
+  // ends where it says it does, whatever its reader did with it; a ping stopped meanwhile (by an earlier
+  // record's reader, say) gets no more. The engine calls this from the event loop, outside every request:
+  // what cannot be read is the fault of every ping that reports, and nothing escapes.
+  private reports(numbers: unknown, ascii: unknown, others?: unknown): void {
+    let r: PackedReader;
+    try {
+      r = new PackedReader('packed echo reports', numbers, ascii, others);
+      while (!r.done) {
+        const next = r.recordEnd();
+        const reporter = this.reporters.get(r.num());
+        if (reporter !== undefined) reporter.report(r.num(), r);
+        r.seek(next);
+      }
+    } catch (err) {
+      for (const reporter of [...this.reporters.values()]) reporter.fault(err);
+    }
   }
 
   // Starts one engine session: `call` makes it; `ok` (with the result as `unpack` reads it) or `fail`
-  // comes once, unless the returned function is called first; `onPacked` gets each echo as it is decided,
-  // still packed: a streamed ping reads its replies straight into what it reports, a trace into the raw echo.
+  // comes once, unless the returned function is called first; `onReport` reads each echo as it is decided
+  // from the engine's reports: a streamed ping reads its replies straight into what it reports, a trace
+  // into the raw echo.
   private launch<R>(
-    call: (engine: NativeIcmpEngine, finished: PingDone, progress?: EchoProgress) => number,
+    call: (engine: NativeIcmpEngine, finished: PingDone, report: boolean) => number,
     unpack: (statusNames: readonly string[], numbers: unknown, ascii: unknown, others?: unknown) => R,
     ok: (result: R) => void,
     fail: (error: IcmpError) => void,
-    onPacked?: EchoProgress,
+    onReport?: EchoReader,
   ): () => void {
     const engine = this.engine;
     if (engine === null) {
@@ -85,25 +120,21 @@ class NativePinger implements Pinger {
     // one is the session's fault instead, which its caller turns into the request's 500.
     const finished: PingDone = (numbers, ascii, others) => {
       this.pending.remove(inFlight);
+      if (onReport) this.reporters.delete(session);
       try {
         ok(unpack(this.statusNames, numbers, ascii, others));
       } catch (err) {
         fail(sessionFault(err));
       }
     };
-    const progress: EchoProgress | undefined =
-      onPacked &&
-      ((index, numbers, ascii, others) => {
-        try {
-          onPacked(index, numbers, ascii, others);
-        } catch (err) {
-          if (!this.pending.remove(inFlight)) return;
-          engine.cancel(session);
-          fail(sessionFault(err));
-        }
-      });
+    const fault = (err: unknown): void => {
+      this.reporters.delete(session);
+      if (!this.pending.remove(inFlight)) return;
+      engine.cancel(session);
+      fail(sessionFault(err));
+    };
     try {
-      session = call(engine, finished, progress);
+      session = call(engine, finished, onReport !== undefined);
     } catch (err) {
       this.pending.remove(inFlight);
       const error = fromNative(err);
@@ -111,8 +142,21 @@ class NativePinger implements Pinger {
       fail(error);
       return () => undefined;
     }
+    if (onReport) {
+      this.reporters.set(session, {
+        report: (index, r) => {
+          try {
+            onReport(index, r);
+          } catch (err) {
+            fault(err);
+          }
+        },
+        fault,
+      });
+    }
     return () => {
       // Stops sending and frees the sequences at once; the engine's callback will not come.
+      this.reporters.delete(session);
       if (this.pending.remove(inFlight)) engine.cancel(session);
     };
   }
@@ -143,6 +187,7 @@ class NativePinger implements Pinger {
   close(): void {
     this.engine?.close();
     this.engine = null;
+    this.reporters.clear();
     for (const reject of this.pending.drain()) {
       reject(new IcmpError('engine-closed', 'the pinger was closed while the ping was in flight'));
     }
@@ -154,8 +199,14 @@ class NativePinger implements Pinger {
 export function openPinger(options: PingerOptions = {}): Pinger {
   const Engine = nativeEngineClass();
   try {
-    return new NativePinger(new Engine(options.kind ?? 'auto'), Engine.statusNames);
+    return pingerOn((reports) => new Engine(options.kind ?? 'auto', reports), Engine.statusNames);
   } catch (err) {
     throw fromNative(err);
   }
+}
+
+// The pinger over an engine `open` makes, handed the function its reports go to (a test's engine of its
+// own, which packs reports by hand).
+export function pingerOn(open: (reports: EchoReports) => NativeIcmpEngine, statusNames: readonly string[]): Pinger {
+  return new NativePinger(open, statusNames);
 }

@@ -43,18 +43,16 @@ export function unpackRound(statusNames: readonly string[], numbers: unknown, as
   return { marks, duplicates, durationMs };
 }
 
-// One echo's outcome as the engine reports it on the way (ResultWriter::PackedEcho): its eight numbers,
-// and its sender's words.
-export function unpackEcho(statusNames: readonly string[], seq: number, numbers: unknown, ascii: unknown, others?: unknown): RawEcho {
-  const r = new PackedReader('packed echo', numbers, ascii, others);
+// One echo's outcome as the engine reports it on the way (a record of its reports, ResultWriter::Report,
+// read past its session and index): its eight numbers, and its sender's words.
+export function unpackEcho(statusNames: readonly string[], seq: number, r: PackedReader): RawEcho {
   if (r.remaining < PER_ECHO) throw new TypeError('packed echo: eight numbers expected');
   return echoAt(r, seq, statusNames);
 }
 
 // One echo as a streamed ping reports it (stats.ts toReply of what unpackEcho reads), made straight from
 // the numbers: a reply, the echo nearly every event is, shows no sender, so its address is not made.
-export function unpackReply(statusNames: readonly string[], seq: number, numbers: unknown, ascii: unknown, others?: unknown): EchoReply {
-  const r = new PackedReader('packed echo', numbers, ascii, others);
+export function unpackReply(statusNames: readonly string[], seq: number, r: PackedReader): EchoReply {
   if (r.remaining < PER_ECHO) throw new TypeError('packed echo: eight numbers expected');
   if (statusNames[r.peek()] !== 'reply') return toReply(echoAt(r, seq, statusNames));
   r.num();

@@ -8,11 +8,7 @@ import { roundMicros, toReply } from './stats';
 const PER_ECHO = 8; // at least: a sender adds its address's words
 
 export function unpackResult(statusNames: readonly string[], numbers: unknown, ascii: unknown, others?: unknown): RawResult {
-  const r = new PackedReader('packed ping result', numbers, ascii, others);
-  const echoes = r.num();
-  const duplicates = r.num();
-  const durationMs = r.num();
-  if (!(echoes >= 0) || PER_ECHO * echoes > r.remaining) throw new TypeError(`packed ping result: ${echoes} echoes do not fit`);
+  const { r, echoes, duplicates, durationMs } = resultHead('packed ping result', numbers, ascii, others);
   const replies: RawEcho[] = [];
   for (let seq = 0; seq < echoes; seq++) replies.push(echoAt(r, seq, statusNames));
   return { replies, duplicates, durationMs };
@@ -22,11 +18,7 @@ export function unpackResult(statusNames: readonly string[], numbers: unknown, a
 // alone. Its echoes went out whole through onEcho as each was decided, so their senders, reasons and
 // ICMP types are read past here, not made a second time.
 export function unpackRound(statusNames: readonly string[], numbers: unknown, ascii: unknown, others?: unknown): RoundResult {
-  const r = new PackedReader('packed ping round', numbers, ascii, others);
-  const echoes = r.num();
-  const duplicates = r.num();
-  const durationMs = r.num();
-  if (!(echoes >= 0) || PER_ECHO * echoes > r.remaining) throw new TypeError(`packed ping round: ${echoes} echoes do not fit`);
+  const { r, echoes, duplicates, durationMs } = resultHead('packed ping round', numbers, ascii, others);
   const marks: EchoMark[] = [];
   for (let seq = 0; seq < echoes; seq++) {
     const status = statusAt(r, statusNames);
@@ -41,6 +33,16 @@ export function unpackRound(statusNames: readonly string[], numbers: unknown, as
     marks.push(rttMs >= 0 ? { status, rttMs } : { status });
   }
   return { marks, duplicates, durationMs };
+}
+
+// What a result says before its echoes, the reader left at the first echo.
+function resultHead(what: string, numbers: unknown, ascii: unknown, others: unknown): { r: PackedReader; echoes: number; duplicates: number; durationMs: number } {
+  const r = new PackedReader(what, numbers, ascii, others);
+  const echoes = r.num();
+  const duplicates = r.num();
+  const durationMs = r.num();
+  if (!(echoes >= 0) || PER_ECHO * echoes > r.remaining) throw new TypeError(`${what}: ${echoes} echoes do not fit`);
+  return { r, echoes, duplicates, durationMs };
 }
 
 // One echo's outcome as the engine reports it on the way (a record of its reports, ResultWriter::Report,

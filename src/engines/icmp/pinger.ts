@@ -83,9 +83,8 @@ class NativePinger implements Pinger {
   // record's reader, say) gets no more. The engine calls this from the event loop, outside every request:
   // what cannot be read is the fault of every ping that reports, and nothing escapes.
   private reports(numbers: unknown, ascii: unknown, others?: unknown): void {
-    let r: PackedReader;
     try {
-      r = new PackedReader('packed echo reports', numbers, ascii, others);
+      const r = new PackedReader('packed echo reports', numbers, ascii, others);
       while (!r.done) {
         const next = r.recordEnd();
         const reporter = this.reporters.get(r.num());

@@ -57,11 +57,11 @@ void ResultWriter::Report(uint64_t session, uint32_t index, const EchoOutcome& e
   const size_t head = p.numbers_written();
   const size_t ascii = p.ascii_written();
   const size_t texts = p.own_texts();
-  for (size_t i = 0; i < 3; ++i) p.Number(0);  // the record's size, below
+  for (size_t i = 0; i < kReportSize; ++i) p.Number(0);  // the record's size, below
   p.Number(static_cast<double>(session));
   p.Number(index);
   WriteEcho(p, echo);
-  p.SetNumber(head, static_cast<double>(p.numbers_written() - head - 3));
+  p.SetNumber(head, static_cast<double>(p.numbers_written() - head - kReportSize));
   p.SetNumber(head + 1, static_cast<double>(p.ascii_written() - ascii));
   p.SetNumber(head + 2, static_cast<double>(p.own_texts() - texts));
   ++reported_;
@@ -72,9 +72,7 @@ PackedValues ResultWriter::FinishReports() {
   return reports_.Finish();
 }
 
-void ResultWriter::DropReports() {
-  reported_ = 0;
-  reports_.Start();
-}
+// The next Report starts the packing afresh.
+void ResultWriter::DropReports() { reported_ = 0; }
 
 }  // namespace nettools::icmp

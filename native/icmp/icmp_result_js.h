@@ -18,9 +18,10 @@ constexpr size_t kPerEcho = 8;
 // The status names, index = ReplyStatus value, for JS to name the numbers with.
 Napi::Array ReplyStatusNames(Napi::Env env);
 
-// Numbers before each report's echo: its size (numbers after these three, ASCII characters, own texts),
-// then its session and index (src/engines/icmp/pinger.ts reads them).
-constexpr size_t kReportHead = 5;
+// Numbers before each report's echo: its size (kReportSize numbers: its numbers after them, its ASCII
+// characters, its own texts), then its session and index (src/engines/icmp/pinger.ts reads them).
+constexpr size_t kReportSize = 3;
+constexpr size_t kReportHead = kReportSize + 2;
 
 class ResultWriter {
  public:

@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
 
-// The instruction count of a server is only its own if nothing else reaches it: nettools' ICMP engine
-// holds a raw socket, which the kernel hands every ICMP packet of the network namespace (other people's
-// pings on this machine, or a second count's ping scenario), and each one costs the server instructions.
-// So the counting runs again in a network namespace of its own (`unshare --net`, root), with loopback up
-// and nothing else: Knot, the server and the client all talk on that loopback alone.
+// A server's instruction count or CPU time is only its own if nothing else reaches it: nettools' ICMP
+// engine holds a raw socket, which the kernel hands every ICMP packet of the network namespace (other
+// people's pings on this machine, or a second count's ping scenario), and each one costs the server; and
+// the host's firewall runs in every system call that sends (a NAT table left by a container tool turns
+// connection tracking on for every packet, loopback included). So a measurement runs again in a network
+// namespace of its own (`unshare --net`, root), with loopback up and nothing else: Knot, the server and
+// the client all talk on that loopback alone, and no rule of the host's is in the way.
 
 const MARK = 'NETTOOLS_BENCH_OWN_NETNS';
 

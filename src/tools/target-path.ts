@@ -118,7 +118,13 @@ export function measuredElsewhere<Req extends TargetRequest, Res>(path: TargetPa
     if (address === null || events === undefined) return run(events);
     let round = 1;
     const scope = terms.scope?.(request);
-    return run({ ...events, spend: (done) => payAgain(events, terms, address, later(request, round++), done, scope) });
+    // Named one by one: the caller's events may be a class's instance, whose methods a spread leaves behind.
+    const paying: ToolEvents = {
+      start: (info) => events.start(info),
+      item: (name, data, toJson) => events.item(name, data, toJson),
+      spend: (done) => payAgain(events, terms, address, later(request, round++), done, scope),
+    };
+    return run(paying);
   };
 }
 

@@ -47,9 +47,9 @@ function secondRoundFirst(pinger: Pinger, raw: RawEcho[], between: () => void): 
   let calls = 0;
   let heldFirst: (() => void) | null = null;
   let secondEnded = false;
-  const startRound = (options: Parameters<Pinger['startRound']>[0], done: (o: RoundOutcome) => void, onEcho?: Parameters<Pinger['startRound']>[2]) => {
+  const startRound = (options: Parameters<Pinger['startRound']>[0], firstSeq: number, done: (o: RoundOutcome) => void, onEcho?: Parameters<Pinger['startRound']>[3]) => {
     const k = calls++;
-    return pinger.startRound(options, (outcome) => {
+    return pinger.startRound(options, firstSeq, (outcome) => {
       if (outcome.ok) raw.push(...outcome.round.marks.map((m, seq) => ({ ...m, seq: seq + k * ROUND })));
       if (k === 0 && !secondEnded) return void (heldFirst = () => done(outcome));
       done(outcome);

@@ -13,13 +13,51 @@ function abortError(signal: AbortSignal): IcmpError {
 }
 
 // How a ping started with reports reads and hands on each of its echoes, and how it ends when that fails.
+// A class of its own per kind, not closures: an event touches this one object and its handler, where a
+// chain of closures cost a cold context each at every event (bench/README.md, Streams).
 interface Reporter {
   report(index: number, r: PackedReader): void;
   fault(err: unknown): void;
 }
 
-// Reads one echo of the engine's reports: the reader stands at its numbers (past its session and index).
-type EchoReader = (index: number, r: PackedReader) => void;
+// A ping's replies as it streams them: echo `index` of the session is the ping's `firstSeq + index`.
+class ReplyReporter implements Reporter {
+  fault: (err: unknown) => void = ignore;
+
+  constructor(
+    private readonly statusNames: readonly string[],
+    private readonly firstSeq: number,
+    private readonly onEcho: (echo: EchoReply) => void,
+  ) {}
+
+  report(index: number, r: PackedReader): void {
+    try {
+      this.onEcho(unpackReply(this.statusNames, this.firstSeq + index, r));
+    } catch (err) {
+      this.fault(err);
+    }
+  }
+}
+
+// A trace's probes, raw.
+class ProbeReporter implements Reporter {
+  fault: (err: unknown) => void = ignore;
+
+  constructor(
+    private readonly statusNames: readonly string[],
+    private readonly onProbe: (probe: RawEcho) => void,
+  ) {}
+
+  report(index: number, r: PackedReader): void {
+    try {
+      this.onProbe(unpackEcho(this.statusNames, index, r));
+    } catch (err) {
+      this.fault(err);
+    }
+  }
+}
+
+function ignore(): void {}
 
 class NativePinger implements Pinger {
   readonly socketKinds: SocketKinds;
@@ -50,17 +88,17 @@ class NativePinger implements Pinger {
       unpackResult,
       (raw) => done({ ok: true, echo: summarize(raw) }),
       (error) => done({ ok: false, error }),
-      onEcho && this.replies(onEcho),
+      onEcho && new ReplyReporter(this.statusNames, 0, onEcho),
     );
   }
 
-  startRound(options: EchoOptions, done: (outcome: RoundOutcome) => void, onEcho?: (echo: EchoReply) => void): () => void {
+  startRound(options: EchoOptions, firstSeq: number, done: (outcome: RoundOutcome) => void, onEcho?: (echo: EchoReply) => void): () => void {
     return this.launch(
       (engine, finished, report) => nativePing(engine, options, finished, report),
       unpackRound,
       (round) => done({ ok: true, round }),
       (error) => done({ ok: false, error }),
-      onEcho && this.replies(onEcho),
+      onEcho && new ReplyReporter(this.statusNames, firstSeq, onEcho),
     );
   }
 
@@ -70,12 +108,8 @@ class NativePinger implements Pinger {
       unpackResult,
       (raw) => done({ ok: true, probes: raw.replies, durationMs: raw.durationMs }),
       (error) => done({ ok: false, error }),
-      onProbe && ((index, r) => onProbe(unpackEcho(this.statusNames, index, r))),
+      onProbe && new ProbeReporter(this.statusNames, onProbe),
     );
-  }
-
-  private replies(onEcho: (echo: EchoReply) => void): EchoReader {
-    return (index, r) => onEcho(unpackReply(this.statusNames, index, r));
   }
 
   // The echoes one engine frame decided, in the order it decided them, each to its ping. A record always
@@ -97,7 +131,7 @@ class NativePinger implements Pinger {
   }
 
   // Starts one engine session: `call` makes it; `ok` (with the result as `unpack` reads it) or `fail`
-  // comes once, unless the returned function is called first; `onReport` reads each echo as it is decided
+  // comes once, unless the returned function is called first; `reporter` reads each echo as it is decided
   // from the engine's reports: a streamed ping reads its replies straight into what it reports, a trace
   // into the raw echo.
   private launch<R>(
@@ -105,7 +139,7 @@ class NativePinger implements Pinger {
     unpack: (statusNames: readonly string[], numbers: unknown, ascii: unknown, others?: unknown) => R,
     ok: (result: R) => void,
     fail: (error: IcmpError) => void,
-    onReport?: EchoReader,
+    reporter?: Reporter,
   ): () => void {
     const engine = this.engine;
     if (engine === null) {
@@ -119,7 +153,7 @@ class NativePinger implements Pinger {
     // one is the session's fault instead, which its caller turns into the request's 500.
     const finished: PingDone = (numbers, ascii, others) => {
       this.pending.remove(inFlight);
-      if (onReport) this.reporters.delete(session);
+      if (reporter) this.reporters.delete(session);
       try {
         ok(unpack(this.statusNames, numbers, ascii, others));
       } catch (err) {
@@ -133,7 +167,7 @@ class NativePinger implements Pinger {
       fail(sessionFault(err));
     };
     try {
-      session = call(engine, finished, onReport !== undefined);
+      session = call(engine, finished, reporter !== undefined);
     } catch (err) {
       this.pending.remove(inFlight);
       const error = fromNative(err);
@@ -141,17 +175,9 @@ class NativePinger implements Pinger {
       fail(error);
       return () => undefined;
     }
-    if (onReport) {
-      this.reporters.set(session, {
-        report: (index, r) => {
-          try {
-            onReport(index, r);
-          } catch (err) {
-            fault(err);
-          }
-        },
-        fault,
-      });
+    if (reporter) {
+      reporter.fault = fault;
+      this.reporters.set(session, reporter);
     }
     return () => {
       // Stops sending and frees the sequences at once; the engine's callback will not come.

@@ -99,12 +99,7 @@ export class Rounds<Stop> {
   private launch(k: number, count: number): void {
     const offset = k * this.size;
     const startedAt = performance.now() - this.t0;
-    // The pinger makes each echo's value for this call alone: it takes its place in the whole ping as it is.
-    const onEcho = this.onEcho && ((echo: EchoReply) => {
-      echo.seq += offset;
-      this.onEcho!(echo);
-    });
-    const stop = this.pinger.startRound({ ...this.options, count }, (outcome) => this.guard(() => this.roundEnded(k, startedAt, outcome)), onEcho);
+    const stop = this.pinger.startRound({ ...this.options, count }, offset, (outcome) => this.guard(() => this.roundEnded(k, startedAt, outcome)), this.onEcho);
     if (this.over) return stop(); // the start failed at once, or an echo report stopped it
     this.running.push({ k, stop });
     if (k + 1 < this.total) {

@@ -142,8 +142,9 @@ export interface Pinger {
   // function; nothing else comes then.
   start(options: EchoOptions, done: (outcome: EchoOutcome) => void, onEcho?: (echo: EchoReply) => void): () => void;
   // As start, for one round of a ping in rounds (rounds.ts): `done` gets each echo's status and unrounded
-  // RTT, so that statistics over several rounds stay exact; the echoes whole come through `onEcho`.
-  startRound(options: EchoOptions, done: (outcome: RoundOutcome) => void, onEcho?: (echo: EchoReply) => void): () => void;
+  // RTT, so that statistics over several rounds stay exact; the echoes whole come through `onEcho`, each
+  // with its seq in the whole ping (the round's echo i is `firstSeq + i`).
+  startRound(options: EchoOptions, firstSeq: number, done: (outcome: RoundOutcome) => void, onEcho?: (echo: EchoReply) => void): () => void;
   ping(options: EchoOptions, signal?: AbortSignal): Promise<EchoResult>;
   // One trace, as `start` runs a ping: `done` once unless stopped first; `onProbe` per probe as decided.
   trace(options: TraceOptions, done: (outcome: TraceOutcome) => void, onProbe?: (probe: RawEcho) => void): () => void;

@@ -1,5 +1,6 @@
 import type { Outcome, ToolFailure } from '../../tools/outcome';
 import type { ToolEvents } from '../../tools/tool';
+import type { Answer } from '../../util/answer';
 import { CancelSource } from '../../util/cancel';
 import type { Exchange } from '../exchange';
 import type { OpenStreams } from '../open-streams';
@@ -36,27 +37,34 @@ function unpaid(refusal: AdmitRefusal): ToolFailure {
 const SHUTTING_DOWN: Outcome<never> = { ok: false, failure: { code: 'shutting-down', detail: 'the server is shutting down; the measurement ended here, send it again' } };
 
 // The tool's events, guarded: they come from engine callbacks, where a throw must not unwind into the
-// engine; it is the exchange's fault instead (a problem event once the head is out).
-function toolEvents(r: StreamFlow, stream: EventStream): ToolEvents {
-  const { ex } = r;
-  const caller = r.caller as Caller;
-  return {
-    spend: (done) => r.ctx.admission.spend(caller.key, caller.plan, (refusal) => done(refusal === null || refusal instanceof Error ? refusal : unpaid(refusal))),
-    start(info) {
-      try {
-        stream.event('start', JSON.stringify(info));
-      } catch (err) {
-        ex.fail(err);
-      }
-    },
-    item(name, data, toJson) {
-      try {
-        stream.event(name, toJson === undefined ? JSON.stringify(data) : toJson(data));
-      } catch (err) {
-        ex.fail(err);
-      }
-    },
-  };
+// engine; it is the exchange's fault instead (a problem event once the head is out). An object with
+// methods, not closures: each event of a stream touches only this and the stream (pinger.ts, Reporter).
+class StreamEvents implements ToolEvents {
+  constructor(
+    private readonly r: StreamFlow,
+    private readonly stream: EventStream,
+  ) {}
+
+  spend(done: Answer<ToolFailure | null>): void {
+    const caller = this.r.caller as Caller;
+    this.r.ctx.admission.spend(caller.key, caller.plan, (refusal) => done(refusal === null || refusal instanceof Error ? refusal : unpaid(refusal)));
+  }
+
+  start(info: Record<string, unknown>): void {
+    try {
+      this.stream.event('start', JSON.stringify(info));
+    } catch (err) {
+      this.r.ex.fail(err);
+    }
+  }
+
+  item<T>(name: string, data: T, toJson?: (data: T) => string): void {
+    try {
+      this.stream.event(name, toJson === undefined ? JSON.stringify(data) : toJson(data));
+    } catch (err) {
+      this.r.ex.fail(err);
+    }
+  }
 }
 
 // The outcome at the end of a stream: the summary (exactly the JSON 200 body) or one problem event. A
@@ -86,8 +94,8 @@ export const RUN_STREAMED: Stage<StreamFlow> = {
     });
     // Settled either way: a rejection (a bug) is the exchange's fault, its problem event, and the
     // measurement stops with the stream.
-    const events = toolEvents(r, stream);
-    const run = r.located === null ? runTool(r.slot, r.request, cancel, events) : runLocated(r.ctx.places, r.tool, r.located, cancel, locatedHooks(ex, stream, events.spend));
+    const events = new StreamEvents(r, stream);
+    const run = r.located === null ? runTool(r.slot, r.request, cancel, events) : runLocated(r.ctx.places, r.tool, r.located, cancel, locatedHooks(ex, stream, (done) => events.spend(done)));
     const settled = run.finally(() => {
       forget();
       clientGone();

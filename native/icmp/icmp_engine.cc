@@ -247,7 +247,7 @@ Status Engine::Start(const PingOptions& opts, uint64_t* out, bool progress) {
   session->socket = &s;
   session->echoes.resize(opts.count);
   std::vector<uint16_t> seqs(opts.count);
-  if (!s.seqs.Allocate(session->id, opts.count, seqs.data())) {
+  if (!s.seqs.Allocate(session, opts.count, seqs.data())) {
     delete session;
     return Status::kSeqExhausted;
   }
@@ -554,10 +554,9 @@ Engine::Session* Engine::Owner(Socket& s, const ParsedPacket& p, uint32_t* index
   if (p.id != s.opened.id) return nullptr;
   const SeqOwner* owner = s.seqs.Lookup(p.seq);
   if (owner == nullptr) return nullptr;
-  auto it = sessions_.find(owner->session);
-  if (it == sessions_.end()) return nullptr;
   *index = owner->index;
-  return it->second;
+  // Only Allocate(session) put it there, and the session is alive while it holds the sequence.
+  return static_cast<Session*>(const_cast<void*>(owner->session));
 }
 
 void Engine::Stray(Socket& s, bool error) {

@@ -2,12 +2,12 @@
 
 namespace nettools::icmp {
 
-bool SeqTable::Allocate(uint64_t session, size_t n, uint16_t* out) {
-  if (session == 0 || n > kSize - in_use_) return false;
+bool SeqTable::Allocate(const void* session, size_t n, uint16_t* out) {
+  if (session == nullptr || n > kSize - in_use_) return false;
   size_t got = 0;
   for (size_t tried = 0; got < n && tried < kSize; ++tried) {
     const uint16_t seq = cursor_++;
-    if (owners_[seq].session != 0) continue;
+    if (owners_[seq].session != nullptr) continue;
     owners_[seq] = SeqOwner{session, static_cast<uint32_t>(got)};
     out[got++] = seq;
   }
@@ -16,13 +16,13 @@ bool SeqTable::Allocate(uint64_t session, size_t n, uint16_t* out) {
 }
 
 void SeqTable::Release(uint16_t seq) {
-  if (owners_[seq].session == 0) return;
+  if (owners_[seq].session == nullptr) return;
   owners_[seq] = SeqOwner{};
   --in_use_;
 }
 
 const SeqOwner* SeqTable::Lookup(uint16_t seq) const {
-  return owners_[seq].session == 0 ? nullptr : &owners_[seq];
+  return owners_[seq].session == nullptr ? nullptr : &owners_[seq];
 }
 
 }  // namespace nettools::icmp

@@ -8,9 +8,12 @@
 
 namespace nettools::icmp {
 
+// The engine's session itself, not its id: a reply finds its session without a look-up in the engine's
+// map, a cold one at every reply with thousands of pings. Safe because a session releases every sequence
+// it holds before it goes (Engine::Drop).
 struct SeqOwner {
-  uint64_t session = 0;  // 0: free
-  uint32_t index = 0;    // echo index within the session
+  const void* session = nullptr;  // null: free
+  uint32_t index = 0;             // echo index within the session
 };
 
 class SeqTable {
@@ -19,8 +22,8 @@ class SeqTable {
 
   SeqTable() : owners_(kSize) {}
 
-  // Reserves n free sequences for session (ids > 0), echo i getting out[i]. All or nothing.
-  bool Allocate(uint64_t session, size_t n, uint16_t* out);
+  // Reserves n free sequences for session (not null), echo i getting out[i]. All or nothing.
+  bool Allocate(const void* session, size_t n, uint16_t* out);
   void Release(uint16_t seq);
   // The owner of seq, or nullptr when it is free.
   const SeqOwner* Lookup(uint16_t seq) const;

@@ -21,6 +21,7 @@ interface Reporter {
 }
 
 // A ping's replies as it streams them: echo `index` of the session is the ping's `firstSeq + index`.
+// `fault` is the session's, which launch makes after the reporter and sets before the engine can report.
 class ReplyReporter implements Reporter {
   fault: (err: unknown) => void = ignore;
 
@@ -39,7 +40,7 @@ class ReplyReporter implements Reporter {
   }
 }
 
-// A trace's probes, raw.
+// A trace's probes, raw; `fault` as ReplyReporter's.
 class ProbeReporter implements Reporter {
   fault: (err: unknown) => void = ignore;
 

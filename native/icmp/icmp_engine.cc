@@ -93,7 +93,7 @@ Status CheckOptions(const PingOptions& o) {
   const bool ok = limits::kCount.contains(o.count) && limits::kIntervalMs.contains(o.interval_ms) &&
                   limits::kTimeoutMs.contains(o.timeout_ms) && limits::kSize.contains(o.size) &&
                   (!o.has_ttl || limits::kTtl.contains(o.ttl));
-  if (!ok) return Status::kInvalidOptions;
+  if (!ok || o.grant > o.count) return Status::kInvalidOptions;
   if (o.probes_per_ttl == 0) return Status::kOk;
   // A trace: whole TTLs only, and the last one still a TTL.
   const bool trace = limits::kProbesPerTtl.contains(o.probes_per_ttl) && limits::kPaceUs.contains(o.pace_us) &&
@@ -118,6 +118,7 @@ struct Engine::Socket {
 
 struct Engine::Echo {
   enum class State { kUnsent, kInFlight, kSettled };
+  uint32_t index = 0;  // within the session
   uint16_t seq = 0;
   State state = State::kUnsent;
   timespec sent_wall{};
@@ -131,18 +132,29 @@ struct Engine::Session {
   PingOptions opts;
   Socket* socket = nullptr;
   uint8_t cookie[kCookieLen] = {};
-  std::vector<Echo> echoes;
+  // Echo i at ring[i & mask], for i in [retired, granted): each holds its sequence until it is retired. A
+  // ping's ring holds every echo; a metered one's, those since the last Extend's settled ones.
+  std::vector<Echo> ring;
+  uint32_t mask = 0;
+  uint32_t retired = 0;
+  uint32_t granted = 0;
+  bool metered = false;
   uint32_t next_send = 0;
   // Echoes before this one are all settled; it only moves forward (see FirstOpen).
   uint32_t first_open = 0;
   uint32_t settled = 0;
   uint32_t duplicates = 0;
   uint64_t start_ns = 0;
+  // Echo i is due at pace_ns + i * interval: the start, moved on by a grant that came after its first
+  // echo's place, so that the echoes the session waited for go out paced, not at once.
+  uint64_t pace_ns = 0;
   uint32_t wake_slot = 0;  // in the engine's WakeHeap, held for the session's life
   bool progress = false;   // report each echo's outcome as it is decided
   // Set by Drop. Every report is made under a frame, which keeps a dropped session's memory until it
   // returns: after a report, this says whether the session is still on, without a look-up by id.
   bool dropped = false;
+
+  Echo& echo(uint32_t i) { return ring[i & mask]; }
 };
 
 // Marks an engine frame (a poll or the timer firing) for as long as it is on the stack, and frees the
@@ -240,28 +252,74 @@ Status Engine::Start(const PingOptions& opts, uint64_t* out, bool progress) {
   if (s.opened.fd < 0) return Status::kNoSocket;
   uint8_t cookie[kCookieLen];
   if (!random_.Fill(cookie, sizeof(cookie))) return Status::kRandomUnavailable;
+  const bool metered = opts.grant != 0 && opts.grant < opts.count;
+  // Nobody would hear a metered session's echoes otherwise: its result does not list them.
+  if (metered && !(progress && echo_ != nullptr)) return Status::kInvalidOptions;
   auto* session = new Session();
   session->id = next_session_++;
   session->opts = opts;
   session->progress = progress && echo_ != nullptr;
   session->socket = &s;
-  session->echoes.resize(opts.count);
-  std::vector<uint16_t> seqs(opts.count);
-  if (!s.seqs.Allocate(session, opts.count, seqs.data())) {
+  session->metered = metered;
+  if (!Hold(session, metered ? opts.grant : opts.count)) {
     delete session;
     return Status::kSeqExhausted;
   }
-  for (uint32_t i = 0; i < opts.count; ++i) session->echoes[i].seq = seqs[i];
   std::memcpy(session->cookie, cookie, sizeof(cookie));
   session->wake_slot = wake_.Take();
   if (session->wake_slot >= wake_owner_.size()) wake_owner_.resize(session->wake_slot + 1);
   wake_owner_[session->wake_slot] = session;
   session->start_ns = uv_hrtime();
+  session->pace_ns = session->start_ns;
   sessions_[session->id] = session;
   // The first echo goes out when the timer fires, on a later loop turn, so done is never called from
   // inside Start (a Start inside Fire is due after the time Fire took, so it waits for the next fire too).
   Schedule(session);
   *out = session->id;
+  return Status::kOk;
+}
+
+// Makes room in the ring for echoes [granted, end) and holds a sequence for each, all or nothing; first
+// retires the echoes all settled before them, whose sequences go back to the socket. The ring grows to a
+// power of two when it must, keeping every echo at its index.
+bool Engine::Hold(Session* session, uint32_t end) {
+  std::vector<uint16_t> seqs(end - session->granted);
+  if (!session->socket->seqs.Allocate(session, session->granted, seqs.size(), seqs.data())) return false;
+  for (const uint32_t open = FirstOpen(session); session->retired < open; ++session->retired) {
+    session->socket->seqs.Release(session->echo(session->retired).seq);
+  }
+  const size_t need = end - session->retired;
+  if (need > session->ring.size()) {
+    size_t size = 1;
+    while (size < need) size <<= 1;
+    std::vector<Echo> ring(size);
+    const uint32_t mask = static_cast<uint32_t>(size - 1);
+    for (uint32_t i = session->retired; i < session->granted; ++i) ring[i & mask] = session->echo(i);
+    session->ring = std::move(ring);
+    session->mask = mask;
+  }
+  for (uint32_t i = session->granted; i < end; ++i) {
+    Echo& e = session->echo(i);
+    e = Echo();
+    e.index = i;
+    e.seq = seqs[i - session->granted];
+  }
+  session->granted = end;
+  return true;
+}
+
+Status Engine::Extend(uint64_t id, uint32_t n) {
+  if (closing_) return Status::kEngineClosed;
+  auto it = sessions_.find(id);
+  if (it == sessions_.end()) return Status::kOk;
+  Session* session = it->second;
+  if (!session->metered || n == 0 || n > session->opts.count - session->granted) return Status::kInvalidOptions;
+  const bool waited = session->next_send == session->granted;
+  if (!Hold(session, session->granted + n)) return Status::kSeqExhausted;
+  const uint64_t now = uv_hrtime();
+  const uint64_t place = static_cast<uint64_t>(session->next_send) * IntervalNs(session->opts);
+  if (waited && session->pace_ns + place < now) session->pace_ns = now - place;
+  Schedule(session);
   return Status::kOk;
 }
 
@@ -308,8 +366,8 @@ uint64_t Engine::IntervalNs(const PingOptions& o) {
 void Engine::Advance(Session* session) {
   const PingOptions& o = session->opts;
   const uint64_t interval_ns = IntervalNs(o);
-  while (session->next_send < o.count &&
-         uv_hrtime() >= session->start_ns + static_cast<uint64_t>(session->next_send) * interval_ns) {
+  while (session->next_send < session->granted &&
+         uv_hrtime() >= session->pace_ns + static_cast<uint64_t>(session->next_send) * interval_ns) {
     if (!SendNext(session)) return;
   }
   const uint64_t now = uv_hrtime();
@@ -334,7 +392,7 @@ void Engine::Advance(Session* session) {
 // still in flight has the earliest, and none after the first not yet due is due either.
 bool Engine::SettleTimeouts(Session* session, uint64_t now_ns) {
   for (uint32_t i = FirstOpen(session); i < session->next_send; ++i) {
-    Echo& e = session->echoes[i];
+    Echo& e = session->echo(i);
     if (e.state != Echo::State::kInFlight) continue;
     if (now_ns < e.deadline_ns) break;
     e.state = Echo::State::kSettled;
@@ -348,30 +406,30 @@ bool Engine::SettleTimeouts(Session* session, uint64_t now_ns) {
 // only moves forward and a session's scans cost its count in all.
 uint32_t Engine::FirstOpen(Session* session) {
   uint32_t& i = session->first_open;
-  while (i < session->next_send && session->echoes[i].state == Echo::State::kSettled) ++i;
+  while (i < session->next_send && session->echo(i).state == Echo::State::kSettled) ++i;
   return i;
 }
 
 bool Engine::HasDue(Session* session, uint64_t now_ns) {
   const uint32_t i = FirstOpen(session);
-  return i < session->next_send && now_ns >= session->echoes[i].deadline_ns;
+  return i < session->next_send && now_ns >= session->echo(i).deadline_ns;
 }
 
 // The next send or the earliest deadline, whichever comes first.
 uint64_t Engine::NextWake(Session* session) {
   uint64_t wake = UINT64_MAX;
-  if (session->next_send < session->opts.count) {
-    wake = session->start_ns + static_cast<uint64_t>(session->next_send) * IntervalNs(session->opts);
+  if (session->next_send < session->granted) {
+    wake = session->pace_ns + static_cast<uint64_t>(session->next_send) * IntervalNs(session->opts);
   }
   const uint32_t open = FirstOpen(session);
-  if (open < session->next_send && session->echoes[open].deadline_ns < wake) wake = session->echoes[open].deadline_ns;
+  if (open < session->next_send && session->echo(open).deadline_ns < wake) wake = session->echo(open).deadline_ns;
   return wake;
 }
 
 bool Engine::SendNext(Session* session) {
   const PingOptions& o = session->opts;
   Socket& s = *session->socket;
-  Echo& e = session->echoes[session->next_send++];
+  Echo& e = session->echo(session->next_send++);
   uint8_t pkt[kMaxEchoLen];
   const EchoSpec spec{o.family, s.opened.id, e.seq, session->cookie, o.size};
   const size_t len = BuildEcho(spec, pkt, sizeof(pkt));
@@ -401,19 +459,28 @@ bool Engine::Settled(Session* session, const Echo& e) {
   // A session dropped under an engine frame is freed only when the frame returns, so it can be checked after
   // (Session::dropped). A copy of the function: the call may close the engine, which clears echo_ while it runs.
   const EchoFn echo = echo_;
-  echo(session->id, static_cast<uint32_t>(&e - session->echoes.data()), e.outcome);
+  echo(session->id, e.index, e.outcome);
   return !closing_ && !session->dropped;
 }
 
 void Engine::Schedule(Session* session) {
-  wake_.Set(session->wake_slot, NextWake(session));
+  // Nothing to wait for: a metered session that sent and settled all it was granted, until Extend.
+  const uint64_t wake = NextWake(session);
+  if (wake == UINT64_MAX) {
+    wake_.Clear(session->wake_slot);
+  } else {
+    wake_.Set(session->wake_slot, wake);
+  }
   if (!firing_) Arm();
 }
 
 void Engine::Finish(Session* session) {
   PingResult result;
-  result.echoes.reserve(session->echoes.size());
-  for (Echo& e : session->echoes) result.echoes.push_back(std::move(e.outcome));
+  // A metered session reported every echo as it was decided and kept only its latest.
+  if (!session->metered) {
+    result.echoes.reserve(session->opts.count);
+    for (uint32_t i = 0; i < session->opts.count; ++i) result.echoes.push_back(std::move(session->echo(i).outcome));
+  }
   result.duplicates = session->duplicates;
   result.duration_ms = static_cast<double>(uv_hrtime() - session->start_ns) / 1e6;
   const uint64_t id = session->id;
@@ -424,7 +491,7 @@ void Engine::Finish(Session* session) {
 
 void Engine::Drop(Session* session) {
   session->dropped = true;
-  for (const Echo& e : session->echoes) session->socket->seqs.Release(e.seq);
+  for (uint32_t i = session->retired; i < session->granted; ++i) session->socket->seqs.Release(session->echo(i).seq);
   sessions_.erase(session->id);
   wake_.Free(session->wake_slot);
   wake_owner_[session->wake_slot] = nullptr;
@@ -554,9 +621,12 @@ Engine::Session* Engine::Owner(Socket& s, const ParsedPacket& p, uint32_t* index
   if (p.id != s.opened.id) return nullptr;
   const SeqOwner* owner = s.seqs.Lookup(p.seq);
   if (owner == nullptr) return nullptr;
+  // Only Allocate(session) put it there, and the session is alive while it holds the sequence, whose echo
+  // keeps its place in the ring until it is retired and lets the sequence go.
+  auto* session = static_cast<Session*>(const_cast<void*>(owner->session));
+  if (owner->index < session->retired || owner->index >= session->granted) return nullptr;
   *index = owner->index;
-  // Only Allocate(session) put it there, and the session is alive while it holds the sequence.
-  return static_cast<Session*>(const_cast<void*>(owner->session));
+  return session;
 }
 
 void Engine::Stray(Socket& s, bool error) {
@@ -580,7 +650,7 @@ void Engine::HandlePacket(Socket& s, const uint8_t* data, const Received& rx) {
   uint32_t index = 0;
   Session* session = Owner(s, p, &index);
   if (session == nullptr) return Stray(s, error);
-  Echo& e = session->echoes[index];
+  Echo& e = session->echo(index);
   if (e.state == Echo::State::kUnsent || !CookieMatches(p, session->cookie, session->opts.size)) return Stray(s, error);
   if (p.kind == PacketKind::kEchoReply) {
     if (!SameAddress(rx.from, session->opts.address)) return Stray(s);
@@ -620,7 +690,7 @@ void Engine::HandleQueuedError(Socket& s, const uint8_t* data, const Received& r
   uint32_t index = 0;
   Session* session = Owner(s, p, &index);
   if (session == nullptr) return Stray(s, true);
-  Echo& e = session->echoes[index];
+  Echo& e = session->echo(index);
   // The error queue names the original destination in msg_name.
   if (e.state != Echo::State::kInFlight || !SameAddress(rx.from, session->opts.address) ||
       !CookieMatches(p, session->cookie, session->opts.size)) {

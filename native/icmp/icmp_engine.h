@@ -36,6 +36,11 @@ struct PingOptions {
   // apart instead of interval_ms (a whole path probed within a few ms). 0: a ping.
   uint32_t probes_per_ttl = 0;
   uint32_t pace_us = 0;
+  // A metered ping (a long streamed one, paid for a round at a time): only the first `grant` echoes may
+  // go out until Extend allows more; its echoes are reported as they are decided (it needs `progress`)
+  // and not kept for its result, so that what it holds does not grow with `count`. 0: all of count, a
+  // ping or trace whose result lists every echo.
+  uint32_t grant = 0;
 };
 
 // Puts the address's bytes (4 for IPv4, 16 for IPv6, network order: parsed once, in TypeScript) into
@@ -92,6 +97,12 @@ class Engine {
   // the engine's EchoFn as it is decided, in decision order, before done. A duplicate reply after its
   // echo was decided is no new outcome: it only counts in the result's duplicates.
   Status Start(const PingOptions& opts, uint64_t* session, bool progress = false);
+  // Lets a metered session send n more echoes at its pace: a session that has sent all it was granted
+  // waits, and the next echo goes out at its place in the pace, or at once if that has passed (and the
+  // pace then goes on from there: the echoes it waited for do not go out together). The sequences of its echoes all settled before are let go, and n new ones held;
+  // kSeqExhausted (nothing changed) when the socket has not n free, kInvalidOptions past count. A session
+  // that ended or was cancelled: kOk, nothing to do.
+  Status Extend(uint64_t session, uint32_t n);
   // Stops sending, frees the session's sequences; done is not called.
   void Cancel(uint64_t session);
   // Closes the sockets and the timer; once libuv has released every handle, calls closed (if any) and
@@ -136,6 +147,7 @@ class Engine {
   bool SendNext(Session* session);  // false as Settled
   bool SettleTimeouts(Session* session, uint64_t now_ns);  // false as Settled
   static uint32_t FirstOpen(Session* session);
+  static bool Hold(Session* session, uint32_t end);  // room for echoes up to end; false: no sequences
   static bool HasDue(Session* session, uint64_t now_ns);  // an echo in flight past its deadline
   static uint64_t NextWake(Session* session);
   static uint64_t IntervalNs(const PingOptions& o);

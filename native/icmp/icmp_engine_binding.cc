@@ -78,6 +78,7 @@ class IcmpEngineWrap : public Napi::ObjectWrap<IcmpEngineWrap> {
   Napi::Value Ping(const Napi::CallbackInfo& info);
   Napi::Value Trace(const Napi::CallbackInfo& info);
   Napi::Value Begin(const Napi::CallbackInfo& info, const PingOptions& opts, size_t done_at, bool progress);
+  Napi::Value Extend(const Napi::CallbackInfo& info);
   Napi::Value Cancel(const Napi::CallbackInfo& info);
   Napi::Value Close(const Napi::CallbackInfo& info);
   Napi::Value SocketKinds(const Napi::CallbackInfo& info);
@@ -111,6 +112,7 @@ Napi::Function IcmpEngineWrap::Define(Napi::Env env) {
                      {
                          InstanceMethod("ping", &IcmpEngineWrap::Ping),
                          InstanceMethod("trace", &IcmpEngineWrap::Trace),
+                         InstanceMethod("extend", &IcmpEngineWrap::Extend),
                          InstanceMethod("cancel", &IcmpEngineWrap::Cancel),
                          InstanceMethod("close", &IcmpEngineWrap::Close),
                          InstanceMethod("socketKinds", &IcmpEngineWrap::SocketKinds),
@@ -177,16 +179,18 @@ bool IcmpEngineWrap::ReadReport(const IcmpArgs& args, size_t i, const char* usag
   return report;
 }
 
-// ping(address, family, count, intervalMs, timeoutMs, size, ttl, done, report?): positional, like every
-// binding call (common/args.h). ttl -1 means the socket's default. With report true, each echo goes to
-// the engine's reports function as it is decided, all of them before done.
+// ping(address, family, count, intervalMs, timeoutMs, size, ttl, done, report?, grant?): positional, like
+// every binding call (common/args.h). ttl -1 means the socket's default. With report true, each echo goes
+// to the engine's reports function as it is decided, all of them before done. With grant below count, a
+// metered ping (report true): only `grant` echoes go out until extend() allows more, and done lists none.
 Napi::Value IcmpEngineWrap::Ping(const Napi::CallbackInfo& info) {
   if (engine() == nullptr) throw StatusError(info.Env(), Status::kEngineClosed);
-  static constexpr const char* kUsage = "ping(address, family, count, intervalMs, timeoutMs, size, ttl, done, report?)";
+  static constexpr const char* kUsage = "ping(address, family, count, intervalMs, timeoutMs, size, ttl, done, report?, grant?)";
   const IcmpArgs args(info, Status::kInvalidOptions);
   if (args.size() < 8 || !args[7].IsFunction()) throw args.Invalid(kUsage);
   const bool progress = ReadReport(args, 8, kUsage);
   PingOptions opts;
+  opts.grant = args.UintOr(9, "grant", 0);
   ReadTarget(args, &opts);
   opts.count = args.Uint(2, "count");
   opts.interval_ms = args.Uint(3, "intervalMs");
@@ -230,6 +234,17 @@ Napi::Value IcmpEngineWrap::Begin(const Napi::CallbackInfo& info, const PingOpti
   if (callbacks_.empty()) Ref();
   callbacks_.emplace(session, Napi::Persistent(info[done_at].As<Napi::Function>()));
   return Napi::Number::New(env, static_cast<double>(session));
+}
+
+// extend(session, echoes): a metered ping may send that many more (Engine::Extend). Throws its Status.
+Napi::Value IcmpEngineWrap::Extend(const Napi::CallbackInfo& info) {
+  if (engine() == nullptr) throw StatusError(info.Env(), Status::kEngineClosed);
+  const IcmpArgs args(info, Status::kInvalidOptions);
+  if (args.size() < 2 || !args[0].IsNumber()) throw args.Invalid("extend(session, echoes)");
+  const auto session = static_cast<uint64_t>(args[0].As<Napi::Number>().Int64Value());
+  const Status extended = engine()->Extend(session, args.Uint(1, "echoes"));
+  if (extended != Status::kOk) throw StatusError(info.Env(), extended);
+  return info.Env().Undefined();
 }
 
 Napi::Value IcmpEngineWrap::Cancel(const Napi::CallbackInfo& info) {

@@ -11,8 +11,8 @@
 namespace nettools::icmp {
 
 namespace limits {
-// A session holds one sequence per echo for its whole life: the cap keeps any one ping to a small share
-// of a socket's 65,536.
+// A ping or trace session holds one sequence per echo for its whole life (a metered one, those of its
+// latest grants): the cap keeps any one of them to a small share of a socket's 65,536.
 constexpr Range kCount{1, 10000};
 constexpr Range kIntervalMs{1, 60000};
 constexpr Range kTimeoutMs{1, 60000};

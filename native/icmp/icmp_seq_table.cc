@@ -2,13 +2,13 @@
 
 namespace nettools::icmp {
 
-bool SeqTable::Allocate(const void* session, size_t n, uint16_t* out) {
+bool SeqTable::Allocate(const void* session, uint32_t first, size_t n, uint16_t* out) {
   if (session == nullptr || n > kSize - in_use_) return false;
   size_t got = 0;
   for (size_t tried = 0; got < n && tried < kSize; ++tried) {
     const uint16_t seq = cursor_++;
     if (owners_[seq].session != nullptr) continue;
-    owners_[seq] = SeqOwner{session, static_cast<uint32_t>(got)};
+    owners_[seq] = SeqOwner{session, first + static_cast<uint32_t>(got)};
     out[got++] = seq;
   }
   in_use_ += got;

@@ -22,8 +22,8 @@ class SeqTable {
 
   SeqTable() : owners_(kSize) {}
 
-  // Reserves n free sequences for session (not null), echo i getting out[i]. All or nothing.
-  bool Allocate(const void* session, size_t n, uint16_t* out);
+  // Reserves n free sequences for session (not null), its echo first + i getting out[i]. All or nothing.
+  bool Allocate(const void* session, uint32_t first, size_t n, uint16_t* out);
   void Release(uint16_t seq);
   // The owner of seq, or nullptr when it is free.
   const SeqOwner* Lookup(uint16_t seq) const;

@@ -50,7 +50,13 @@ export interface NativeIcmpEngine {
     ttl: number,
     done: PingDone,
     report?: boolean,
+    // Below count: a metered ping (report true), which sends only this many echoes until extend() grants
+    // more, and whose done lists no echo (each was reported).
+    grant?: number,
   ): number;
+  // A metered ping may send `echoes` more, paced on from its first send; throws the engine's error
+  // (`seq-exhausted`: no sequences for them, nothing changed). An ended or cancelled session: nothing.
+  extend(session: number, echoes: number): void;
   // One session probing TTLs 1..maxHops, probesPerHop echoes each, paceUs apart.
   trace(
     address: Uint8Array,

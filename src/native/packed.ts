@@ -60,6 +60,12 @@ export class PackedReader {
     return this.numbers[this.n] as number;
   }
 
+  // The number `ahead` places after the next, left to be read.
+  peekAt(ahead: number): number {
+    if (this.n + ahead >= this.end) throw new TypeError(`${this.what}: number ${this.n + ahead} missing`);
+    return this.numbers[this.n + ahead] as number;
+  }
+
   // The next number, unchecked: past the count it is undefined (the array is cut to the count), and whoever
   // reads an item calls checkRead() after it. With a check of its own this outgrew the bytecode size V8
   // always inlines, and the dns unpacking called it instead, some 6500 instructions a request.

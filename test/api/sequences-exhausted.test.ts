@@ -28,7 +28,7 @@ test.before(async (ctx) => {
   for (let left = SEQUENCES; left > 0; left -= SESSION_MAX) {
     const count = Math.min(SESSION_MAX, left);
     ctx.held.push(
-      ctx.engine.startRound({ address, count, intervalMs: 60000, timeoutMs: 60000, size: 0 }, 0, (outcome) => {
+      ctx.engine.start({ address, count, intervalMs: 60000, timeoutMs: 60000, size: 0 }, (outcome) => {
         if (!outcome.ok) throw new Error(`holding ${count} sequences failed: ${outcome.error.message}`);
       }),
     );

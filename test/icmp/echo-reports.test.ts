@@ -23,6 +23,7 @@ class HandPackedEngine implements NativeIcmpEngine {
   trace(): number {
     return this.next++;
   }
+  extend(): void {}
   cancel(session: number): void {
     this.cancelled.push(session);
   }

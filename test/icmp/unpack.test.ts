@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { unpackResult, unpackRound } from '../../src/engines/icmp/unpack';
+import { unpackResult } from '../../src/engines/icmp/unpack';
 
 const NAMES = ['reply', 'timeout', 'unreachable', 'time-exceeded'];
 
@@ -34,23 +34,6 @@ test('a packed result that does not hold what it announces is refused, not read 
   assert.throws(() => unpackResult(NAMES, Float64Array.from([11, 1, 0, 1, 2, -1, -1, -1, -2, 20, -1, -1]), 'short'), /cut short/);
   assert.throws(() => unpackResult(NAMES, Float64Array.from([12, 1, 0, 1, 2, -1, -1, -1, 6, 1, 2, 3]), ''), /missing/);
   assert.throws(() => unpackResult(NAMES, Float64Array.from([11, 1, 0, 1, 7, -1, -1, -1, -2, -2, -1, -1]), ''), /unknown status/);
-});
-
-test('a round reads back as the status and unrounded round trip of each echo, in seq order, past senders and reasons', () => {
-  const sender = ((198 << 24) | (18 << 16) | 2) >>> 0;
-  const numbers = Float64Array.from([28, 3, 2, 30.5, 0, 0.123456, 64, 64, -2, -2, -1, -1, 1, -1, -1, -1, -2, -2, -1, -1, 2, 1.5, -1, -1, 4, sender, 16, 3, 1]);
-  assert.equal(unpackRound(NAMES, numbers, 'host-unreachable'), {
-    marks: [{ status: 'reply', rttMs: 0.123456 }, { status: 'timeout' }, { status: 'unreachable', rttMs: 1.5 }],
-    duplicates: 2,
-    durationMs: 30.5,
-  });
-});
-
-test('a packed round that does not hold what it announces is refused, not read past its end', () => {
-  assert.throws(() => unpackRound(NAMES, Float64Array.from([11, 2, 0, 1, 1, -1, -1, -1, -2, -2, -1, -1, 1, -1, -1, -1, -2, -2, -1, -1]), ''), /do not fit/);
-  assert.throws(() => unpackRound(NAMES, Float64Array.from([11, 1, 0, 1, 2, -1, -1, -1, -2, 20, -1, -1]), 'short'), /cut short/);
-  assert.throws(() => unpackRound(NAMES, Float64Array.from([12, 1, 0, 1, 2, -1, -1, -1, 6, 1, 2, 3]), ''), /missing/);
-  assert.throws(() => unpackRound(NAMES, Float64Array.from([11, 1, 0, 1, 7, -1, -1, -1, -2, -2, -1, -1]), ''), /unknown status/);
 });
 
 test('the engine names its statuses in the order the packed numbers use', async () => {

@@ -13,6 +13,13 @@ test('numbers read back in order, only as many as the first number counts from a
   assert.throws(() => r.checkRead(), /test: number 3 missing/);
 });
 
+test('a number ahead is looked at without being read, and none past the count is', () => {
+  const r = new PackedReader('test', Float64Array.from([2, 1.5, -1, 7]), '');
+  assert.equal([r.peekAt(0), r.peekAt(1)], [1.5, -1]);
+  assert.is(r.num(), 1.5);
+  assert.throws(() => r.peekAt(1), /test: number 3 missing/);
+});
+
 test('ASCII texts are slices of the one string, taken in order by their lengths', () => {
   const r = new PackedReader('test', Float64Array.from([3, 3, 0, 2]), 'abcde');
   assert.equal([r.str(), r.str(), r.str()], ['abc', '', 'de']);

@@ -27,9 +27,10 @@ function bytesOf(address: Address): Uint8Array {
 }
 
 // Starts one ping on the engine: the options go positionally (the address as its bytes), ttl -1 for the
-// socket's default; with `report`, each echo also comes in the engine's reports as it is decided.
-export function nativePing(engine: NativeIcmpEngine, o: EchoOptions, done: PingDone, report: boolean): number {
-  return engine.ping(bytesOf(o.address), o.address.family, o.count, o.intervalMs, o.timeoutMs, o.size, o.ttl ?? -1, done, report);
+// socket's default; with `report`, each echo also comes in the engine's reports as it is decided; with a
+// `grant` below the count, a metered ping (NativeIcmpEngine.ping).
+export function nativePing(engine: NativeIcmpEngine, o: EchoOptions, done: PingDone, report: boolean, grant = 0): number {
+  return engine.ping(bytesOf(o.address), o.address.family, o.count, o.intervalMs, o.timeoutMs, o.size, o.ttl ?? -1, done, report, grant);
 }
 
 // Starts one trace on the engine: echo i goes out with TTL / hop limit 1 + floor(i / probesPerHop).

@@ -4,8 +4,8 @@ import { promised, type Answer } from '../../util/answer';
 import { PackedReader } from '../../native/packed';
 import { nativeEngineClass, nativePing, nativeTrace, type EchoReports, type NativeIcmpEngine, type NativeStats, type PingDone } from './native';
 import { summarize } from './stats';
-import { unpackEcho, unpackReply, unpackResult, unpackRound } from './unpack';
-import type { EchoOutcome, EchoReply, EchoResult, Pinger, PingerOptions, EchoOptions, RawEcho, RoundOutcome, SocketKinds, TraceOptions, TraceOutcome } from './types';
+import { unpackEcho, unpackReply, unpackResult } from './unpack';
+import type { EchoOutcome, EchoReply, EchoResult, EchoSink, MeteredOutcome, MeteredPing, Pinger, PingerOptions, EchoOptions, RawEcho, SocketKinds, TraceOptions, TraceOutcome } from './types';
 
 function abortError(signal: AbortSignal): IcmpError {
   const why = signal.reason instanceof Error ? signal.reason.message : 'the ping was aborted';
@@ -20,20 +20,40 @@ interface Reporter {
   fault(err: unknown): void;
 }
 
-// A ping's replies as it streams them: echo `index` of the session is the ping's `firstSeq + index`.
-// `fault` is the session's, which launch makes after the reporter and sets before the engine can report.
+// A ping's replies as it streams them. `fault` is the session's, which launch makes after the reporter
+// and sets before the engine can report.
 class ReplyReporter implements Reporter {
   fault: (err: unknown) => void = ignore;
 
   constructor(
     private readonly statusNames: readonly string[],
-    private readonly firstSeq: number,
     private readonly onEcho: (echo: EchoReply) => void,
   ) {}
 
   report(index: number, r: PackedReader): void {
     try {
-      this.onEcho(unpackReply(this.statusNames, this.firstSeq + index, r));
+      this.onEcho(unpackReply(this.statusNames, index, r));
+    } catch (err) {
+      this.fault(err);
+    }
+  }
+}
+
+// A metered ping's echoes: the reply it streams, with the status and unrounded RTT its statistics take
+// (the first two of the record's numbers); `fault` as ReplyReporter's.
+class MeteredReporter implements Reporter {
+  fault: (err: unknown) => void = ignore;
+
+  constructor(
+    private readonly statusNames: readonly string[],
+    private readonly sink: EchoSink,
+  ) {}
+
+  report(index: number, r: PackedReader): void {
+    try {
+      const rttMs = r.peekAt(1);
+      const reply = unpackReply(this.statusNames, index, r);
+      this.sink.echo(index, reply.status, rttMs, reply);
     } catch (err) {
       this.fault(err);
     }
@@ -89,18 +109,33 @@ class NativePinger implements Pinger {
       unpackResult,
       (raw) => done({ ok: true, echo: summarize(raw) }),
       (error) => done({ ok: false, error }),
-      onEcho && new ReplyReporter(this.statusNames, 0, onEcho),
+      onEcho && new ReplyReporter(this.statusNames, onEcho),
     );
   }
 
-  startRound(options: EchoOptions, firstSeq: number, done: (outcome: RoundOutcome) => void, onEcho?: (echo: EchoReply) => void): () => void {
-    return this.launch(
-      (engine, finished, report) => nativePing(engine, options, finished, report),
-      unpackRound,
-      (round) => done({ ok: true, round }),
+  startMetered(options: EchoOptions, grant: number, done: (outcome: MeteredOutcome) => void, sink: EchoSink): MeteredPing {
+    let session = 0;
+    const stop = this.launch(
+      (engine, finished) => (session = nativePing(engine, options, finished, true, grant)),
+      unpackResult,
+      (end) => done({ ok: true, duplicates: end.duplicates, durationMs: end.durationMs }),
       (error) => done({ ok: false, error }),
-      onEcho && new ReplyReporter(this.statusNames, firstSeq, onEcho),
+      new MeteredReporter(this.statusNames, sink),
     );
+    return {
+      extend: (echoes) => {
+        if (this.engine === null) return new IcmpError('engine-closed', 'the pinger is closed');
+        try {
+          this.engine.extend(session, echoes);
+          return null;
+        } catch (err) {
+          const error = fromNative(err);
+          if (!(error instanceof IcmpError)) throw error;
+          return error;
+        }
+      },
+      stop,
+    };
   }
 
   trace(options: TraceOptions, done: (outcome: TraceOutcome) => void, onProbe?: (probe: RawEcho) => void): () => void {

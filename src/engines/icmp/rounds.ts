@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Answer } from '../../util/answer';
 import { EchoTally, roundMicros } from './stats';
-import type { EchoMark, EchoOptions, EchoReply, EchoResult, EchoTotals, Pinger, RoundOutcome } from './types';
+import type { EchoOptions, EchoReply, EchoResult, EchoSink, EchoStatus, EchoTotals, MeteredOutcome, MeteredPing, Pinger } from './types';
 import type { IcmpError } from './errors';
 
 // Before each round but the first: may it start? null lets it; anything else ends the ping with that value
@@ -18,13 +18,14 @@ export type RoundsOutcome<Stop> =
   | { ok: false; stopped: Stop }
   | { ok: false; fault: Error };
 
-// One long ping as consecutive engine pings of at most `size` echoes each (rounds), so that it can be paid
-// for as it goes and holds only one round's sequences at a time. Round k starts at k * size * intervalMs
-// from the first send, whatever the earlier rounds still wait for; the echoes keep their places (seq
-// counts on across rounds). Each round's echoes are folded into the statistics, unrounded and in seq order,
-// as the round ends, and then let go: the result is the statistics one ping of `count` echoes would
-// report, without the echoes (each was reported through `onEcho` as it was decided), and what a ping keeps
-// does not grow with its length. A ping of at most `size` echoes is one engine ping, with every echo.
+// One long ping as one engine session paid for in rounds of at most `size` echoes: the session may send
+// only the rounds paid for (Pinger.startMetered), and round k is asked of the gate when it is due, at
+// k * size * intervalMs from the first send, and granted to the session if the gate lets it; the pace goes
+// on from the first send whatever the gate took. Each echo is folded into the statistics as it is decided,
+// unrounded and in seq order (one decided before an earlier one waits for it), and then let go: the result
+// is the statistics one ping of `count` echoes would report, without the echoes (each was reported through
+// `onEcho`), and what a ping keeps does not grow with its length. A ping of at most `size` echoes is one
+// plain engine ping, with every echo.
 // Returns the stop function, as Pinger.start does: after it, nothing is called back.
 export function pingInRounds<Stop>(
   pinger: Pinger,
@@ -34,31 +35,26 @@ export function pingInRounds<Stop>(
   done: (outcome: RoundsOutcome<Stop>) => void,
   onEcho?: (echo: EchoReply) => void,
 ): () => void {
-  // One round is one engine ping: no rounds to keep, nothing to merge (every JSON ping, on the hot path).
+  // One round is one engine ping: nothing to pay later, nothing to fold (every JSON ping, on the hot path).
   if (options.count <= size) return pinger.start(options, done, onEcho);
   const run = new Rounds(pinger, options, size, gate, done, onEcho);
-  run.begin(0);
+  run.begin();
   return () => run.stop();
 }
 
-export class Rounds<Stop> {
+export class Rounds<Stop> implements EchoSink {
   private readonly t0 = performance.now();
   private readonly total: number;
   private readonly tally = new EchoTally();
-  // Rounds that ended while an earlier one still ran (its last echo waits out its timeout): held until
-  // every earlier round is folded, since jitter is taken between consecutive echoes. At most the rounds
-  // one timeout overlaps.
-  private readonly early = new Map<number, EchoMark[]>();
-  private folded = 0; // rounds folded into the tally, in order
-  // The stop function of each round running: rarely more than one. An array, since a Map emptied by its
-  // delete shrinks into a new table, once a round.
-  private readonly running: { k: number; stop: () => void }[] = [];
-  private duplicates = 0;
-  private durationMs = 0;
-  private finishedRounds = 0;
+  // Echoes decided before an earlier one (which waits out its timeout, say): held until every earlier
+  // echo is folded, since jitter is taken between consecutive echoes. At most the echoes one timeout spans.
+  private readonly early = new Map<number, EchoMark>();
+  private folded = 0; // echoes folded into the tally, in seq order
+  private granted = 0; // echoes paid for and granted to the session
+  private ping: MeteredPing | null = null;
   private timer: NodeJS.Timeout | null = null;
   private over = false;
-  private refused: { stopped: Stop } | null = null; // by the gate: the rounds running finish, no other starts
+  private refused: { stopped: Stop } | null = null; // by the gate: the echoes granted finish, no more go out
 
   constructor(
     private readonly pinger: Pinger,
@@ -71,10 +67,27 @@ export class Rounds<Stop> {
     this.total = Math.ceil(options.count / size);
   }
 
-  // Round k: asked of the gate (not the first), then started; the next one is timed from the first send.
-  begin(k: number): void {
+  // The session, with the first round granted (paid at admission); the next round is timed from now.
+  begin(): void {
+    this.granted = Math.min(this.size, this.options.count);
+    const ping = this.pinger.startMetered(this.options, this.granted, (outcome) => this.guard(() => this.ended(outcome)), this);
+    if (this.over) return ping.stop(); // the start failed at once, or an echo report stopped it
+    this.ping = ping;
+    this.due(1);
+  }
+
+  // Round k's timer, at its place in the pace.
+  private due(k: number): void {
+    if (k >= this.total) return;
+    const at = k * this.size * this.options.intervalMs - (performance.now() - this.t0);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.guard(() => this.pay(k));
+    }, Math.max(0, at));
+  }
+
+  private pay(k: number): void {
     const count = Math.min(this.size, this.options.count - k * this.size);
-    if (k === 0) return this.launch(0, count);
     this.gate(k, count, (verdict) => this.guard(() => (verdict instanceof Error ? this.end({ ok: false, fault: verdict }) : this.decided(k, count, verdict))));
   }
 
@@ -91,69 +104,52 @@ export class Rounds<Stop> {
 
   private decided(k: number, count: number, verdict: Stop | null): void {
     if (this.over) return;
-    if (verdict === null) return this.launch(k, count);
-    this.refused = { stopped: verdict };
-    if (this.running.length === 0) this.end({ ok: false, ...this.refused });
-  }
-
-  private launch(k: number, count: number): void {
-    const offset = k * this.size;
-    const startedAt = performance.now() - this.t0;
-    const stop = this.pinger.startRound({ ...this.options, count }, offset, (outcome) => this.guard(() => this.roundEnded(k, startedAt, outcome)), this.onEcho);
-    if (this.over) return stop(); // the start failed at once, or an echo report stopped it
-    this.running.push({ k, stop });
-    if (k + 1 < this.total) {
-      const due = (k + 1) * this.size * this.options.intervalMs - (performance.now() - this.t0);
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        this.guard(() => this.begin(k + 1));
-      }, Math.max(0, due));
-    }
-  }
-
-  private roundEnded(k: number, startedAt: number, outcome: RoundOutcome): void {
-    const at = this.running.findIndex((r) => r.k === k);
-    if (at >= 0) this.running.splice(at, 1); // not there when the round failed inside its own start
-    if (!outcome.ok) return this.end(outcome);
-    const { round } = outcome;
-    this.fold(k, round.marks);
-    this.duplicates += round.duplicates;
-    this.durationMs = Math.max(this.durationMs, startedAt + round.durationMs);
-    this.finishedRounds++;
-    if (this.refused !== null && this.running.length === 0) return this.end({ ok: false, ...this.refused });
-    if (this.finishedRounds === this.total) this.end({ ok: true, totals: this.totals() });
-  }
-
-  // Round k's echoes (in seq order) into the tally once every earlier round is in. The round next in line,
-  // nearly always the one that ended, is folded without being held.
-  private fold(k: number, marks: EchoMark[]): void {
-    if (k !== this.folded) {
-      this.early.set(k, marks);
+    if (verdict !== null) {
+      this.refused = { stopped: verdict };
+      if (this.folded === this.granted) this.end({ ok: false, ...this.refused });
       return;
     }
-    this.tallyRound(marks);
-    if (this.early.size === 0) return;
+    const error = this.ping!.extend(count);
+    if (error !== null) return this.end({ ok: false, error });
+    this.granted += count;
+    this.due(k + 1);
+  }
+
+  // Each echo as the session decides it (its EchoSink): on to the caller, and into the statistics.
+  echo(seq: number, status: EchoStatus, rttMs: number, reply: EchoReply): void {
+    if (this.onEcho !== undefined) this.onEcho(reply);
+    if (this.over) return; // the caller stopped the ping
+    if (seq !== this.folded) {
+      this.early.set(seq, rttMs >= 0 ? { status, rttMs } : { status });
+      return;
+    }
+    this.tally.add(status, rttMs >= 0 ? rttMs : undefined);
+    this.folded++;
+    if (this.early.size > 0) this.foldEarly();
+    if (this.refused !== null && this.folded === this.granted) this.end({ ok: false, ...this.refused });
+  }
+
+  private foldEarly(): void {
     for (let next = this.early.get(this.folded); next !== undefined; next = this.early.get(this.folded)) {
       this.early.delete(this.folded);
-      this.tallyRound(next);
+      this.tally.add(next.status, next.rttMs);
+      this.folded++;
     }
   }
 
-  private tallyRound(marks: EchoMark[]): void {
-    for (const mark of marks) this.tally.add(mark.status, mark.rttMs);
-    this.folded++;
+  private ended(outcome: MeteredOutcome): void {
+    if (!outcome.ok) return this.end(outcome);
+    this.end({ ok: true, totals: this.totals(outcome.duplicates, outcome.durationMs) });
   }
 
-  private totals(): EchoTotals {
+  private totals(duplicates: number, durationMs: number): EchoTotals {
     const { tally } = this;
-    return { packets: tally.packets(this.duplicates), rtt: tally.rtt(), statuses: { ...tally.statuses }, durationMs: roundMicros(this.durationMs) };
+    return { packets: tally.packets(duplicates), rtt: tally.rtt(), statuses: { ...tally.statuses }, durationMs: roundMicros(durationMs) };
   }
 
-  // Echoes this ping holds besides its statistics: those of rounds that ended before an earlier one.
+  // Echoes this ping holds besides its statistics: those decided before an earlier one.
   get heldEchoes(): number {
-    let n = 0;
-    for (const echoes of this.early.values()) n += echoes.length;
-    return n;
+    return this.early.size;
   }
 
   private end(outcome: RoundsOutcome<Stop>): void {
@@ -167,7 +163,12 @@ export class Rounds<Stop> {
     this.over = true;
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
-    for (const { stop } of this.running) stop();
-    this.running.length = 0;
+    this.ping?.stop();
   }
+}
+
+// One echo held until the earlier ones are folded.
+interface EchoMark {
+  status: EchoStatus;
+  rttMs?: number;
 }

@@ -27,18 +27,17 @@ export interface RawResult {
   durationMs: number;
 }
 
-// One echo of a round as a ping in rounds folds it into its statistics (rounds.ts): its status and
-// unrounded RTT. The echo itself was reported whole through onEcho as it was decided.
-export interface EchoMark {
-  status: EchoStatus;
-  rttMs?: number;
+// Where a metered ping (Pinger.startMetered) hands each echo as it is decided: its seq in the whole
+// ping, status and unrounded RTT (-1 when none) for the statistics, and the echo as the API shows it.
+export interface EchoSink {
+  echo(seq: number, status: EchoStatus, rttMs: number, reply: EchoReply): void;
 }
 
-// A round as it ends: its echoes' marks in seq order (index = seq within the round).
-export interface RoundResult {
-  marks: EchoMark[];
-  duplicates: number;
-  durationMs: number;
+// A metered ping under way: `extend` lets it send that many more echoes (null) or says why not, and
+// `stop` stops it as Pinger.start's function does.
+export interface MeteredPing {
+  extend(echoes: number): IcmpError | null;
+  stop(): void;
 }
 
 export interface EchoReply {
@@ -113,8 +112,8 @@ export interface SocketKinds {
 
 export type EchoOutcome = { ok: true; echo: EchoResult } | { ok: false; error: IcmpError };
 
-// A round's end, RTTs unrounded, for a ping in rounds that merges several engine pings.
-export type RoundOutcome = { ok: true; round: RoundResult } | { ok: false; error: IcmpError };
+// A metered ping's end: what its echoes, each reported as it was decided, do not say.
+export type MeteredOutcome = { ok: true; duplicates: number; durationMs: number } | { ok: false; error: IcmpError };
 
 export interface TraceOptions {
   address: Address;
@@ -141,10 +140,11 @@ export interface Pinger {
   // reply is no new event (it shows only in the result's packets.duplicates). It may call the returned
   // function; nothing else comes then.
   start(options: EchoOptions, done: (outcome: EchoOutcome) => void, onEcho?: (echo: EchoReply) => void): () => void;
-  // As start, for one round of a ping in rounds (rounds.ts): `done` gets each echo's status and unrounded
-  // RTT, so that statistics over several rounds stay exact; the echoes whole come through `onEcho`, each
-  // with its seq in the whole ping (the round's echo i is `firstSeq + i`).
-  startRound(options: EchoOptions, firstSeq: number, done: (outcome: RoundOutcome) => void, onEcho?: (echo: EchoReply) => void): () => void;
+  // One engine session for a whole long ping that is paid for as it goes (rounds.ts): only the first
+  // `grant` echoes go out until `extend` grants more, each echo goes to `sink` as it is decided, and
+  // `done` comes once every one of `count` has (unless stopped first), listing none of them. What the
+  // session holds does not grow with `count`: the echoes of one grant and the one before it.
+  startMetered(options: EchoOptions, grant: number, done: (outcome: MeteredOutcome) => void, sink: EchoSink): MeteredPing;
   ping(options: EchoOptions, signal?: AbortSignal): Promise<EchoResult>;
   // One trace, as `start` runs a ping: `done` once unless stopped first; `onProbe` per probe as decided.
   trace(options: TraceOptions, done: (outcome: TraceOutcome) => void, onProbe?: (probe: RawEcho) => void): () => void;

@@ -1,5 +1,5 @@
 import { PackedReader } from '../../native/packed';
-import type { EchoMark, EchoReply, EchoStatus, RawEcho, RawResult, RoundResult } from './types';
+import type { EchoReply, EchoStatus, RawEcho, RawResult } from './types';
 import { roundMicros, toReply } from './stats';
 
 // Reads a ping's packed result (native/icmp/icmp_result_js.h), in the addon's one packed form
@@ -12,27 +12,6 @@ export function unpackResult(statusNames: readonly string[], numbers: unknown, a
   const replies: RawEcho[] = [];
   for (let seq = 0; seq < echoes; seq++) replies.push(echoAt(r, seq, statusNames));
   return { replies, duplicates, durationMs };
-}
-
-// A round of a ping in rounds as it ends (rounds.ts), in the same packing: each echo's status and RTT
-// alone. Its echoes went out whole through onEcho as each was decided, so their senders, reasons and
-// ICMP types are read past here, not made a second time.
-export function unpackRound(statusNames: readonly string[], numbers: unknown, ascii: unknown, others?: unknown): RoundResult {
-  const { r, echoes, duplicates, durationMs } = resultHead('packed ping round', numbers, ascii, others);
-  const marks: EchoMark[] = [];
-  for (let seq = 0; seq < echoes; seq++) {
-    const status = statusAt(r, statusNames);
-    const rttMs = r.num();
-    r.num(); // ttl
-    r.num(); // bytes
-    r.skipAddress();
-    r.optStr();
-    r.num(); // ICMP type
-    r.num(); // ICMP code
-    r.checkRead();
-    marks.push(rttMs >= 0 ? { status, rttMs } : { status });
-  }
-  return { marks, duplicates, durationMs };
 }
 
 // What a result says before its echoes, the reader left at the first echo.

@@ -1,4 +1,4 @@
-import type { EchoReply } from '../../engines/icmp/types';
+import type { EchoReply, EchoStatus } from '../../engines/icmp/types';
 
 // One echo as JSON, byte for byte what JSON.stringify(echo) writes for the echoes toReply and
 // unpackReply make (their keys, in their order), made by concatenation: a streamed ping writes one per
@@ -7,7 +7,7 @@ import type { EchoReply } from '../../engines/icmp/types';
 export function replyJson(echo: EchoReply): string {
   const { seq, status, rttMs, ttl, bytes, from, reason } = echo;
   if (!Number.isFinite(seq) || !finiteOrAbsent(rttMs) || !finiteOrAbsent(ttl) || !finiteOrAbsent(bytes)) return JSON.stringify(echo);
-  let json = '{"seq":' + seq + ',"status":' + JSON.stringify(status);
+  let json = '{"seq":' + seq + ',"status":' + (STATUS_JSON[status] as string | undefined ?? JSON.stringify(status));
   if (rttMs !== undefined) json += ',"rttMs":' + rttMs;
   if (ttl !== undefined) json += ',"ttl":' + ttl;
   if (bytes !== undefined) json += ',"bytes":' + bytes;
@@ -15,6 +15,9 @@ export function replyJson(echo: EchoReply): string {
   if (reason !== undefined) json += ',"reason":' + JSON.stringify(reason);
   return json + '}';
 }
+
+// Each status as JSON, written out once: JSON.stringify of a word sets up its serialiser at every call.
+const STATUS_JSON: Readonly<Record<EchoStatus, string>> = { reply: '"reply"', timeout: '"timeout"', unreachable: '"unreachable"', 'time-exceeded': '"time-exceeded"' };
 
 function finiteOrAbsent(n: number | undefined): boolean {
   return n === undefined || Number.isFinite(n);

@@ -14,6 +14,7 @@ test('a streamed reply is written byte for byte as JSON.stringify writes it, for
     { seq: 2, status: 'time-exceeded', from: '2001:db8::1', reason: 'ttl-exceeded' },
     { seq: 5, status: 'reply', rttMs: 1e-7, ttl: 255, bytes: 0 },
     { seq: 6, status: 'unreachable', from: 'a "quoted" \\ reason\n', reason: 'é\u0001' },
+    { seq: 8, status: 'a "status" of no kind' as EchoReply['status'] },
   ];
   for (const echo of echoes) assert.is(replyJson(echo), JSON.stringify(echo));
 });

@@ -31,8 +31,9 @@ export class StreamMetrics {
     this.open.set(tool, (this.open.get(tool) ?? 1) - 1);
   }
 
-  sent(tool: string): void {
-    this.events.inc(tool);
+  // A stream's count of the events it sent, held by the stream: one event is one addition.
+  eventsSent(tool: string): { count: number } {
+    return this.events.cell(tool);
   }
 
   cutOff(tool: string): void {

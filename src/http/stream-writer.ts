@@ -23,6 +23,7 @@ export class EventStream implements StreamSink {
   private timer: NodeJS.Timeout | null = null;
   private stopListening: (() => void) | null = null;
   private readonly framing: Framing;
+  private readonly sent: { count: number };
   ended = false;
 
   constructor(
@@ -32,6 +33,7 @@ export class EventStream implements StreamSink {
     private readonly metrics: StreamMetrics,
   ) {
     this.framing = FRAMINGS[mode];
+    this.sent = metrics.eventsSent(tool);
   }
 
   get started(): boolean {
@@ -46,7 +48,7 @@ export class EventStream implements StreamSink {
     const filler = this.framing.filler;
     const written = first ? this.begin(text, filler) : this.ex.streamWrite(text, filler);
     if (written === null) return this.close();
-    this.metrics.sent(this.tool);
+    this.sent.count++;
     this.timer?.refresh();
     this.pressure(written, text, filler);
   }
@@ -57,13 +59,13 @@ export class EventStream implements StreamSink {
     if (!this.started) {
       // Nothing was written yet: the head goes out with it, and nothing follows it.
       if (this.begin(this.frame(name, json), '') === null) return this.close();
-      this.metrics.sent(this.tool);
+      this.sent.count++;
       this.close();
       return this.ex.endStream('');
     }
     const text = this.frame(name, json);
     this.close();
-    this.metrics.sent(this.tool);
+    this.sent.count++;
     this.ex.endStream(text);
   }
 

@@ -42,17 +42,20 @@ export class PlainCounter {
 
   // For a counter with one label, `second` is left out.
   inc(first: string, second = '', by = 1): void {
+    this.cell(first, second).count += by;
+  }
+
+  // The series of these label values, to count on without a look-up: `count` is what it reports.
+  cell(first: string, second = ''): { count: number } {
     let bySecond = this.#cells.get(first);
     if (bySecond === undefined) this.#cells.set(first, (bySecond = new Map()));
     const cell = bySecond.get(second);
-    if (cell !== undefined) {
-      cell.count += by;
-      return;
-    }
+    if (cell !== undefined) return cell;
     const [a, b] = this.#labelNames as [string, string | undefined];
     const labels: Record<string, string> = b === undefined ? { [a]: first } : { [a]: first, [b]: second };
-    const made = { labels, count: by };
+    const made = { labels, count: 0 };
     bySecond.set(second, made);
     this.#ordered.push(made);
+    return made;
   }
 }

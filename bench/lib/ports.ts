@@ -33,10 +33,10 @@ function udpFree(host: string, port: number): Promise<boolean> {
   });
 }
 
-// Whether something accepts TCP connections on loopback `port` now.
-export function accepts(port: number): Promise<boolean> {
+// Whether something accepts TCP connections on `port` of `host` (loopback) now.
+export function accepts(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
-    const sock = connect({ host: '127.0.0.1', port }, () => {
+    const sock = connect({ host, port }, () => {
       sock.destroy();
       resolve(true);
     });

@@ -15,17 +15,17 @@ const DEBIAN13 = path.resolve(DIST, '..', '.ci', 'debian13.sh');
 export interface RunningServer {
   name: ServerName;
   pid: number;
-  url: string; // http://127.0.0.1:<port>
+  url: string; // http://127.0.0.1:<port>, or the address it was asked to listen on
   header?: string; // sent with every request: the API key of nettools-keyed
   stop(): Promise<void>;
 }
 
 // Settings that keep nettools' protections out of the way of a load test, so both servers are
 // compared with no effective rate limit.
-export function nettoolsEnv(port: number, resolvers: string): Record<string, string> {
+export function nettoolsEnv(port: number, resolvers: string, host = '127.0.0.1'): Record<string, string> {
   return {
     PORT: String(port),
-    HOST: '127.0.0.1',
+    HOST: host,
     NETTOOLS_RESOLVERS: resolvers,
     NETTOOLS_ALLOW_PRIVATE_TARGETS: 'true',
     NETTOOLS_RATE_LIMIT: '1000000/1s',
@@ -54,13 +54,14 @@ const ENTRY: Record<ServerName, string> = {
 
 // Starts one server as a child on a port picked here (nettools is silent, so it prints no port),
 // and waits until it accepts connections.
-// `redisUrl`: the private Redis the nettools-redis variant keeps its budgets in.
-export async function startServer(name: ServerName, resolvers: string, redisUrl?: string): Promise<RunningServer> {
-  const port = await freePort();
+// `redisUrl`: the private Redis the nettools-redis variant keeps its budgets in. `host`: the address it
+// listens on (loopback unless a bench puts its client elsewhere: streams/client-apart.ts).
+export async function startServer(name: ServerName, resolvers: string, redisUrl?: string, host = '127.0.0.1'): Promise<RunningServer> {
+  const port = await freePort(host);
   // Only loopback resolvers reach any of them; the environment is built here, not inherited.
   if (name === 'nettools-node24') return startOnNode24(port, resolvers);
   const variant = variantOf(name, redisUrl);
-  return spawnServer(name, ENTRY[name], port, { ...nettoolsEnv(port, resolvers), ...variant.env }, variant.header);
+  return spawnServer(name, ENTRY[name], port, { ...nettoolsEnv(port, resolvers, host), ...variant.env }, variant.header, host);
 }
 
 // Plain nettools from another build of it (bench/revisions.ts: a revision's own worktree), with the same
@@ -74,13 +75,13 @@ export async function startNettoolsFrom(name: ServerName, entry: string, resolve
 // `--perf-basic-prof` for `perf record -p`); the server's environment is still built here, not inherited.
 export const SERVER_NODE_ARGS = (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
 
-async function spawnServer(name: ServerName, entry: string, port: number, settings: Record<string, string>, header?: string): Promise<RunningServer> {
+async function spawnServer(name: ServerName, entry: string, port: number, settings: Record<string, string>, header?: string, host = '127.0.0.1'): Promise<RunningServer> {
   const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...settings };
   const child = track(spawn(process.execPath, [...SERVER_NODE_ARGS, entry], { env, stdio: ['ignore', 'ignore', 'pipe'] }), name);
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  await waitListening(child, port, () => stderr, name);
+  const url = `http://${host}:${port}`;
+  await waitListening(child, port, () => stderr, name, host);
   return { name, pid: child.pid as number, url, ...(header ? { header } : {}), stop: () => stopChild(child) };
 }
 
@@ -122,13 +123,13 @@ function variantOf(name: ServerName, redisUrl: string | undefined): { env: Recor
   };
 }
 
-async function waitListening(child: ChildProcess, port: number, stderr: () => string, name: string): Promise<void> {
+async function waitListening(child: ChildProcess, port: number, stderr: () => string, name: string, host = '127.0.0.1'): Promise<void> {
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}: ${stderr().trim()}`);
-    if (await accepts(port)) return;
+    if (await accepts(port, host)) return;
     await new Promise((r) => setTimeout(r, 100));
   }
   await stopChild(child);
-  throw new Error(`${name} did not listen on 127.0.0.1:${port} within 15 s: ${stderr().trim()}`);
+  throw new Error(`${name} did not listen on ${host}:${port} within 15 s: ${stderr().trim()}`);
 }

@@ -27,13 +27,15 @@ export interface ClientRun {
   intervalMs: number;
   hosts: string[];
   steady: boolean;
+  netns?: string; // a network namespace to run the client in (client-apart.ts)
   onMark?: (mark: ClientMark) => void;
 }
 
 export function runClient(url: string, run: ClientRun): Promise<ClientReport> {
   const args = [CLIENT, url, String(run.streams), String(run.count), String(run.intervalMs), run.hosts.join(','), run.steady ? 'steady' : ''];
   return new Promise((resolve, reject) => {
-    const child = track(spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] }), 'stream-client');
+    const [command, argv] = run.netns === undefined ? [process.execPath, args] : ['ip', ['netns', 'exec', run.netns, process.execPath, ...args]];
+    const child = track(spawn(command, argv, { stdio: ['ignore', 'pipe', 'inherit'] }), 'stream-client');
     let buffered = '';
     let report: ClientReport | null = null;
     child.stdout!.on('data', (c: Buffer) => {

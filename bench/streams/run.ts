@@ -9,6 +9,7 @@ import { gitCommit, machine } from '../lib/machine';
 import { readPeakRssKiB, resetPeakRss } from '../lib/rss';
 import { startServer, type RunningServer } from '../lib/servers';
 import { startIcmpTarget } from '../soak/icmp-target';
+import { startClientApart } from './client-apart';
 import { runClient, type ClientReport } from './client-process';
 
 // `npm run bench:streams [-- --streams 1000,5000 --count 15 --interval 1000]`: N streamed pings held at
@@ -26,7 +27,8 @@ import { runClient, type ClientReport } from './client-process';
 //
 // Every run is in a network namespace of its own (server, client and the target's namespace alike), so
 // that the host's firewall and other pings on the machine are not counted as the server's (since
-// 2026-11-28; lib/own-netns.ts).
+// 2026-11-28; lib/own-netns.ts). `--client-apart` runs the stream client in a namespace of its own too,
+// whose receipt of each event runs in a kernel thread, not inside the server's send (client-apart.ts).
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const RESULTS = path.join(ROOT, 'bench', 'results');
@@ -51,10 +53,10 @@ function cpuFields(use: CpuUse | null) {
 }
 
 // All streams at once; CPU over the whole run, openings and closes included.
-async function burst(server: RunningServer, streams: number, count: number, intervalMs: number) {
+async function burst(server: RunningServer, streams: number, count: number, intervalMs: number, netns?: string) {
   const before = readCpuTicks(server.pid);
   const t0 = performance.now();
-  const client = await runClient(server.url, { streams, count, intervalMs, hosts: ['127.0.0.1', '::1'], steady: false });
+  const client = await runClient(server.url, { streams, count, intervalMs, hosts: ['127.0.0.1', '::1'], steady: false, ...(netns ? { netns } : {}) });
   const wallS = (performance.now() - t0) / 1000;
   return { ...cpuFields(cpuUse(before, readCpuTicks(server.pid), client.events, wallS)), wallS: Math.round(wallS * 10) / 10, ...client };
 }
@@ -66,14 +68,14 @@ async function burst(server: RunningServer, streams: number, count: number, inte
 // deoptimisation logged, a longer warm-up (five rounds) no different (bench/README.md, Streams).
 const WARMUP = { streams: 1000, count: 21, intervalMs: 100 };
 
-async function warm(server: RunningServer, hosts: string[]): Promise<void> {
-  const client = await runClient(server.url, { ...WARMUP, hosts, steady: false });
+async function warm(server: RunningServer, hosts: string[], netns?: string): Promise<void> {
+  const client = await runClient(server.url, { ...WARMUP, hosts, steady: false, ...(netns ? { netns } : {}) });
   if (client.whole !== WARMUP.streams) throw new Error(`warming the server: ${WARMUP.streams - client.whole} of ${WARMUP.streams} streams not whole`);
 }
 
 // Openings spread over one interval; CPU over the client's steady window only.
-async function steady(server: RunningServer, streams: number, count: number, intervalMs: number, hosts: string[]) {
-  await warm(server, hosts);
+async function steady(server: RunningServer, streams: number, count: number, intervalMs: number, hosts: string[], netns?: string) {
+  await warm(server, hosts, netns);
   let start: { ticks: CpuTicks | null; at: number } | null = null;
   let window: { use: CpuUse | null; events: number; seconds: number } | null = null;
   const client: ClientReport = await runClient(server.url, {
@@ -82,6 +84,7 @@ async function steady(server: RunningServer, streams: number, count: number, int
     intervalMs,
     hosts,
     steady: true,
+    ...(netns ? { netns } : {}),
     onMark: (mark) => {
       if (mark.mark === 'start') start = { ticks: readCpuTicks(server.pid), at: performance.now() };
       else if (start !== null) {
@@ -106,19 +109,22 @@ async function main(): Promise<void> {
   // firewall and other pings on the machine cost the server CPU that is not its own (lib/own-netns.ts).
   if (!inOwnNetns()) {
     checkTools(['unshare', 'ip'], 'install util-linux and iproute2 (root)');
+    if (args.includes('--client-apart')) checkTools(['ethtool', 'tc'], 'install ethtool and iproute2 (root)');
     process.exit(rerunInOwnNetns());
   }
   installCleanupHandlers();
   const target = isSteady && !args.includes('--loopback') ? startIcmpTarget() : null;
+  const apart = args.includes('--client-apart') ? startClientApart() : null;
+  const netns = apart?.netns;
   // Every target is an IP literal: no resolver is asked.
-  const server = await startServer('nettools', 'none=127.0.0.1:9');
+  const server = await startServer('nettools', 'none=127.0.0.1:9', undefined, apart?.serverHost);
   const loadBefore = machine().loadAverage1m;
   const rows = [];
   for (const streams of sizes) {
     resetPeakRss(server.pid);
     const hosts = target ? [target.address] : ['127.0.0.1', '::1'];
     say(`streams: ${streams} streamed pings of ${count} echoes, one per ${intervalMs} ms to ${hosts.join(' and ')}${isSteady ? ', opened over one interval' : ''}`);
-    const measured = isSteady ? await steady(server, streams, count, intervalMs, hosts) : await burst(server, streams, count, intervalMs);
+    const measured = isSteady ? await steady(server, streams, count, intervalMs, hosts, netns) : await burst(server, streams, count, intervalMs, netns);
     const peak = readPeakRssKiB(server.pid);
     const row = { ...measured, peakRssMiB: peak === null ? null : Math.round((peak / 1024) * 10) / 10 };
     rows.push(row);
@@ -132,9 +138,10 @@ async function main(): Promise<void> {
   }
   await server.stop();
   target?.stop();
+  apart?.stop();
   const { commit, dirty } = gitCommit(ROOT);
   const mode = isSteady ? (target ? 'steady' : 'steady-loopback') : 'burst';
-  const record = { finishedAt: new Date().toISOString(), mode, commit, dirty, netns: 'own', machine: { ...machine(), loadAverage1mBefore: loadBefore }, count, intervalMs, ...(isSteady ? { warmup: WARMUP } : {}), targets: TARGETS, rows };
+  const record = { finishedAt: new Date().toISOString(), mode, commit, dirty, netns: 'own', client: apart ? 'apart' : 'same-namespace', machine: { ...machine(), loadAverage1mBefore: loadBefore }, count, intervalMs, ...(isSteady ? { warmup: WARMUP } : {}), targets: TARGETS, rows };
   mkdirSync(RESULTS, { recursive: true });
   const file = path.join(RESULTS, `streams-${isSteady ? `${mode}-` : ''}${record.finishedAt.replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, JSON.stringify(record, null, 2) + '\n');

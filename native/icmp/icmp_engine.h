@@ -98,10 +98,10 @@ class Engine {
   // echo was decided is no new outcome: it only counts in the result's duplicates.
   Status Start(const PingOptions& opts, uint64_t* session, bool progress = false);
   // Lets a metered session send n more echoes at its pace: a session that has sent all it was granted
-  // waits, and the next echo goes out at its place in the pace, or at once if that has passed (and the
-  // pace then goes on from there: the echoes it waited for do not go out together). The sequences of its echoes all settled before are let go, and n new ones held;
-  // kSeqExhausted (nothing changed) when the socket has not n free, kInvalidOptions past count. A session
-  // that ended or was cancelled: kOk, nothing to do.
+  // waits, and the next echo goes out at its place in the pace, or at once if that has passed (the pace
+  // then goes on from there: the echoes it waited for do not go out together). The sequences of its
+  // echoes all settled before are let go, and n new ones held: kSeqExhausted (nothing changed) when the
+  // socket has not n free, kInvalidOptions past count. A session that ended or was cancelled: kOk.
   Status Extend(uint64_t session, uint32_t n);
   // Stops sending, frees the session's sequences; done is not called.
   void Cancel(uint64_t session);

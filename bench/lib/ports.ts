@@ -33,7 +33,7 @@ function udpFree(host: string, port: number): Promise<boolean> {
   });
 }
 
-// Whether something accepts TCP connections on `port` of `host` (loopback) now.
+// Whether something accepts TCP connections on `port` of `host` (loopback unless given) now.
 export function accepts(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
     const sock = connect({ host, port }, () => {

@@ -19,35 +19,37 @@ constexpr int kMaxReadsPerWake = 4096;
 constexpr int kMaxConsecutiveErrors = 16;
 constexpr size_t kRxBufSize = 4096;
 
-const uint8_t* AddrBytes(const sockaddr_storage& ss, size_t* len) {
-  if (ss.ss_family == AF_INET) {
+const uint8_t* AddrBytes(const sockaddr* sa, size_t* len) {
+  if (sa->sa_family == AF_INET) {
     *len = 4;
-    return reinterpret_cast<const uint8_t*>(&reinterpret_cast<const sockaddr_in*>(&ss)->sin_addr);
+    return reinterpret_cast<const uint8_t*>(&reinterpret_cast<const sockaddr_in*>(sa)->sin_addr);
   }
-  if (ss.ss_family == AF_INET6) {
+  if (sa->sa_family == AF_INET6) {
     *len = 16;
-    return reinterpret_cast<const uint8_t*>(&reinterpret_cast<const sockaddr_in6*>(&ss)->sin6_addr);
+    return reinterpret_cast<const uint8_t*>(&reinterpret_cast<const sockaddr_in6*>(sa)->sin6_addr);
   }
   *len = 0;
   return nullptr;
 }
 
-bool SameAddress(const sockaddr_storage& a, const sockaddr_storage& b) {
+const sockaddr* Generic(const sockaddr_storage& ss) { return reinterpret_cast<const sockaddr*>(&ss); }
+
+bool SameAddress(const sockaddr_storage& a, const SocketAddress& b) {
   size_t la = 0, lb = 0;
-  const uint8_t* pa = AddrBytes(a, &la);
-  const uint8_t* pb = AddrBytes(b, &lb);
+  const uint8_t* pa = AddrBytes(Generic(a), &la);
+  const uint8_t* pb = AddrBytes(&b.sa, &lb);
   return pa != nullptr && la == lb && std::memcmp(pa, pb, la) == 0;
 }
 
-bool SameAddress(const sockaddr_storage& a, const uint8_t* raw) {
+bool SameAddress(const SocketAddress& a, const uint8_t* raw) {
   size_t la = 0;
-  const uint8_t* pa = AddrBytes(a, &la);
+  const uint8_t* pa = AddrBytes(&a.sa, &la);
   return pa != nullptr && std::memcmp(pa, raw, la) == 0;
 }
 
 IpBytes AddressBytes(const sockaddr_storage& ss) {
   size_t len = 0;
-  const uint8_t* p = AddrBytes(ss, &len);
+  const uint8_t* p = AddrBytes(Generic(ss), &len);
   return IpBytes::Of(p, len);
 }
 
@@ -72,16 +74,16 @@ double WallDiffMs(const timespec& later, const timespec& earlier) {
 
 Status SetAddress(Family family, const uint8_t* bytes, size_t length, PingOptions* opts) {
   opts->family = family;
-  opts->address = sockaddr_storage{};
+  opts->address = SocketAddress{};
   if (family == Family::kV4) {
     if (length != sizeof(in_addr)) return Status::kInvalidAddress;
-    auto* sin = reinterpret_cast<sockaddr_in*>(&opts->address);
+    auto* sin = &opts->address.v4;
     sin->sin_family = AF_INET;
     std::memcpy(&sin->sin_addr, bytes, sizeof(in_addr));
     return Status::kOk;
   }
   if (length != sizeof(in6_addr)) return Status::kInvalidAddress;
-  auto* sin6 = reinterpret_cast<sockaddr_in6*>(&opts->address);
+  auto* sin6 = &opts->address.v6;
   sin6->sin6_family = AF_INET6;
   std::memcpy(&sin6->sin6_addr, bytes, sizeof(in6_addr));
   // IPv6 datagram sockets refuse IPv4-mapped destinations (EINVAL); the caller pings those as IPv4.
@@ -127,32 +129,35 @@ struct Engine::Echo {
   EchoOutcome outcome;
 };
 
-struct Engine::Session {
-  uint64_t id = 0;
-  PingOptions opts;
-  Socket* socket = nullptr;
-  uint8_t cookie[kCookieLen] = {};
+// With 5,000 sessions each woken about once a second, every line of a session is a cold miss at its
+// wake-up: what a wake-up and a reply read sits together at the front, the rest after it.
+struct alignas(64) Engine::Session {
+  // Echo i is due at pace_ns + i * interval_ns: the start, moved on by a grant that came after its first
+  // echo's place, so that the echoes the session waited for go out paced, not at once.
+  uint64_t pace_ns = 0;
+  uint64_t interval_ns = 0;  // IntervalNs(opts), once
   // Echo i at ring[i & mask], for i in [retired, granted): each holds its sequence until it is retired. A
   // ping's ring holds every echo; a metered one's, those since the last Extend's settled ones.
   std::vector<Echo> ring;
   uint32_t mask = 0;
   uint32_t retired = 0;
   uint32_t granted = 0;
-  bool metered = false;
   uint32_t next_send = 0;
   // Echoes before this one are all settled; it only moves forward (see FirstOpen).
   uint32_t first_open = 0;
   uint32_t settled = 0;
-  uint32_t duplicates = 0;
-  uint64_t start_ns = 0;
-  // Echo i is due at pace_ns + i * interval: the start, moved on by a grant that came after its first
-  // echo's place, so that the echoes the session waited for go out paced, not at once.
-  uint64_t pace_ns = 0;
+  Socket* socket = nullptr;
   uint32_t wake_slot = 0;  // in the engine's WakeHeap, held for the session's life
+  bool metered = false;
   bool progress = false;   // report each echo's outcome as it is decided
   // Set by Drop. Every report is made under a frame, which keeps a dropped session's memory until it
   // returns: after a report, this says whether the session is still on, without a look-up by id.
   bool dropped = false;
+  uint8_t cookie[kCookieLen] = {};
+  uint64_t id = 0;
+  PingOptions opts;
+  uint32_t duplicates = 0;
+  uint64_t start_ns = 0;
 
   Echo& echo(uint32_t i) { return ring[i & mask]; }
 };
@@ -258,6 +263,7 @@ Status Engine::Start(const PingOptions& opts, uint64_t* out, bool progress) {
   auto* session = new Session();
   session->id = next_session_++;
   session->opts = opts;
+  session->interval_ns = IntervalNs(opts);
   session->progress = progress && echo_ != nullptr;
   session->socket = &s;
   session->metered = metered;
@@ -317,7 +323,7 @@ Status Engine::Extend(uint64_t id, uint32_t n) {
   const bool waited = session->next_send == session->granted;
   if (!Hold(session, session->granted + n)) return Status::kSeqExhausted;
   const uint64_t now = uv_hrtime();
-  const uint64_t place = static_cast<uint64_t>(session->next_send) * IntervalNs(session->opts);
+  const uint64_t place = static_cast<uint64_t>(session->next_send) * session->interval_ns;
   if (waited && session->pace_ns + place < now) session->pace_ns = now - place;
   Schedule(session);
   return Status::kOk;
@@ -364,8 +370,7 @@ uint64_t Engine::IntervalNs(const PingOptions& o) {
 }
 
 void Engine::Advance(Session* session) {
-  const PingOptions& o = session->opts;
-  const uint64_t interval_ns = IntervalNs(o);
+  const uint64_t interval_ns = session->interval_ns;
   while (session->next_send < session->granted &&
          uv_hrtime() >= session->pace_ns + static_cast<uint64_t>(session->next_send) * interval_ns) {
     if (!SendNext(session)) return;
@@ -381,7 +386,7 @@ void Engine::Advance(Session* session) {
     if (closing_ || session->dropped) return;
   }
   if (!SettleTimeouts(session, now)) return;
-  if (session->next_send == o.count && session->settled == o.count) {
+  if (session->next_send == session->opts.count && session->settled == session->opts.count) {
     Finish(session);
   } else {
     Schedule(session);
@@ -419,7 +424,7 @@ bool Engine::HasDue(Session* session, uint64_t now_ns) {
 uint64_t Engine::NextWake(Session* session) {
   uint64_t wake = UINT64_MAX;
   if (session->next_send < session->granted) {
-    wake = session->pace_ns + static_cast<uint64_t>(session->next_send) * IntervalNs(session->opts);
+    wake = session->pace_ns + static_cast<uint64_t>(session->next_send) * session->interval_ns;
   }
   const uint32_t open = FirstOpen(session);
   if (open < session->next_send && session->echo(open).deadline_ns < wake) wake = session->echo(open).deadline_ns;
@@ -439,7 +444,7 @@ bool Engine::SendNext(Session* session) {
   e.sent_mono_ns = uv_hrtime();
   const uint32_t index = session->next_send - 1;
   const int ttl = o.probes_per_ttl > 0 ? static_cast<int>(1 + index / o.probes_per_ttl) : o.has_ttl ? static_cast<int>(o.ttl) : -1;
-  const int err = SendEcho(s.opened.fd, o.family, o.address, pkt, len, ttl);
+  const int err = SendEcho(s.opened.fd, o.family, &o.address.sa, pkt, len, ttl);
   if (err != 0) {
     e.state = Echo::State::kSettled;
     e.outcome.status = ReplyStatus::kUnreachable;

@@ -116,10 +116,10 @@ OpenedSocket OpenIcmpSocket(Family family, KindPreference pref, uint16_t raw_id)
   return s;
 }
 
-int SendEcho(int fd, Family family, const sockaddr_storage& dst, const uint8_t* pkt, size_t len, int ttl) {
+int SendEcho(int fd, Family family, const sockaddr* dst, const uint8_t* pkt, size_t len, int ttl) {
   iovec iov{const_cast<uint8_t*>(pkt), len};
   msghdr msg{};
-  msg.msg_name = const_cast<sockaddr_storage*>(&dst);
+  msg.msg_name = const_cast<sockaddr*>(dst);
   msg.msg_namelen = family == Family::kV4 ? sizeof(sockaddr_in) : sizeof(sockaddr_in6);
   msg.msg_iov = &iov;
   msg.msg_iovlen = 1;

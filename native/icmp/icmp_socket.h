@@ -27,7 +27,7 @@ OpenedSocket OpenIcmpSocket(Family family, KindPreference pref, uint16_t raw_id)
 
 // Sends one echo; ttl < 0 keeps the default. The TTL goes in a control message so that other pings
 // sharing the socket are unaffected. Returns 0 or errno.
-int SendEcho(int fd, Family family, const sockaddr_storage& dst, const uint8_t* pkt, size_t len, int ttl);
+int SendEcho(int fd, Family family, const sockaddr* dst, const uint8_t* pkt, size_t len, int ttl);
 
 struct Received {
   size_t len = 0;

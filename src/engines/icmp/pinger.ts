@@ -1,5 +1,6 @@
 import { IcmpError, fromNative, sessionFault } from './errors';
 import { LinkedList } from '../../util/linked-list';
+import { SessionTable } from './session-table';
 import { promised, type Answer } from '../../util/answer';
 import { PackedReader } from '../../native/packed';
 import { nativeEngineClass, nativePing, nativeTrace, type EchoReports, type NativeIcmpEngine, type NativeStats, type PingDone } from './native';
@@ -16,6 +17,7 @@ function abortError(signal: AbortSignal): IcmpError {
 // A class of its own per kind, not closures: an event touches this one object and its handler, where a
 // chain of closures cost a cold context each at every event (bench/README.md, Streams).
 interface Reporter {
+  session: number; // the engine's, set once the session started
   report(index: number, r: PackedReader): void;
   fault(err: unknown): void;
 }
@@ -23,6 +25,7 @@ interface Reporter {
 // A ping's replies as it streams them. `fault` is the session's, which launch makes after the reporter
 // and sets before the engine can report.
 class ReplyReporter implements Reporter {
+  session = 0;
   fault: (err: unknown) => void = ignore;
 
   constructor(
@@ -42,6 +45,7 @@ class ReplyReporter implements Reporter {
 // A metered ping's echoes: the reply it streams, with the status and unrounded RTT its statistics take
 // (the first two of the record's numbers); `fault` as ReplyReporter's.
 class MeteredReporter implements Reporter {
+  session = 0;
   fault: (err: unknown) => void = ignore;
 
   constructor(
@@ -62,6 +66,7 @@ class MeteredReporter implements Reporter {
 
 // A trace's probes, raw; `fault` as ReplyReporter's.
 class ProbeReporter implements Reporter {
+  session = 0;
   fault: (err: unknown) => void = ignore;
 
   constructor(
@@ -86,7 +91,7 @@ class NativePinger implements Pinger {
   // Rejecters of pings in flight, so close() can settle them: the engine drops them silently.
   private readonly pending = new LinkedList<(err: IcmpError) => void>();
   // The pings in flight that report each echo, by session.
-  private readonly reporters = new Map<number, Reporter>();
+  private readonly reporters = new SessionTable<Reporter>();
   // Held here: the engine holds it weakly, so that a pinger dropped without close() can be collected.
   private readonly onReports: EchoReports = (numbers, ascii, others) => this.reports(numbers, ascii, others);
 
@@ -162,7 +167,7 @@ class NativePinger implements Pinger {
         r.seek(next);
       }
     } catch (err) {
-      for (const reporter of [...this.reporters.values()]) reporter.fault(err);
+      for (const reporter of this.reporters.values()) reporter.fault(err);
     }
   }
 
@@ -213,7 +218,8 @@ class NativePinger implements Pinger {
     }
     if (reporter) {
       reporter.fault = fault;
-      this.reporters.set(session, reporter);
+      reporter.session = session;
+      this.reporters.set(reporter);
     }
     return () => {
       // Stops sending and frees the sequences at once; the engine's callback will not come.

@@ -48,7 +48,9 @@ export class Rounds<Stop> implements EchoSink {
   private readonly tally = new EchoTally();
   // Echoes decided before an earlier one (which waits out its timeout, say): held until every earlier
   // echo is folded, since jitter is taken between consecutive echoes. At most the echoes one timeout spans.
-  private readonly early = new Map<number, EchoMark>();
+  // Made when first needed: nearly every echo comes in order, and an empty Map is two more cold objects
+  // to look at per echo.
+  private early: Map<number, EchoMark> | null = null;
   private folded = 0; // echoes folded into the tally, in seq order
   private granted = 0; // echoes paid for and granted to the session
   private ping: MeteredPing | null = null;
@@ -120,18 +122,18 @@ export class Rounds<Stop> implements EchoSink {
     if (this.onEcho !== undefined) this.onEcho(reply);
     if (this.over) return; // the caller stopped the ping
     if (seq !== this.folded) {
-      this.early.set(seq, rttMs >= 0 ? { status, rttMs } : { status });
+      (this.early ??= new Map()).set(seq, rttMs >= 0 ? { status, rttMs } : { status });
       return;
     }
     this.tally.add(status, rttMs >= 0 ? rttMs : undefined);
     this.folded++;
-    if (this.early.size > 0) this.foldEarly();
+    if (this.early !== null && this.early.size > 0) this.foldEarly(this.early);
     if (this.refused !== null && this.folded === this.granted) this.end({ ok: false, ...this.refused });
   }
 
-  private foldEarly(): void {
-    for (let next = this.early.get(this.folded); next !== undefined; next = this.early.get(this.folded)) {
-      this.early.delete(this.folded);
+  private foldEarly(early: Map<number, EchoMark>): void {
+    for (let next = early.get(this.folded); next !== undefined; next = early.get(this.folded)) {
+      early.delete(this.folded);
       this.tally.add(next.status, next.rttMs);
       this.folded++;
     }
@@ -149,7 +151,7 @@ export class Rounds<Stop> implements EchoSink {
 
   // Echoes this ping holds besides its statistics: those decided before an earlier one.
   get heldEchoes(): number {
-    return this.early.size;
+    return this.early?.size ?? 0;
   }
 
   private end(outcome: RoundsOutcome<Stop>): void {

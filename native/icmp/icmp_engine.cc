@@ -118,7 +118,9 @@ struct Engine::Socket {
   uint64_t trace_sent = 0;  // of those, the probes of trace sessions (counted apart for the traceroute metrics)
 };
 
-struct Engine::Echo {
+// A send writes only the first cache line of its echo (its state, stamps and deadline); a reply adds the
+// second (what answered). Aligned, an echo is those two lines and never straddles a third.
+struct alignas(64) Engine::Echo {
   enum class State { kUnsent, kInFlight, kSettled };
   uint32_t index = 0;  // within the session
   uint16_t seq = 0;
@@ -289,6 +291,7 @@ Status Engine::Start(const PingOptions& opts, uint64_t* out, bool progress) {
 // retires the echoes all settled before them, whose sequences go back to the socket. The ring grows to a
 // power of two when it must, keeping every echo at its index.
 bool Engine::Hold(Session* session, uint32_t end) {
+  static_assert(sizeof(Echo) == 128, "an echo is two cache lines");
   std::vector<uint16_t> seqs(end - session->granted);
   if (!session->socket->seqs.Allocate(session, session->granted, seqs.size(), seqs.data())) return false;
   for (const uint32_t open = FirstOpen(session); session->retired < open; ++session->retired) {

@@ -292,8 +292,12 @@ Status Engine::Start(const PingOptions& opts, uint64_t* out, bool progress) {
 // power of two when it must, keeping every echo at its index.
 bool Engine::Hold(Session* session, uint32_t end) {
   static_assert(sizeof(Echo) == 128, "an echo is two cache lines");
-  std::vector<uint16_t> seqs(end - session->granted);
-  if (!session->socket->seqs.Allocate(session, session->granted, seqs.size(), seqs.data())) return false;
+  // A round or a short ping (ten echoes or so) needs no allocation for its sequences.
+  const size_t n = end - session->granted;
+  uint16_t few[32];
+  std::vector<uint16_t> many(n > sizeof(few) / sizeof(few[0]) ? n : 0);
+  uint16_t* const seqs = many.empty() ? few : many.data();
+  if (!session->socket->seqs.Allocate(session, session->granted, n, seqs)) return false;
   for (const uint32_t open = FirstOpen(session); session->retired < open; ++session->retired) {
     session->socket->seqs.Release(session->echo(session->retired).seq);
   }

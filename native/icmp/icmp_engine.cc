@@ -349,7 +349,7 @@ void Engine::Fire() {
   while (!closing_ && !wake_.empty() && wake_.top_due() <= now) {
     const uint32_t slot = wake_.top_slot();
     wake_.Clear(slot);
-    Advance(wake_owner_[slot]);
+    Advance(wake_owner_[slot], now);
   }
   firing_ = false;
   if (!closing_) Arm();
@@ -377,13 +377,15 @@ uint64_t Engine::IntervalNs(const PingOptions& o) {
   return o.probes_per_ttl > 0 ? static_cast<uint64_t>(o.pace_us) * 1000 : static_cast<uint64_t>(o.interval_ms) * kNsPerMs;
 }
 
-void Engine::Advance(Session* session) {
+// `now`: when the timer fired, read once for every session it advances (a clock read costs a VM tens of
+// ns, and there were three per session). Later than that only means a little later: an echo due since
+// goes out at the next fire, a deadline passed since is settled then, never early.
+void Engine::Advance(Session* session, uint64_t now) {
   const uint64_t interval_ns = session->interval_ns;
   while (session->next_send < session->granted &&
-         uv_hrtime() >= session->pace_ns + static_cast<uint64_t>(session->next_send) * interval_ns) {
+         now >= session->pace_ns + static_cast<uint64_t>(session->next_send) * interval_ns) {
     if (!SendNext(session)) return;
   }
-  const uint64_t now = uv_hrtime();
   if (HasDue(session, now)) {
     // libuv runs timers before it polls: on a busy loop a reply that came in time may sit unread while
     // its deadline passes. Read first; the kernel's receive stamp then says whether it was in time.

@@ -151,7 +151,7 @@ class Engine {
   static void OnTimer(uv_timer_t* handle);
   void Fire();
   void Arm();
-  void Advance(Session* session);
+  void Advance(Session* session, uint64_t now);
   bool SendNext(Session* session);  // false as Settled
   bool SettleTimeouts(Session* session, uint64_t now_ns);  // false as Settled
   static uint32_t FirstOpen(Session* session);

@@ -118,8 +118,9 @@ struct Engine::Socket {
   uint64_t trace_sent = 0;  // of those, the probes of trace sessions (counted apart for the traceroute metrics)
 };
 
-// A send writes only the first cache line of its echo (its state, stamps and deadline); a reply adds the
-// second (what answered). Aligned, an echo is those two lines and never straddles a third.
+// A send that goes out writes only the first cache line of its echo (its state, stamps and deadline); a
+// reply, or a send that fails, adds the second (what answered, or why). Aligned, an echo is those two
+// lines and never straddles a third.
 struct alignas(64) Engine::Echo {
   enum class State { kUnsent, kInFlight, kSettled };
   uint32_t index = 0;  // within the session

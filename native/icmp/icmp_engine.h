@@ -151,6 +151,7 @@ class Engine {
   static void OnTimer(uv_timer_t* handle);
   void Fire();
   void Arm();
+  bool Coalescing() const;
   void Advance(Session* session, uint64_t now);
   bool SendNext(Session* session);  // false as Settled
   bool SettleTimeouts(Session* session, uint64_t now_ns);  // false as Settled
@@ -182,6 +183,9 @@ class Engine {
   uv_timer_t timer_{};
   uint64_t armed_ns_ = UINT64_MAX;  // the wake-up the timer is armed for; UINT64_MAX when stopped
   bool firing_ = false;             // inside Fire, which arms the timer once at its end
+  // Live sessions whose echoes are closer together than kCoalesceBelowIntervalNs: while there is one, the
+  // timer is armed without slack (Arm).
+  uint32_t tight_sessions_ = 0;
   // Engine frames (a poll or the timer) on the stack. A session dropped inside one is freed only when the
   // outermost returns: whoever called back into JavaScript may still look at it.
   int depth_ = 0;

@@ -362,18 +362,18 @@ void Engine::Fire() {
   if (!closing_) Arm();
 }
 
-// Arms the timer for the earliest wake-up unless it already fires by then, or stops it when no session
-// waits: a stopped timer does not keep Node alive, an armed one does.
-// Many sessions at a slow pace (thousands of streamed pings a second apart) would otherwise wake the
-// loop every millisecond for a few echoes each: with slack, a wake-up serves those due over a few
-// milliseconds, at about a third of the wake-ups (bench/README.md, Streams). An echo then goes out up to
-// the slack after its place in the pace, never before it; its RTT is stamped at its send all the same.
-// A wake-up that is due already, such as a new session's first echo, waits for nothing; nor does any
-// wake-up while a session with a tight pace (a trace's probes) is live, whose echoes would bunch.
+// Whether the timer takes slack. Many sessions at a slow pace (thousands of streamed pings a second
+// apart) would otherwise wake the loop every millisecond for a few echoes each: with slack, one wake-up
+// serves those due over a few milliseconds (bench/README.md, Streams). An echo then goes out up to the
+// slack after its place in the pace, never before it; its RTT runs from its own send stamp all the same.
+// Never while a session with a tight pace (a trace's probes) is live: its echoes would bunch.
 bool Engine::Coalescing() const {
   return tight_sessions_ == 0 && wake_.size() >= kCoalesceFromSessions;
 }
 
+// Arms the timer for the earliest wake-up unless it already fires by then, or stops it when no session
+// waits: a stopped timer does not keep Node alive, an armed one does. A wake-up that is due already,
+// such as a new session's first echo, takes no slack.
 void Engine::Arm() {
   if (wake_.empty()) {
     if (armed_ns_ != UINT64_MAX) uv_timer_stop(&timer_);

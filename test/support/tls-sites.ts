@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,17 +22,17 @@ export interface TlsSites {
   stop(): Promise<void>;
 }
 
-// `ago`: openssl run with the clock that many days back (libfaketime), for a certificate already past its
-// end: OpenSSL 3.5 (Debian 13) refuses a negative -days, and 3.0 (Debian 12) has no -not_after.
+// `ago`: openssl run with the clock that many days back (libfaketime), for the test CA's start. A
+// certificate already past its end takes explicit dates instead (issuePast).
 const openssl = (dir: string, args: string[], ago = 0) =>
   ago === 0 ? execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' }) : execFileSync('faketime', ['-f', `-${ago}d`, 'openssl', ...args], { cwd: dir, stdio: 'ignore' });
 const EC = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
 
 // `<name>.pem` and `<name>.key` in `dir`, issued by the CA there (makeTestCa) for `sans`: names, or IP
 // literals (an https URL with an IP literal is verified against the address).
-export function issue(dir: string, name: string, cn: string, days: string, sans = [cn], ago = 0): void {
+export function issue(dir: string, name: string, cn: string, days: string, sans = [cn]): void {
   openssl(dir, ['req', ...EC, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`, '-addext', `subjectAltName=${sans.map((n) => `${isIP(n) === 0 ? 'DNS' : 'IP'}:${n}`).join(',')}`]);
-  openssl(dir, ['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-days', days, '-copy_extensions', 'copy', '-out', `${name}.pem`], ago);
+  openssl(dir, ['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-days', days, '-copy_extensions', 'copy', '-out', `${name}.pem`]);
 }
 
 // `ca.pem` and `ca.key` in `dir`: the test CA, from three days back, so that a certificate it issued two
@@ -41,11 +41,27 @@ export function makeTestCa(dir: string): void {
   openssl(dir, ['req', '-x509', ...EC, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '30', '-subj', '/CN=nettools test CA'], 3);
 }
 
+// `<name>.pem` and `<name>.key` in `dir`, issued by the CA there for `cn` alone, valid from `fromDaysAgo`
+// to `toDaysAgo` days back: dates `openssl ca` writes as given (OpenSSL 3.0 and 3.5 alike), where a clock
+// moved by libfaketime once left such a certificate still valid on Debian 13.
+export function issuePast(dir: string, name: string, cn: string, fromDaysAgo: number, toDaysAgo: number): void {
+  const config = `${name}-ca.cnf`;
+  writeFileSync(join(dir, config), [
+    '[ca]', 'default_ca = past', '[past]', `database = ${name}-index.txt`, 'new_certs_dir = .', `serial = ${name}-serial.txt`,
+    'default_md = sha256', 'policy = any_name', 'copy_extensions = copy', 'unique_subject = no', '[any_name]', 'commonName = supplied', '',
+  ].join('\n'));
+  writeFileSync(join(dir, `${name}-index.txt`), '');
+  writeFileSync(join(dir, `${name}-serial.txt`), '01\n');
+  const utcTime = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().replace(/^\d\d|[-:T]|\.\d+/g, '');
+  openssl(dir, ['req', ...EC, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`, '-addext', `subjectAltName=DNS:${cn}`]);
+  openssl(dir, ['ca', '-batch', '-notext', '-config', config, '-cert', 'ca.pem', '-keyfile', 'ca.key', '-in', `${name}.csr`, '-out', `${name}.pem`, '-startdate', utcTime(fromDaysAgo), '-enddate', utcTime(toDaysAgo)]);
+}
+
 function makeCertificates(dir: string): void {
   makeTestCa(dir);
   issue(dir, 'good', 'good.tls.test', '3');
-  // Issued two days back for one day: it ended a day ago.
-  issue(dir, 'expired', 'good.tls.test', '1', ['good.tls.test'], 2);
+  // Valid from two days back for one day: it ended a day ago.
+  issuePast(dir, 'expired', 'good.tls.test', 2, 1);
   issue(dir, 'wrongName', 'other.tls.test', '3');
   issue(dir, 'outlivesCa', 'good.tls.test', '60');
   issue(dir, 'address', '127.0.0.1', '3');

@@ -31,8 +31,13 @@ const EC = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes
 // `<name>.pem` and `<name>.key` in `dir`, issued by the CA there (makeTestCa) for `sans`: names, or IP
 // literals (an https URL with an IP literal is verified against the address).
 export function issue(dir: string, name: string, cn: string, days: string, sans = [cn]): void {
-  openssl(dir, ['req', ...EC, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`, '-addext', `subjectAltName=${sans.map((n) => `${isIP(n) === 0 ? 'DNS' : 'IP'}:${n}`).join(',')}`]);
+  request(dir, name, cn, sans);
   openssl(dir, ['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-days', days, '-copy_extensions', 'copy', '-out', `${name}.pem`]);
+}
+
+// `<name>.key` and its signing request `<name>.csr` in `dir`, for `cn` and `sans`.
+function request(dir: string, name: string, cn: string, sans: string[]): void {
+  openssl(dir, ['req', ...EC, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`, '-addext', `subjectAltName=${sans.map((n) => `${isIP(n) === 0 ? 'DNS' : 'IP'}:${n}`).join(',')}`]);
 }
 
 // `ca.pem` and `ca.key` in `dir`: the test CA, from three days back, so that a certificate it issued two
@@ -44,7 +49,7 @@ export function makeTestCa(dir: string): void {
 // `<name>.pem` and `<name>.key` in `dir`, issued by the CA there for `cn` alone, valid from `fromDaysAgo`
 // to `toDaysAgo` days back: dates `openssl ca` writes as given (OpenSSL 3.0 and 3.5 alike), where a clock
 // moved by libfaketime once left such a certificate still valid on Debian 13.
-export function issuePast(dir: string, name: string, cn: string, fromDaysAgo: number, toDaysAgo: number): void {
+function issuePast(dir: string, name: string, cn: string, fromDaysAgo: number, toDaysAgo: number): void {
   const config = `${name}-ca.cnf`;
   writeFileSync(join(dir, config), [
     '[ca]', 'default_ca = past', '[past]', `database = ${name}-index.txt`, 'new_certs_dir = .', `serial = ${name}-serial.txt`,
@@ -53,7 +58,7 @@ export function issuePast(dir: string, name: string, cn: string, fromDaysAgo: nu
   writeFileSync(join(dir, `${name}-index.txt`), '');
   writeFileSync(join(dir, `${name}-serial.txt`), '01\n');
   const utcTime = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().replace(/^\d\d|[-:T]|\.\d+/g, '');
-  openssl(dir, ['req', ...EC, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`, '-addext', `subjectAltName=DNS:${cn}`]);
+  request(dir, name, cn, [cn]);
   openssl(dir, ['ca', '-batch', '-notext', '-config', config, '-cert', 'ca.pem', '-keyfile', 'ca.key', '-in', `${name}.csr`, '-out', `${name}.pem`, '-startdate', utcTime(fromDaysAgo), '-enddate', utcTime(toDaysAgo)]);
 }
 

@@ -287,7 +287,7 @@ Status Engine::Start(const PingOptions& opts, uint64_t* out, bool progress) {
   session->start_ns = uv_hrtime();
   session->pace_ns = session->start_ns;
   sessions_[session->id] = session;
-  if (session->interval_ns < kCoalesceBelowIntervalNs) tight_sessions_++;
+  if (Tight(*session)) tight_sessions_++;
   // The first echo goes out when the timer fires, on a later loop turn, so done is never called from
   // inside Start (a Start inside Fire is due after the time Fire took, so it waits for the next fire too).
   Schedule(session);
@@ -367,6 +367,9 @@ void Engine::Fire() {
 // serves those due over a few milliseconds (bench/README.md, Streams). An echo then goes out up to the
 // slack after its place in the pace, never before it; its RTT runs from its own send stamp all the same.
 // Never while a session with a tight pace (a trace's probes) is live: its echoes would bunch.
+// Counted in tight_sessions_ from Start to Drop: one test for both, so the count cannot drift.
+bool Engine::Tight(const Session& session) { return session.interval_ns < kCoalesceBelowIntervalNs; }
+
 bool Engine::Coalescing() const {
   return tight_sessions_ == 0 && wake_.size() >= kCoalesceFromSessions;
 }
@@ -524,7 +527,7 @@ void Engine::Finish(Session* session) {
 
 void Engine::Drop(Session* session) {
   session->dropped = true;
-  if (session->interval_ns < kCoalesceBelowIntervalNs) tight_sessions_--;
+  if (Tight(*session)) tight_sessions_--;
   for (uint32_t i = session->retired; i < session->granted; ++i) session->socket->seqs.Release(session->echo(i).seq);
   sessions_.erase(session->id);
   wake_.Free(session->wake_slot);

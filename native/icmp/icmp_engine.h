@@ -152,6 +152,7 @@ class Engine {
   void Fire();
   void Arm();
   bool Coalescing() const;
+  static bool Tight(const Session& session);  // echoes under 100 ms apart: no slack while one lives
   void Advance(Session* session, uint64_t now);
   bool SendNext(Session* session);  // false as Settled
   bool SettleTimeouts(Session* session, uint64_t now_ns);  // false as Settled

@@ -27,12 +27,14 @@ export interface ClientRun {
   intervalMs: number;
   hosts: string[];
   steady: boolean;
+  windowFromIntervals?: number; // when the steady window opens (client.ts; 3 unless given)
+  timeoutMs?: number; // each ping's (the server's default unless given)
   netns?: string; // a network namespace to run the client in (client-apart.ts)
   onMark?: (mark: ClientMark) => void;
 }
 
 export function runClient(url: string, run: ClientRun): Promise<ClientReport> {
-  const args = [CLIENT, url, String(run.streams), String(run.count), String(run.intervalMs), run.hosts.join(','), run.steady ? 'steady' : ''];
+  const args = [CLIENT, url, String(run.streams), String(run.count), String(run.intervalMs), run.hosts.join(','), run.steady ? 'steady' : '', String(run.windowFromIntervals ?? 3), run.timeoutMs === undefined ? '' : String(run.timeoutMs)];
   return new Promise((resolve, reject) => {
     const [command, argv] = run.netns === undefined ? [process.execPath, args] : ['ip', ['netns', 'exec', run.netns, process.execPath, ...args]];
     const child = track(spawn(command, argv, { stdio: ['ignore', 'pipe', 'inherit'] }), 'stream-client');

@@ -3,26 +3,28 @@ import { performance } from 'node:perf_hooks';
 
 // The load side of the streams bench, in a process of its own so its work is not the server's: N streamed
 // pings held open at once, each read line by line as it arrives. Prints one JSON line: what arrived, how
-// late, what was missing. argv: url streams count intervalMs [hosts [steady]]
+// late, what was missing. argv: url streams count intervalMs [hosts [steady [fromIntervals [timeoutMs]]]]
 // hosts: the targets, comma-separated, taken in turn (127.0.0.1,::1 unless given).
 // steady: the streams open spread evenly over one interval instead of all at once, and the client marks
 // on stdout ({"mark":"start"}, then {"mark":"end","events":N}) a window in which every stream is open and
 // past its opening, so the runner can read the server's CPU over the steady state alone.
+// fromIntervals: when the window opens, in intervals from the first opening (3 unless given).
+// timeoutMs: each ping's, when given (the server's default, 1000 ms, otherwise).
 // A reply is late when it arrives more than 50 ms after its due time: the stream's earliest reply, taken
 // back to seq 0 (arrival - seq x intervalMs, least over the stream), plus seq x intervalMs. On loopback the
 // round trip is microseconds, so lateness is the server's or the client's.
 
-const [url = '', streamsArg = '0', countArg = '0', intervalArg = '0', hostsArg = '127.0.0.1,::1', steadyArg = ''] = process.argv.slice(2);
+const [url = '', streamsArg = '0', countArg = '0', intervalArg = '0', hostsArg = '127.0.0.1,::1', steadyArg = '', fromArg = '3', timeoutArg = ''] = process.argv.slice(2);
 const STREAMS = Number(streamsArg);
 const COUNT = Number(countArg);
 const INTERVAL = Number(intervalArg);
 const HOSTS = hostsArg.split(',');
 const STEADY = steadyArg === 'steady';
 const LATE_MS = 50;
-// The steady window: from two intervals after the last stream opened (its first replies and the other
-// openings' admission behind it) to two intervals before the first stream's last echo (the summaries and
-// closes after it).
-const WINDOW = { fromMs: 3 * INTERVAL, toMs: (COUNT - 2) * INTERVAL };
+// The steady window: by default from two intervals after the last stream opened (its first replies and
+// the other openings' admission behind it) to two intervals before the first stream's last echo (the
+// summaries and closes after it).
+const WINDOW = { fromMs: Number(fromArg) * INTERVAL, toMs: (COUNT - 2) * INTERVAL };
 let eventsSeen = 0;
 
 interface StreamTally {
@@ -62,7 +64,7 @@ function oneStream(host: string): Promise<StreamTally> {
     return tally;
   };
   return new Promise((resolve) => {
-    const body = JSON.stringify({ host, count: COUNT, intervalMs: INTERVAL });
+    const body = JSON.stringify({ host, count: COUNT, intervalMs: INTERVAL, ...(timeoutArg === '' ? {} : { timeoutMs: Number(timeoutArg) }) });
     const req = http.request(url + '/api/tools/ping', { method: 'POST', agent: false, headers: { 'content-type': 'application/json', accept: 'application/x-ndjson' } }, (res) => {
       tally.status = res.statusCode ?? 0;
       let buffered = '';

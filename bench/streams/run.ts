@@ -11,6 +11,7 @@ import { startServer, type RunningServer } from '../lib/servers';
 import { startIcmpTarget } from '../soak/icmp-target';
 import { startClientApart } from './client-apart';
 import { runClient, type ClientReport } from './client-process';
+import { countStreamInstructions, INSTRUCTION_LOAD } from './instructions';
 
 // `npm run bench:streams [-- --streams 1000,5000 --count 15 --interval 1000]`: N streamed pings held at
 // once against one nettools server, one echo a second each (half to 127.0.0.1, half to ::1), crossing a
@@ -29,6 +30,10 @@ import { runClient, type ClientReport } from './client-process';
 // that the host's firewall and other pings on the machine are not counted as the server's (since
 // 2026-11-28; lib/own-netns.ts). `--client-apart` runs the stream client in a namespace of its own too,
 // whose receipt of each event runs in a kernel thread, not inside the server's send (client-apart.ts).
+//
+// `-- --steady --instructions [--build <tree>]`: instructions per event instead of CPU time, the server
+// under callgrind at a lighter load (instructions.ts); `--build` counts another tree's build (its
+// dist/src/main.js), to set two builds side by side.
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const RESULTS = path.join(ROOT, 'bench', 'results');
@@ -113,6 +118,7 @@ async function main(): Promise<void> {
     process.exit(rerunInOwnNetns());
   }
   installCleanupHandlers();
+  if (isSteady && args.includes('--instructions')) return instructions(args);
   const target = isSteady && !args.includes('--loopback') ? startIcmpTarget() : null;
   const apart = args.includes('--client-apart') ? startClientApart() : null;
   const netns = apart?.netns;
@@ -144,6 +150,30 @@ async function main(): Promise<void> {
   const record = { finishedAt: new Date().toISOString(), mode, commit, dirty, netns: 'own', client: apart ? 'apart' : 'same-namespace', machine: { ...machine(), loadAverage1mBefore: loadBefore }, count, intervalMs, ...(isSteady ? { warmup: WARMUP } : {}), targets: TARGETS, rows };
   mkdirSync(RESULTS, { recursive: true });
   const file = path.join(RESULTS, `streams-${isSteady ? `${mode}-` : ''}${record.finishedAt.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, JSON.stringify(record, null, 2) + '\n');
+  say(`written: ${path.relative(ROOT, file)}`);
+}
+
+async function instructions(args: string[]): Promise<void> {
+  checkTools(['valgrind', 'callgrind_control'], 'run bash bench/ensure-tools.sh');
+  const tree = path.resolve(option(args, 'build', ROOT));
+  const entry = path.join(tree, 'dist', 'src', 'main.js');
+  const load = {
+    streams: Number(option(args, 'streams', String(INSTRUCTION_LOAD.streams))),
+    count: Number(option(args, 'count', String(INSTRUCTION_LOAD.count))),
+    intervalMs: Number(option(args, 'interval', String(INSTRUCTION_LOAD.intervalMs))),
+    windowFromIntervals: Number(option(args, 'window-from', String(INSTRUCTION_LOAD.windowFromIntervals))),
+  };
+  const target = startIcmpTarget();
+  say(`streams: instructions per event under callgrind, ${load.streams} streamed pings of ${load.count} echoes, one per ${load.intervalMs} ms to ${target.address}, build of ${tree}`);
+  const { commit, dirty } = gitCommit(tree);
+  const counted = await countStreamInstructions(entry, [target.address], `streams-${commit.slice(0, 12)}${dirty ? '-dirty' : ''}-${Date.now()}`, load);
+  target.stop();
+  const { instructionsPerEvent, compilingPerEvent, collectingPerEvent, events, clientEvents, ir } = counted;
+  say(`  ${Math.round(instructionsPerEvent)} instructions per event (${Math.round(collectingPerEvent)} of them collecting garbage), besides ${Math.round(compilingPerEvent)} of V8 compiling (${ir} in all over ${events} events; the client counted ${clientEvents}), ${counted.client.whole}/${load.streams} whole; dump: ${counted.dump}`);
+  const record = { finishedAt: new Date().toISOString(), mode: 'steady-instructions', commit, dirty, tree, netns: 'own', machine: machine(), ...load, ...counted };
+  mkdirSync(RESULTS, { recursive: true });
+  const file = path.join(RESULTS, `streams-instructions-${record.finishedAt.replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, JSON.stringify(record, null, 2) + '\n');
   say(`written: ${path.relative(ROOT, file)}`);
 }

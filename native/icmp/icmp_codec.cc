@@ -1,5 +1,9 @@
 #include "icmp/icmp_codec.h"
 
+#include <algorithm>
+#include <array>
+#include <cstring>
+
 #include "common/reader.h"
 
 namespace nettools::icmp {
@@ -126,6 +130,15 @@ uint16_t InternetChecksum(const uint8_t* data, size_t len) {
   return static_cast<uint16_t>(~sum & 0xffff);
 }
 
+// The payload after the cookie: byte i is i & 0xff, a pattern that makes captures easy to read. One
+// period of it, copied as often as the payload needs: a byte at a time with a test for the cookie, the
+// loop cost every echo more than its checksum.
+constexpr std::array<uint8_t, 256> kPattern = [] {
+  std::array<uint8_t, 256> p{};
+  for (size_t i = 0; i < p.size(); ++i) p[i] = static_cast<uint8_t>(i);
+  return p;
+}();
+
 size_t BuildEcho(const EchoSpec& spec, uint8_t* out, size_t cap) {
   if (spec.payload_len > kMaxPayload) return 0;
   const size_t len = kHeaderLen + spec.payload_len;
@@ -135,9 +148,15 @@ size_t BuildEcho(const EchoSpec& spec, uint8_t* out, size_t cap) {
   Put16(out + 2, 0);
   Put16(out + 4, spec.id);
   Put16(out + 6, spec.seq);
-  for (size_t i = 0; i < spec.payload_len; ++i) {
-    // The cookie first (as much as fits); after it, a pattern that makes captures easy to read.
-    out[kHeaderLen + i] = i < kCookieLen ? spec.cookie[i] : static_cast<uint8_t>(i & 0xff);
+  uint8_t* payload = out + kHeaderLen;
+  // The cookie first, as much of it as fits.
+  const size_t cookie = std::min(spec.payload_len, kCookieLen);
+  std::memcpy(payload, spec.cookie, cookie);
+  for (size_t i = cookie; i < spec.payload_len;) {
+    const size_t from = i & 0xff;
+    const size_t n = std::min(spec.payload_len - i, kPattern.size() - from);
+    std::memcpy(payload + i, kPattern.data() + from, n);
+    i += n;
   }
   if (spec.family == Family::kV4) Put16(out + 2, InternetChecksum(out, len));
   return len;

@@ -47,10 +47,13 @@ export interface StreamSink {
   failed(problemBody: string): void;
 }
 
+// A piece with nothing after it (the end goes out with it).
+export const NO_FILLER = new Uint8Array(0);
+
 // The piece of a streamed response being written inside res.cork, the filler written right after it
 // (stream-framing.ts: it closes the piece's chunk), and what res.write said of them.
 let piece = '';
-let pieceFiller = '';
+let pieceFiller: Uint8Array = NO_FILLER;
 let pieceWritten = false;
 function writePieceCorked(): void {
   (writing as Exchange).writePiece();
@@ -233,7 +236,7 @@ export class Exchange implements CancelToken, TurnEndWrite {
 
   // Streaming: the 200 head with `contentType` and this exchange's headers, and the first piece, now.
   // From then on, answers given through send() go to `sink`.
-  beginStream(contentType: string, sink: StreamSink, first: string, filler: string): boolean | null {
+  beginStream(contentType: string, sink: StreamSink, first: string, filler: Uint8Array): boolean | null {
     if (this.finished) return null;
     this.status = 200;
     this.sink = sink;
@@ -244,12 +247,12 @@ export class Exchange implements CancelToken, TurnEndWrite {
   // chunk's closing CRLF only with the next write, so the filler's write is what makes the piece a whole
   // chunk on the wire now (stream-framing.ts). True when uWS passed both on, false when some of them wait
   // in uWS for the client, null when the client is gone.
-  streamWrite(text: string, filler: string): boolean | null {
+  streamWrite(text: string, filler: Uint8Array): boolean | null {
     if (this.finished || this.sink === null) return null;
     return this.streamPiece(null, text, filler);
   }
 
-  private streamPiece(status: string | null, text: string, filler: string): boolean | null {
+  private streamPiece(status: string | null, text: string, filler: Uint8Array): boolean | null {
     try {
       writing = this;
       piece = text;
@@ -263,7 +266,7 @@ export class Exchange implements CancelToken, TurnEndWrite {
       return pieceWritten;
     } finally {
       piece = '';
-      pieceFiller = '';
+      pieceFiller = NO_FILLER;
     }
   }
 
@@ -271,7 +274,7 @@ export class Exchange implements CancelToken, TurnEndWrite {
   // uWS cannot pass on it keeps, in order.
   writePiece(): void {
     const written = this.res.write(piece);
-    pieceWritten = (pieceFiller === '' || this.res.write(pieceFiller)) && written;
+    pieceWritten = (pieceFiller.length === 0 || this.res.write(pieceFiller)) && written;
   }
 
   // Ends a streamed response with its last piece, which the end's terminating chunk closes (no filler

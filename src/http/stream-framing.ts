@@ -10,9 +10,11 @@ export type StreamMode = 'ndjson' | 'sse';
 //   break a reader that parses every line);
 // - SSE: ":", which the next piece's leading line break makes an empty comment line.
 // The last event goes out with the end of the response, so no filler is left open.
+// The filler is bytes, not text: uWS takes them as they are, where a string of one character cost each
+// event a second conversion to UTF-8 (bench/README.md, Streams).
 export interface Framing {
   contentType: string;
-  filler: string;
+  filler: Uint8Array;
   resume: string;
   event(name: string, id: number, json: string): string; // without `resume`
   keepAlive: string | null; // a piece that only keeps the stream open, or null for none
@@ -21,14 +23,14 @@ export interface Framing {
 export const FRAMINGS: Readonly<Record<StreamMode, Framing>> = {
   ndjson: {
     contentType: 'application/x-ndjson',
-    filler: ' ',
+    filler: Buffer.from(' '),
     resume: '',
     event: (name, _id, json) => `{"event":"${name}","data":${json}}\n`,
     keepAlive: null,
   },
   sse: {
     contentType: 'text/event-stream; charset=utf-8',
-    filler: ':',
+    filler: Buffer.from(':'),
     resume: '\n',
     event: (name, id, json) => `event: ${name}\nid: ${id}\ndata: ${json}\n\n`,
     keepAlive: ': keep-alive\n\n',

@@ -1,4 +1,4 @@
-import type { Exchange, StreamSink } from './exchange';
+import { NO_FILLER, type Exchange, type StreamSink } from './exchange';
 import type { StreamMetrics } from './stream-metrics';
 import { FRAMINGS, type Framing, type StreamMode } from './stream-framing';
 
@@ -58,7 +58,7 @@ export class EventStream implements StreamSink {
     if (this.ended) return;
     if (!this.started) {
       // Nothing was written yet: the head goes out with it, and nothing follows it.
-      if (this.begin(this.frame(name, json), '') === null) return this.close();
+      if (this.begin(this.frame(name, json), NO_FILLER) === null) return this.close();
       this.sent.count++;
       this.close();
       return this.ex.endStream('');
@@ -81,7 +81,7 @@ export class EventStream implements StreamSink {
     return id === 1 ? text : this.framing.resume + text;
   }
 
-  private begin(text: string, filler: string): boolean | null {
+  private begin(text: string, filler: Uint8Array): boolean | null {
     this.ex.header('Cache-Control', 'no-store').header('X-Accel-Buffering', 'no');
     this.stopListening = this.ex.onAbort(() => this.close());
     this.metrics.opened(this.tool);
@@ -100,7 +100,7 @@ export class EventStream implements StreamSink {
   }
 
   // The bytes are counted only when some wait: a piece written whole costs no pass over its text.
-  private pressure(written: boolean, text: string, filler: string): void {
+  private pressure(written: boolean, text: string, filler: Uint8Array): void {
     if (written) {
       this.waiting = 0;
       return;

@@ -3,12 +3,11 @@
 // case and exits 1 if any failed. Built and run by test/icmp/echo-build.test.ts; by hand, from the
 // repository root:
 //   g++ -std=c++17 -Wall -Wextra -Werror -Inative native/icmp/icmp_codec{_test,}.cc
-#include <cstdio>
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "icmp/icmp_codec.h"
+#include "testing/rule_cases.h"
 
 using nettools::icmp::BuildEcho;
 using nettools::icmp::EchoSpec;
@@ -20,12 +19,6 @@ using nettools::icmp::kMaxEchoLen;
 using nettools::icmp::kMaxPayload;
 
 namespace {
-
-struct Case {
-  const char* name;
-  // Returns why the rule does not hold, or "" when it does.
-  std::function<std::string()> run;
-};
 
 const uint8_t kCookie[kCookieLen] = {0xde, 0xad, 0xbe, 0xef, 0x01, 0x02, 0x03, 0x04};
 
@@ -96,22 +89,12 @@ std::string WhatDoesNotFitBuildsNothing() {
 }  // namespace
 
 int main() {
-  const Case cases[] = {
+  const nettools::testing::RuleCase cases[] = {
       {"payload-is-the-cookie-then-the-counting-pattern", PayloadIsTheCookieThenTheCountingPattern},
       {"header-carries-type-id-and-seq", HeaderCarriesTypeIdAndSeq},
       {"v4-checksum-is-right-for-every-length", V4ChecksumIsRightForEveryLength},
       {"v6-leaves-the-checksum-to-the-kernel", V6LeavesTheChecksumToTheKernel},
       {"what-does-not-fit-builds-nothing", WhatDoesNotFitBuildsNothing},
   };
-  int failed = 0;
-  for (const Case& c : cases) {
-    const std::string why = c.run();
-    if (why.empty()) {
-      std::printf("ok %s\n", c.name);
-    } else {
-      std::printf("not ok %s: %s\n", c.name, why.c_str());
-      ++failed;
-    }
-  }
-  return failed == 0 ? 0 : 1;
+  return nettools::testing::RunRules(cases);
 }

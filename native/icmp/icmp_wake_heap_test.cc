@@ -2,8 +2,6 @@
 // against a sorted reference. Prints "ok <name>" or "not ok <name>: <why>" per case and exits 1 if any failed.
 // Built and run by test/icmp/wake-heap.test.ts; by hand, from the repository root:
 //   g++ -std=c++17 -Wall -Wextra -Werror -Inative native/icmp/icmp_wake_heap{_test,}.cc
-#include <cstdio>
-#include <functional>
 #include <random>
 #include <set>
 #include <string>
@@ -11,16 +9,11 @@
 #include <vector>
 
 #include "icmp/icmp_wake_heap.h"
+#include "testing/rule_cases.h"
 
 using nettools::icmp::WakeHeap;
 
 namespace {
-
-struct Case {
-  const char* name;
-  // Returns why the rule does not hold, or "" when it does.
-  std::function<std::string()> run;
-};
 
 // Empties the heap earliest first: the (due, slot) pairs in the order they came out.
 std::vector<std::pair<uint64_t, uint32_t>> Drain(WakeHeap& h) {
@@ -140,7 +133,7 @@ std::string RandomOperationsAgreeWithASortedReference() {
 }  // namespace
 
 int main() {
-  const Case cases[] = {
+  const nettools::testing::RuleCase cases[] = {
       {"pops-in-due-order", PopsInDueOrder},
       {"set-moves-an-entry-either-way", SetMovesAnEntryEitherWay},
       {"clear-takes-out-only-that-slot", ClearTakesOutOnlyThatSlot},
@@ -149,15 +142,5 @@ int main() {
       {"equal-due-times-all-come-out", EqualDueTimesAllComeOut},
       {"random-operations-agree-with-a-sorted-reference", RandomOperationsAgreeWithASortedReference},
   };
-  int failed = 0;
-  for (const Case& c : cases) {
-    const std::string why = c.run();
-    if (why.empty()) {
-      std::printf("ok %s\n", c.name);
-    } else {
-      std::printf("not ok %s: %s\n", c.name, why.c_str());
-      ++failed;
-    }
-  }
-  return failed == 0 ? 0 : 1;
+  return nettools::testing::RunRules(cases);
 }

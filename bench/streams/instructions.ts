@@ -6,8 +6,8 @@ import { DUMPS } from '../lib/instruction-count';
 import { runClient, type ClientReport } from './client-process';
 
 // `npm run bench:streams -- --steady --instructions`: the server's instructions per streamed event in the
-// steady state, counted by callgrind. CPU time per event moves with the host: on this VM one build read
-// 14 µs one evening and 33 to 40 µs the next night (bench/README.md, Streams). Instructions are not
+// steady state, counted by callgrind. CPU time per event moves with the host, by more than a change to
+// nettools does (bench/README.md, Streams: "A measure the host cannot move"). Instructions are not
 // cycles, and the kernel's side is not in them; they are the server's own user-space work, which a
 // change to it moves and the host does not.
 //
@@ -16,11 +16,11 @@ import { runClient, type ClientReport } from './client-process';
 // says: every event of a stream past its opening is one uWS cork (exchange.ts, streamPiece), so the calls
 // to res_cork in the window are its events, exactly, where the client's tally is off by what arrives
 // while callgrind is switched.
-// The load is lighter than the CPU bench's, which callgrind (some 50 times slower) could not keep up
-// with: 1,000 streams, an echo every 2 s each (500 events a second), a reply's deadline where the next
-// echo is due (one wake-up for both, as at 1 s with the default timeout). The window opens 14 intervals
-// in: the streams' own objects, made at their openings, are promoted by the second scavenge after them,
-// some 20 s in at this pace, and a window that held that one-off copy counted a third more per event.
+// The load is lighter than the CPU bench's, which callgrind could not keep up with, and a reply's
+// deadline falls where the next echo is due: one wake-up for both, as at 1 s with the default timeout
+// (the CPU bench's load). The window opens once the streams' own objects, made at their openings, have
+// been promoted by the second scavenge after them: a window that held that one-off copy counted it as
+// the events' own.
 
 export const INSTRUCTION_LOAD = { streams: 1000, count: 26, intervalMs: 2000, windowFromIntervals: 14 };
 const WARMUP = { streams: 200, count: 11, intervalMs: 200 };
@@ -30,11 +30,12 @@ export interface StreamInstructions {
   intervalMs: number;
   ir: number;
   compilingIr: number; // of ir: V8 compiling (see isCompiler)
+  collectingIr: number; // of ir: V8 collecting garbage (see isCollector)
   events: number;
   clientEvents: number;
-  instructionsPerEvent: number; // V8's compiling left out
+  instructionsPerEvent: number; // V8's compiling and collecting left out
   compilingPerEvent: number;
-  collectingPerEvent: number; // of instructionsPerEvent
+  collectingPerEvent: number;
   client: ClientReport;
   // The window's dump, for callgrind_annotate; kept in the system's temporary directory.
   dump: string;
@@ -43,12 +44,12 @@ export interface StreamInstructions {
 const isCork = (name: string) => name.startsWith('void HttpResponseWrapper::res_cork<');
 // V8 optimising a function (Turbofan). Run on the main thread here (the count's --predictable), it is
 // warm-up, not the steady state: the window holds a round's start, the one place where the round path
-// (a timer per stream every ten echoes) has run often enough to be optimised, and a window catches a
-// varying share of that. Two windows of one build read 17.4 and 19.0 thousand instructions per event
-// with it, all of the difference in the compiler. It is reported beside the count, not in it.
+// (a timer per stream every ten echoes) has run often enough to be optimised, and windows of one build
+// catch very different shares of it. Said apart from the count, not in it.
 const isCompiler = (name: string) => name.startsWith('v8::internal::Compiler::CompileOptimized(');
-// V8 collecting garbage. Part of the steady state, so in the count, but said apart: at this load a
-// scavenge comes every 20 s or so, and a window holds one or none, some 1,400 instructions per event.
+// V8 collecting garbage: part of the steady state, but at this load a window holds one scavenge or none,
+// by where the allocations put it, and two builds would be compared by where their scavenges fell.
+// Said apart too.
 const isCollector = (name: string) => name.startsWith('v8::internal::Heap::CollectGarbage(');
 
 export async function countStreamInstructions(entry: string, hosts: string[], dumpName: string, load: typeof INSTRUCTION_LOAD = INSTRUCTION_LOAD): Promise<StreamInstructions> {
@@ -94,9 +95,10 @@ export async function countStreamInstructions(entry: string, hosts: string[], du
       intervalMs: load.intervalMs,
       ir: dump.ir,
       compilingIr: compiling,
+      collectingIr: collecting,
       events,
       clientEvents,
-      instructionsPerEvent: (dump.ir - compiling) / events,
+      instructionsPerEvent: (dump.ir - compiling - collecting) / events,
       compilingPerEvent: compiling / events,
       collectingPerEvent: collecting / events,
       client,

@@ -170,7 +170,7 @@ async function instructions(args: string[]): Promise<void> {
   const counted = await countStreamInstructions(entry, [target.address], `streams-${commit.slice(0, 12)}${dirty ? '-dirty' : ''}-${Date.now()}`, load);
   target.stop();
   const { instructionsPerEvent, compilingPerEvent, collectingPerEvent, events, clientEvents, ir } = counted;
-  say(`  ${Math.round(instructionsPerEvent)} instructions per event (${Math.round(collectingPerEvent)} of them collecting garbage), besides ${Math.round(compilingPerEvent)} of V8 compiling (${ir} in all over ${events} events; the client counted ${clientEvents}), ${counted.client.whole}/${load.streams} whole; dump: ${counted.dump}`);
+  say(`  ${Math.round(instructionsPerEvent)} instructions per event, besides V8's compiling (${Math.round(compilingPerEvent)}) and collecting garbage (${Math.round(collectingPerEvent)}) (${ir} in all over ${events} events; the client counted ${clientEvents}), ${counted.client.whole}/${load.streams} whole; dump: ${counted.dump}`);
   const record = { finishedAt: new Date().toISOString(), mode: 'steady-instructions', commit, dirty, tree, netns: 'own', machine: machine(), ...load, ...counted };
   mkdirSync(RESULTS, { recursive: true });
   const file = path.join(RESULTS, `streams-instructions-${record.finishedAt.replace(/[:.]/g, '-')}.json`);

@@ -47,6 +47,13 @@ export interface StreamSink {
   failed(problemBody: string): void;
 }
 
+// Where a request's body goes: its chunks (`chunk` is uWS's own, valid only during the call), or word
+// that the client went away first.
+export interface BodySink {
+  data(chunk: ArrayBuffer, isLast: boolean): void;
+  gone(): void;
+}
+
 // A piece with nothing after it (the end goes out with it).
 export const NO_FILLER = new Uint8Array(0);
 
@@ -83,9 +90,10 @@ export class Exchange implements CancelToken, TurnEndWrite {
   // Who hears of the client going away; made on first use (most requests never need one), dropped once
   // the response is sent: nobody is left to go away.
   private abortSource: CancelSource | null = null;
-  // The body reader's (read-body.ts), heard before abortSource's: nearly every request has one and
-  // nothing ever stops it listening, so it is one slot, not a CancelSource with a list and a remover.
-  private bodyGone: (() => void) | null = null;
+  // The body reader (read-body.ts), told before abortSource's listeners that the client went away:
+  // nearly every request has one and nothing ever stops it listening, so it is one slot, not a
+  // CancelSource with a list and a remover.
+  private bodyGone: BodySink | null = null;
   // The response sent and waiting for the end of the loop turn.
   private pendingType: string | null = null;
   private pendingBody: string | null = null;
@@ -151,14 +159,8 @@ export class Exchange implements CancelToken, TurnEndWrite {
     const source = this.abortSource;
     this.bodyGone = null;
     this.abortSource = null;
-    body?.();
+    body?.gone();
     source?.abort();
-  }
-
-  // The body reader's onAbort: called once if the client goes away before the response is sent.
-  onBodyAbort(listener: () => void): void {
-    if (this.aborted) listener();
-    else if (!this.finished) this.bodyGone = listener;
   }
 
   onAbort(listener: () => void): () => void {
@@ -171,10 +173,14 @@ export class Exchange implements CancelToken, TurnEndWrite {
   }
 
   // Registers the body reader; uWS needs it attached before the handler returns.
-  onData(handler: (chunk: ArrayBuffer, isLast: boolean) => void): void {
+  // The body's chunks go to `sink`, and its gone() is called once if the client goes away before the
+  // response is sent. One object for both, so that a request's body costs one function (uWS's).
+  readBody(sink: BodySink): void {
+    if (this.aborted) sink.gone();
+    else if (!this.finished) this.bodyGone = sink;
     this.res.onData((chunk, isLast) => {
       try {
-        handler(chunk, isLast);
+        sink.data(chunk, isLast);
       } catch (err) {
         this.fail(err);
       }
@@ -303,7 +309,7 @@ export class Exchange implements CancelToken, TurnEndWrite {
     this.bodyGone = null;
     this.abortSource = null;
     answer(this);
-    body?.();
+    body?.gone();
     measuring?.abort();
   }
 

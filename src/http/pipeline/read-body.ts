@@ -1,5 +1,5 @@
-import type { Deadlines } from '../deadlines';
-import type { Exchange } from '../exchange';
+import type { Deadline, Deadlines } from '../deadlines';
+import type { BodySink, Exchange } from '../exchange';
 import { refuse, type StageRefusal } from '../refusal';
 import type { PipelineContext } from './context';
 import { NEXT, type Flow, type Stage, type Step } from './runner';
@@ -25,30 +25,52 @@ export function checkBodyHeaders(contentType: string, contentLength: string): St
 // limit, whatever Content-Length claimed. The deadline covers the whole body: a client trickling a
 // byte at a time would otherwise hold its in-flight slot for hours without tripping an idle timeout.
 export function readBody(ex: Exchange, deadlineMs: number, deadlines: Deadlines, done: (outcome: BodyOutcome) => void): void {
-  let chunks: Buffer[] | null = null;
-  let size = 0;
-  let settled = false;
-  const settle = (outcome: BodyOutcome) => {
-    if (settled) return;
-    settled = true;
-    deadlines.remove(deadline);
+  ex.readBody(new BodyReader(ex, deadlineMs, deadlines, done));
+}
+
+const ABORTED: BodyOutcome = { kind: 'aborted' };
+const TOO_LARGE: BodyOutcome = { kind: 'refused', refusal: { code: 'payload-too-large', limit: BODY_LIMIT } };
+
+// One object a request, not a function for each thing that can end the read.
+class BodyReader implements BodySink {
+  private chunks: Buffer[] | null = null;
+  private size = 0;
+  private settled = false;
+  private readonly deadline: Deadline;
+
+  constructor(
+    private readonly ex: Exchange,
+    deadlineMs: number,
+    private readonly deadlines: Deadlines,
+    private readonly done: (outcome: BodyOutcome) => void,
+  ) {
+    this.deadline = deadlines.add(deadlineMs, () => this.settle({ kind: 'refused', refusal: { code: 'request-timeout', timeoutMs: deadlineMs } }), ex.startedAt);
+  }
+
+  data(chunk: ArrayBuffer, isLast: boolean): void {
+    if (this.settled) return;
+    this.size += chunk.byteLength;
+    if (this.size > BODY_LIMIT) return this.settle(TOO_LARGE);
+    if (isLast && this.chunks === null) return this.settle({ kind: 'body', bytes: chunk });
+    (this.chunks ??= []).push(Buffer.from(chunk.slice(0)));
+    if (isLast) this.settle({ kind: 'body', bytes: Buffer.concat(this.chunks, this.size) });
+  }
+
+  gone(): void {
+    this.settle(ABORTED);
+  }
+
+  private settle(outcome: BodyOutcome): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.deadlines.remove(this.deadline);
     // Reached from uWS's data and abort callbacks and from the deadline timer: nothing above catches.
     try {
-      done(outcome);
+      this.done(outcome);
     } catch (err) {
-      ex.fail(err);
+      this.ex.fail(err);
     }
-  };
-  const deadline = deadlines.add(deadlineMs, () => settle({ kind: 'refused', refusal: { code: 'request-timeout', timeoutMs: deadlineMs } }), ex.startedAt);
-  ex.onBodyAbort(() => settle({ kind: 'aborted' }));
-  ex.onData((chunk, isLast) => {
-    if (settled) return;
-    size += chunk.byteLength;
-    if (size > BODY_LIMIT) return settle({ kind: 'refused', refusal: { code: 'payload-too-large', limit: BODY_LIMIT } });
-    if (isLast && chunks === null) return settle({ kind: 'body', bytes: chunk });
-    (chunks ??= []).push(Buffer.from(chunk.slice(0)));
-    if (isLast) settle({ kind: 'body', bytes: Buffer.concat(chunks, size) });
-  });
+  }
 }
 
 // `application/json`, optionally with `charset=utf-8`; JSON has no other encoding (RFC 8259).

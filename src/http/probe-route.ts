@@ -8,7 +8,7 @@ import { ADMIT, IDENTIFY, type Caller } from './pipeline/caller';
 import type { PipelineContext } from './pipeline/context';
 import { respond } from './pipeline/respond';
 import { RUN } from './pipeline/run-tool';
-import { later, NEXT, runStages, type Stage } from './pipeline/runner';
+import { later, runStages, type Stage } from './pipeline/runner';
 import { refuse, type StageRefusal } from './refusal';
 import type { Route } from './route';
 import type { HttpRequest } from './uws';
@@ -38,16 +38,16 @@ interface ProbeFlow {
 
 const READ_QUERY: Stage<ProbeFlow> = {
   name: 'read-query',
-  run(r) {
+  run(r, next) {
     r.query = (r.req as HttpRequest).getQuery() ?? '';
-    return NEXT;
+    next();
   },
 };
 
 // The query as one tool's validated request, or why it is not one.
 const CHOOSE_TOOL: Stage<ProbeFlow> = {
   name: 'choose-tool',
-  run(r) {
+  run(r, next) {
     const chosen = probeRequest(r.tools, r.query);
     if ('code' in chosen) return refuse(r.ex, chosen);
     r.open = chosen.open;
@@ -55,7 +55,7 @@ const CHOOSE_TOOL: Stage<ProbeFlow> = {
     r.tool = chosen.open.tool.name;
     r.request = chosen.request;
     r.startedAt = performance.now();
-    return NEXT;
+    next();
   },
 };
 

@@ -15,7 +15,7 @@ import type { LocatedRequest } from '../locations/measure-at';
 import { RUN } from './pipeline/run-tool';
 import { RUN_STREAMED } from './pipeline/stream';
 import { VALIDATE } from './pipeline/validate';
-import { NEXT, runStages, type Stage } from './pipeline/runner';
+import { runStages, type Stage } from './pipeline/runner';
 import type { StageRefusal } from './refusal';
 import type { Route } from './route';
 import type { HttpRequest } from './uws';
@@ -45,11 +45,11 @@ interface ToolFlow {
 // (`mode`) is read just before, by the handler: it picks which list of stages runs.
 const READ_HEADERS: Stage<ToolFlow> = {
   name: 'read-headers',
-  run(r) {
+  run(r, next) {
     const req = r.req as HttpRequest;
     r.early = checkBodyHeaders(req.getHeader('content-type'), req.getHeader('content-length'));
     addCorsHeaders(r.ex, r.ctx.config.corsOrigin, req.getHeader('origin') !== '');
-    return NEXT;
+    next();
   },
 };
 

@@ -6,7 +6,7 @@ import type { HttpRequest } from '../uws';
 import { authenticate, authorizationLines, NONE, type AuthRefusal, type Principal } from './authenticate';
 import type { PipelineContext } from './context';
 import { identifyClient } from './identify';
-import { guarded, NEXT, type Flow, type Stage } from './runner';
+import { guarded, type Flow, type Stage } from './runner';
 
 // identify -> authenticate, for every route that needs to know whose budget it is. Reads `req`: call
 // it before anything asynchronous.
@@ -39,19 +39,18 @@ function identify(r: CallerFlow): Caller {
 
 export const IDENTIFY: Stage<CallerFlow> = {
   name: 'identify',
-  run(r) {
+  run(r, next) {
     r.caller = identify(r);
-    return NEXT;
+    next();
   },
 };
 
 // The concurrency caps and the caller's token bucket (admit.ts); a shared store answers later.
 export const ADMIT: Stage<CallerFlow> = {
   name: 'admit',
-  run(r, ctl) {
+  run(r, next) {
     const { ex, ctx } = r;
     const caller = r.caller as Caller;
-    const next = ctl.pause();
     const answered = guarded(ex, (refusal: StageRefusal | null) => (refusal === null ? next() : refuse(ex, refusal)));
     if (caller.badKey !== null) ctx.admission.refuseKey(ex, caller.key, caller.badKey, answered);
     else ctx.admission.admit(ex, caller.key, caller.plan, answered);

@@ -4,7 +4,7 @@ import type { LocationsSelector } from '../../tools/locations-field';
 import { refuse } from '../refusal';
 import type { Admission } from './admit';
 import type { Caller } from './caller';
-import { guarded, NEXT, type Flow, type Next, type Stage } from './runner';
+import { guarded, type Flow, type Next, type Stage } from './runner';
 
 export interface LocateFlow extends Flow {
   readonly ctx: { readonly places: Places; readonly admission: Admission };
@@ -21,18 +21,18 @@ export interface LocateFlow extends Flow {
 // this stage does nothing, and the request runs as it always has.
 export const LOCATE: Stage<LocateFlow> = {
   name: 'locate',
-  run(r, ctl) {
+  run(r, next) {
     // The rest of the request is copied only for a request that has locations: a copy of every field on
     // every request cost more than the rest of this stage.
     const selector = (r.request as { locations?: LocationsSelector }).locations;
-    if (selector === undefined) return NEXT;
+    if (selector === undefined) return next();
     const { locations: _asked, ...local } = r.request as { locations?: LocationsSelector };
     const { places } = r.ctx;
     const chosen = chooseLocations(selector, r.tool, places.candidates(), places.max);
     if (!chosen.ok) return refuse(r.ex, { code: 'validation-failed', detail: chosen.message, errors: [{ pointer: '/locations', message: chosen.message }] });
     const { locations: _, ...body } = r.json as Record<string, unknown>;
     r.located = { names: chosen.value, local, body };
-    pay(r, chosen.value.length - 1, ctl.pause());
+    pay(r, chosen.value.length - 1, next);
   },
 };
 

@@ -1,6 +1,6 @@
 import { refuse, type StageRefusal } from '../refusal';
 import type { BodyBytes } from './read-body';
-import { NEXT, type Flow, type Stage } from './runner';
+import type { Flow, Stage } from './runner';
 
 export type JsonOutcome = { kind: 'object'; value: Record<string, unknown> } | { kind: 'refused'; refusal: StageRefusal };
 
@@ -36,10 +36,10 @@ export interface ParseFlow extends Flow {
 
 export const PARSE: Stage<ParseFlow> = {
   name: 'parse',
-  run(r) {
+  run(r, next) {
     const json = parseJsonObject(r.bytes as BodyBytes);
     if (json.kind === 'refused') return refuse(r.ex, json.refusal);
     r.json = json.value;
-    return NEXT;
+    next();
   },
 };

@@ -2,7 +2,7 @@ import type { Deadline, Deadlines } from '../deadlines';
 import type { BodySink, Exchange } from '../exchange';
 import { refuse, type StageRefusal } from '../refusal';
 import type { PipelineContext } from './context';
-import { NEXT, type Flow, type Stage, type Step } from './runner';
+import type { Flow, Stage } from './runner';
 
 export const BODY_LIMIT = 4096;
 
@@ -93,9 +93,9 @@ export interface BodyFlow extends Flow {
 
 export const CHECK_BODY_HEADERS: Stage<BodyFlow> = {
   name: 'check-body-headers',
-  run(r) {
+  run(r, next) {
     if (r.early !== null) return refuse(r.ex, r.early);
-    return NEXT;
+    next();
   },
 };
 
@@ -116,23 +116,17 @@ export function startReading(r: BodyFlow): void {
 // inside uWS's data callback, on uWS's own buffer, with no promise and no copy.
 export const READ_BODY: Stage<BodyFlow> = {
   name: 'read-body',
-  run(r, ctl) {
-    if (r.arrived !== null) return took(r, r.arrived);
-    const next = ctl.pause();
-    r.waiting = (body) => {
+  run(r, next) {
+    const take = (body: BodyOutcome) => {
       r.waiting = null;
-      if (took(r, body) !== NEXT) return;
+      if (body.kind === 'aborted') return;
+      if (body.kind === 'refused') return refuse(r.ex, body.refusal);
+      r.bytes = body.bytes;
       next();
       r.bytes = null;
     };
+    if (r.arrived !== null) return take(r.arrived);
+    r.waiting = take;
     startReading(r);
   },
 };
-
-// NEXT with the body in `r.bytes`, or the request ends here.
-function took(r: BodyFlow, body: BodyOutcome): Step {
-  if (body.kind === 'aborted') return;
-  if (body.kind === 'refused') return refuse(r.ex, body.refusal);
-  r.bytes = body.bytes;
-  return NEXT;
-}

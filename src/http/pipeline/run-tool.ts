@@ -28,8 +28,7 @@ export interface RunFlow extends Flow {
 
 export const RUN: Stage<RunFlow> = {
   name: 'run',
-  run(r, ctl) {
-    const next = ctl.pause();
+  run(r, next) {
     const run = r.located === null ? runTool(r.slot, r.request, r.ex) : runLocated(r.ctx.places, r.tool, r.located, r.ex);
     later(r.ex, run, (outcome) => {
       r.outcome = outcome;

@@ -1,6 +1,6 @@
 import type { Validate } from '../../validation/validator';
 import { refuse, type StageRefusal } from '../refusal';
-import { NEXT, type Flow, type Stage } from './runner';
+import type { Flow, Stage } from './runner';
 
 // The request as the tool takes it (defaulted and normalised), or why the body does not match its schema.
 export function validateRequest<Req>(validate: Validate<Req>, body: Record<string, unknown>): { ok: true; request: Req } | { ok: false; refusal: StageRefusal } {
@@ -20,10 +20,10 @@ export interface ValidateFlow extends Flow {
 
 export const VALIDATE: Stage<ValidateFlow> = {
   name: 'validate',
-  run(r) {
+  run(r, next) {
     const valid = validateRequest(r.validate, r.json as Record<string, unknown>);
     if (!valid.ok) return refuse(r.ex, valid.refusal);
     r.request = valid.request;
-    return NEXT;
+    next();
   },
 };

@@ -21,10 +21,21 @@ export function rcodeName(rcode: number): string {
   return RCODE_NAMES[rcode] ?? `RCODE${rcode}`;
 }
 
+// One list per combination of the seven bits (at most 128), made on first use and shared by every
+// entry with those flags: results only read them, and a list per entry was some 1,100 bytes a dns
+// request to allocate, which costs CPU time of its own (bench/README.md).
+const FLAG_MASK = FLAG_BITS.reduce((mask, [bit]) => mask | bit, 0);
+const FLAG_LISTS = new Map<number, Flag[]>();
+
 function flagNames(bits: number): Flag[] {
-  const out: Flag[] = [];
-  for (const [bit, name] of FLAG_BITS) if ((bits & bit) !== 0) out.push(name);
-  return out;
+  const key = bits & FLAG_MASK;
+  let names = FLAG_LISTS.get(key);
+  if (names === undefined) {
+    names = [];
+    for (const [bit, name] of FLAG_BITS) if ((key & bit) !== 0) names.push(name);
+    FLAG_LISTS.set(key, names);
+  }
+  return names;
 }
 
 function record(c: PackedReader, type: RecordType): DnsRecord {

@@ -8,9 +8,9 @@ export function requestId(incoming: string): string {
 }
 
 // Fresh ids are random UUIDs (RFC 9562, version 4), made a batch at a time as one string that each
-// request takes a slice of. randomUUID() joins each id from some twenty pieces, about 600 bytes of
-// short-lived strings a request, and on the request path every byte allocated costs CPU time of its own
-// (bench/README.md, "Bytes allocated per request"); a slice is one small object.
+// request takes a slice of. randomUUID() joins each id from some twenty short-lived strings, and on the
+// request path every byte allocated costs CPU time of its own (bench/README.md, "Bytes allocated per
+// request"); a slice is one small object.
 const BATCH = 256;
 const UUID_LENGTH = 36;
 const random = new Uint8Array(16 * BATCH);

@@ -22,8 +22,8 @@ export function rcodeName(rcode: number): string {
 }
 
 // One list per combination of the seven bits (at most 128), made on first use and shared by every
-// entry with those flags: results only read them, and a list per entry was some 1,100 bytes a dns
-// request to allocate, which costs CPU time of its own (bench/README.md).
+// entry with those flags: results only read them, and what a request allocates costs CPU time of its
+// own (bench/README.md, "Bytes allocated per request").
 const FLAG_MASK = FLAG_BITS.reduce((mask, [bit]) => mask | bit, 0);
 const FLAG_LISTS = new Map<number, Flag[]>();
 
